@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+export interface DiscordConfig {
+  token: string;
+  clientId: string;
+  clientSecret: string;
+  /** REST base including the version, e.g. https://discord.com/api/v10 */
+  apiUrl: string;
+  /** Where browsers are sent to authorize; derived from apiUrl's origin. */
+  authorizeUrl: string;
+  devGuildId: string | null;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string;
+  logLevel: string;
+  discord: DiscordConfig | null;
+  /** Which Discord settings are missing, for the "not configured" explanation. */
+  discordMissing: string[];
+  webhookAllowPrivateTargets: boolean;
+  deliveryLogRetentionDays: number;
+  /** Serve the built dashboard; tests of the API alone switch it off. */
+  serveWeb: boolean;
+  /** Start the scheduler loop; some API tests drive it by hand. */
+  schedulerEnabled: boolean;
+  loginThrottle: { maxFailuresPerAccount: number; maxFailuresPerIp: number; windowMs: number };
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const DEFAULT_DISCORD_API = 'https://discord.com/api/v10';
+
+type Env = Record<string, string | undefined>;
+
+/** Loads `.env` from the working directory if present, without overriding real environment variables. */
+export function loadDotEnv(file = path.resolve('.env')): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+function parseBoolean(name: string, value: string | undefined, fallback: boolean, problems: string[]): boolean {
+  if (value === undefined || value === '') return fallback;
+  const v = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  problems.push(`${name} must be true or false (got "${value}")`);
+  return fallback;
+}
+
+function parseInteger(name: string, value: string | undefined, fallback: number, min: number, max: number, problems: string[]): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max} (got "${value}")`);
+    return fallback;
+  }
+  return n;
+}
+
+function parseUrl(name: string, value: string, problems: string[]): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+    return value.replace(/\/+$/, '');
+  } catch {
+    problems.push(`${name} must be an http(s) URL (got "${value}")`);
+    return value;
+  }
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const problems: string[] = [];
+  const port = parseInteger('PORT', env.PORT, 3000, 0, 65535, problems);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const publicUrl = parseUrl('PUBLIC_URL', env.PUBLIC_URL?.trim() || `http://localhost:${port}`, problems);
+  const databaseUrl = env.DATABASE_URL?.trim() || './data/chime.db';
+  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    problems.push('DATABASE_URL: PostgreSQL is not supported yet; use a file path for SQLite');
+  }
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+
+  const discordApi = parseUrl('DISCORD_API_URL', env.DISCORD_API_URL?.trim() || DEFAULT_DISCORD_API, problems);
+  const discordSettings = {
+    DISCORD_TOKEN: env.DISCORD_TOKEN?.trim() ?? '',
+    DISCORD_CLIENT_ID: env.DISCORD_CLIENT_ID?.trim() ?? '',
+    DISCORD_CLIENT_SECRET: env.DISCORD_CLIENT_SECRET?.trim() ?? '',
+  };
+  const discordMissing = Object.entries(discordSettings).filter(([, v]) => !v).map(([k]) => k);
+  if (discordSettings.DISCORD_CLIENT_ID && !/^\d{5,25}$/.test(discordSettings.DISCORD_CLIENT_ID)) {
+    problems.push(`DISCORD_CLIENT_ID must be the numeric application id (got "${discordSettings.DISCORD_CLIENT_ID}")`);
+  }
+  const discord: DiscordConfig | null = discordMissing.length === 0
+    ? {
+        token: discordSettings.DISCORD_TOKEN,
+        clientId: discordSettings.DISCORD_CLIENT_ID,
+        clientSecret: discordSettings.DISCORD_CLIENT_SECRET,
+        apiUrl: discordApi,
+        authorizeUrl: discordAuthorizeUrl(discordApi),
+        devGuildId: env.DISCORD_DEV_GUILD_ID?.trim() || null,
+      }
+    : null;
+
+  const config: Config = {
+    port,
+    host,
+    publicUrl,
+    databaseUrl,
+    logLevel,
+    discord,
+    discordMissing,
+    webhookAllowPrivateTargets: parseBoolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, false, problems),
+    deliveryLogRetentionDays: parseInteger('DELIVERY_LOG_RETENTION_DAYS', env.DELIVERY_LOG_RETENTION_DAYS, 30, 1, 3650, problems),
+    serveWeb: true,
+    schedulerEnabled: true,
+    loginThrottle: { maxFailuresPerAccount: 5, maxFailuresPerIp: 20, windowMs: 15 * 60 * 1000 },
+    ...overrides,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/**
+ * Discord serves the browser-facing authorize page at https://discord.com/oauth2/authorize,
+ * outside the versioned API path; a fake Discord serves it beside its API the same way.
+ */
+function discordAuthorizeUrl(apiUrl: string): string {
+  const url = new URL(apiUrl);
+  return `${url.origin}/oauth2/authorize`;
+}

@@ -1,0 +1,152 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Instants are stored as ISO-8601 UTC text (`2026-11-22T09:00:00.000Z`): it sorts correctly as
+ * text, reads well in a SQL shell and maps onto PostgreSQL's timestamptz later. Booleans are
+ * 0/1 integers for the same portability reason.
+ */
+type Instant = string;
+type Bool = number;
+
+export interface AccountsTable {
+  id: string;
+  email: string | null;
+  /** Lower-cased email: uniqueness is case-insensitive without a SQLite-only COLLATE. */
+  email_normalized: string | null;
+  username: string;
+  timezone: string;
+  locale: string | null;
+  created_at: Instant;
+  updated_at: Instant;
+}
+
+export type IdentityProvider = 'app' | 'discord';
+
+export interface IdentitiesTable {
+  id: string;
+  account_id: string;
+  provider: IdentityProvider;
+  /** The email for the app identity, the Discord user id for discord. */
+  external_id: string;
+  username: string | null;
+  password_hash: string | null;
+  access_token: string | null;
+  refresh_token: string | null;
+  token_expires_at: Instant | null;
+  scope: string | null;
+  /** Cached DM channel id for delivery (discord only). */
+  dm_channel_id: string | null;
+  created_at: Instant;
+  updated_at: Instant;
+}
+
+export interface SessionsTable {
+  id: string;
+  account_id: string;
+  /** SHA-256 of the bearer token, hex; the token itself is never stored. */
+  token_hash: string;
+  created_at: Instant;
+  expires_at: Instant;
+  last_used_at: Instant | null;
+  user_agent: string | null;
+}
+
+export type RecurrenceType = 'ONCE' | 'YEARLY' | 'MONTHLY' | 'WEEKLY' | 'DAILY' | 'HOURLY' | 'WORKDAYS' | 'WEEKEND';
+
+export interface RemindersTable {
+  id: string;
+  account_id: string;
+  message: string;
+  /** The anchor: first occurrence, as chosen by the user. */
+  remind_at_utc: Instant;
+  /** IANA zone the wall-clock time belongs to; recurrences are computed in it. */
+  timezone: string;
+  recurrence_type: RecurrenceType;
+  is_paused: Bool;
+  snoozed_at_utc: Instant | null;
+  /** The occurrence the scheduler fires next; null when nothing is left (finished ONCE). */
+  next_fire_utc: Instant | null;
+  /** The scheduled occurrence `next_fire_utc` stands for (differs from it while snoozed). */
+  next_occurrence_utc: Instant | null;
+  last_fired_at: Instant | null;
+  completed_at: Instant | null;
+  created_at: Instant;
+  updated_at: Instant;
+}
+
+export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook';
+
+export interface DestinationsTable {
+  id: string;
+  reminder_id: string;
+  type: DestinationType;
+  /** JSON text of the metadata of SPEC.md section 3. */
+  metadata: string;
+  /** Standard Webhooks signing secret (whsec_...), webhook destinations only. */
+  secret: string | null;
+  position: number;
+  disabled_at: Instant | null;
+  disabled_reason: string | null;
+  created_at: Instant;
+}
+
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
+
+/** One row per (reminder, occurrence, destination): the outbox the scheduler works from. */
+export interface DeliveriesTable {
+  id: string;
+  reminder_id: string;
+  destination_id: string;
+  account_id: string;
+  occurrence_utc: Instant;
+  /** Sent as webhook-id / idempotency key; stays the same across retries and restarts. */
+  idempotency_key: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Instant | null;
+  late: Bool;
+  last_error: string | null;
+  created_at: Instant;
+  updated_at: Instant;
+  delivered_at: Instant | null;
+}
+
+export type AttemptOutcome = 'delivered' | 'failed' | 'retrying';
+
+/** The delivery log: one row per attempt. */
+export interface DeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  reminder_id: string;
+  destination_id: string;
+  account_id: string;
+  occurrence_utc: Instant;
+  attempt: number;
+  outcome: AttemptOutcome;
+  error: string | null;
+  http_status: number | null;
+  discord_code: number | null;
+  duration_ms: number | null;
+  created_at: Instant;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  identities: IdentitiesTable;
+  sessions: SessionsTable;
+  reminders: RemindersTable;
+  destinations: DestinationsTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;
+export type Identity = Selectable<IdentitiesTable>;
+export type Session = Selectable<SessionsTable>;
+export type Reminder = Selectable<RemindersTable>;
+export type ReminderUpdate = Updateable<RemindersTable>;
+export type Destination = Selectable<DestinationsTable>;
+export type Delivery = Selectable<DeliveriesTable>;
+export type DeliveryAttempt = Selectable<DeliveryAttemptsTable>;
+export type { ColumnType };

@@ -1,0 +1,71 @@
+/**
+ * The one error type of Chime. `code` is stable and machine-readable: the dashboard and the bot
+ * translate by it (locales `errors.<CODE>`); `message` is the readable English fallback that the
+ * API sends as `error`.
+ */
+export class AppError extends Error {
+  constructor(
+    public readonly code: ErrorCode,
+    message: string,
+    public readonly status: number = defaultStatus(code),
+    public readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const ERROR_CODES = {
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  INVALID_DATE: 400,
+  INVALID_TIME: 400,
+  INVALID_TIMEZONE: 400,
+  INVALID_RECURRENCE: 400,
+  INVALID_DESTINATION: 400,
+  DESTINATION_LIMIT: 400,
+  REMINDER_IN_PAST: 400,
+  MESSAGE_REQUIRED: 400,
+  MESSAGE_TOO_LONG: 400,
+  WEBHOOK_URL_INVALID: 400,
+  WEBHOOK_TARGET_FORBIDDEN: 400,
+  PASSWORD_TOO_SHORT: 400,
+  PASSWORD_REQUIRED: 400,
+  PASSWORD_UNCHANGED: 400,
+  CURRENT_PASSWORD_REQUIRED: 400,
+  EMAIL_INVALID: 400,
+  USERNAME_REQUIRED: 400,
+  NOT_AUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  WRONG_PASSWORD: 400,
+  CSRF_REJECTED: 403,
+  FORBIDDEN: 403,
+  DISCORD_IDENTITY_REQUIRED: 403,
+  DISCORD_PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  REMINDER_NOT_FOUND: 404,
+  DESTINATION_NOT_FOUND: 404,
+  EMAIL_TAKEN: 409,
+  DISCORD_ALREADY_LINKED: 409,
+  NO_APP_IDENTITY: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  DISCORD_NOT_CONFIGURED: 503,
+  DISCORD_BOT_NOT_IN_GUILD: 400,
+  DISCORD_OAUTH_FAILED: 400,
+  DISCORD_OAUTH_STATE_MISMATCH: 400,
+  DISCORD_UNAVAILABLE: 502,
+  WEBHOOK_TEST_FAILED: 502,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+function defaultStatus(code: ErrorCode): number {
+  return ERROR_CODES[code];
+}
+
+export const notFound = (what = 'Reminder not found') => new AppError('REMINDER_NOT_FOUND', what);
+export const badRequest = (code: ErrorCode, message: string, details?: Record<string, unknown>) =>
+  new AppError(code, message, ERROR_CODES[code], details);

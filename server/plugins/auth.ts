@@ -1,0 +1,100 @@
+import cookie from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../errors.ts';
+import { deleteExpiredSessions, findLiveSessionByToken, touchSession } from '../repositories/sessions.ts';
+
+export const SESSION_COOKIE = 'chime_session';
+
+export interface AuthContext {
+  accountId: string;
+  sessionId: string;
+  via: 'bearer' | 'cookie';
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler: 401 unless the request carries a live session. */
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** Reads the session if there is one, without requiring it. */
+    readSession(request: FastifyRequest): Promise<AuthContext | null>;
+    setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date): void;
+    clearSessionCookie(reply: FastifyReply): void;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+// Writing last_used_at on every request would turn every read into a write.
+const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const m = /^Bearer\s+([A-Za-z0-9_\-.~+/=]{16,512})\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+export default fp(
+  async (app) => {
+    await app.register(cookie);
+    const secure = app.config.publicUrl.startsWith('https://');
+    const ownOrigins = new Set([new URL(app.config.publicUrl).origin]);
+
+    function sameOrigin(request: FastifyRequest): boolean {
+      const source = request.headers.origin ?? request.headers.referer;
+      if (!source) return false;
+      let origin: string;
+      try {
+        origin = new URL(source).origin;
+      } catch {
+        return false;
+      }
+      if (ownOrigins.has(origin)) return true;
+      // The server may be reached under another name than PUBLIC_URL (127.0.0.1 vs localhost).
+      const host = request.headers.host;
+      return !!host && (origin === `http://${host}` || origin === `https://${host}`);
+    }
+
+    async function readSession(request: FastifyRequest): Promise<AuthContext | null> {
+      if (request.auth !== null) return request.auth;
+      const bearer = bearerToken(request);
+      const cookieToken = request.cookies?.[SESSION_COOKIE];
+      const token = bearer ?? cookieToken ?? null;
+      if (!token) return null;
+      const session = await findLiveSessionByToken(app.db, token);
+      if (!session) return null;
+      const via = bearer ? 'bearer' : 'cookie';
+      if (via === 'cookie' && !SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
+        throw new AppError('CSRF_REJECTED', 'Cross-site request refused. Reload the page and try again.');
+      }
+      if (!session.last_used_at || Date.now() - Date.parse(session.last_used_at) > TOUCH_INTERVAL_MS) {
+        await touchSession(app.db, session.id);
+      }
+      request.auth = { accountId: session.account_id, sessionId: session.id, via };
+      return request.auth;
+    }
+
+    app.decorateRequest('auth', null);
+    app.decorate('readSession', readSession);
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const auth = await readSession(request);
+      if (!auth) throw new AppError('NOT_AUTHENTICATED', 'You are not signed in or your session has expired');
+    });
+    app.decorate('setSessionCookie', (reply: FastifyReply, token: string, expiresAt: Date) => {
+      reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure, expires: expiresAt });
+    });
+    app.decorate('clearSessionCookie', (reply: FastifyReply) => {
+      reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+    });
+
+    const sweep = setInterval(() => {
+      deleteExpiredSessions(app.db).catch((err) => app.log.warn({ err }, 'session sweep failed'));
+    }, 60 * 60 * 1000);
+    sweep.unref();
+    app.addHook('onClose', async () => clearInterval(sweep));
+  },
+  { name: 'auth', dependencies: ['database'] },
+);

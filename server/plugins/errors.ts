@@ -1,0 +1,46 @@
+import type { FastifyError } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../errors.ts';
+
+/** Readable text for a schema validation failure: "message must be string" -> "body.message must be string". */
+function validationMessage(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const where = error.validationContext ?? 'body';
+  const field = first.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
+  if (first.keyword === 'required') return `${where}.${(first.params as { missingProperty: string }).missingProperty} is required`;
+  if (first.keyword === 'additionalProperties') return `${where}${field ? '.' + field : ''} has an unknown field "${(first.params as { additionalProperty: string }).additionalProperty}"`;
+  return `${where}${field ? '.' + field : ''} ${first.message ?? 'is invalid'}`;
+}
+
+export default fp(
+  async (app) => {
+    app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+      if (error instanceof AppError) {
+        return reply.status(error.status).send({ error: error.message, code: error.code, ...(error.details ?? {}) });
+      }
+      const fe = error as FastifyError;
+      if (fe.validation) {
+        return reply.status(400).send({ error: validationMessage(fe), code: 'VALIDATION_FAILED' });
+      }
+      const status = fe.statusCode ?? 500;
+      if (status === 429) {
+        return reply.status(429).send({ error: fe.message || 'Too many requests. Please wait and try again.', code: 'RATE_LIMITED' });
+      }
+      if (status === 413) return reply.status(413).send({ error: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+      if (status === 415) return reply.status(415).send({ error: 'Send the request body as application/json', code: 'UNSUPPORTED_MEDIA_TYPE' });
+      if (status >= 400 && status < 500) {
+        const code = fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError ? 'INVALID_JSON' : 'VALIDATION_FAILED';
+        const message = code === 'INVALID_JSON' ? 'The request body is not valid JSON' : fe.message;
+        return reply.status(status).send({ error: message, code });
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' });
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' });
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,101 @@
+import type { Account, Identity, IdentityProvider } from '../db/database.ts';
+import { newId, nowIso } from '../lib/ids.ts';
+import type { Executor } from './executor.ts';
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export async function findAccountById(db: Executor, id: string): Promise<Account | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findAccountByEmail(db: Executor, email: string): Promise<Account | undefined> {
+  return db.selectFrom('accounts').selectAll().where('email_normalized', '=', normalizeEmail(email)).executeTakeFirst();
+}
+
+export async function listIdentities(db: Executor, accountId: string): Promise<Identity[]> {
+  return db.selectFrom('identities').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
+}
+
+export async function findIdentity(db: Executor, accountId: string, provider: IdentityProvider): Promise<Identity | undefined> {
+  return db.selectFrom('identities').selectAll().where('account_id', '=', accountId).where('provider', '=', provider).executeTakeFirst();
+}
+
+export async function findIdentityByExternalId(db: Executor, provider: IdentityProvider, externalId: string): Promise<Identity | undefined> {
+  return db.selectFrom('identities').selectAll().where('provider', '=', provider).where('external_id', '=', externalId).executeTakeFirst();
+}
+
+export async function createAccount(
+  db: Executor,
+  input: { email: string | null; username: string; timezone: string; locale?: string | null },
+): Promise<Account> {
+  const now = nowIso();
+  const account: Account = {
+    id: newId(),
+    email: input.email?.trim() ?? null,
+    email_normalized: input.email ? normalizeEmail(input.email) : null,
+    username: input.username.trim(),
+    timezone: input.timezone,
+    locale: input.locale ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto('accounts').values(account).execute();
+  return account;
+}
+
+export async function addIdentity(
+  db: Executor,
+  input: Omit<Identity, 'id' | 'created_at' | 'updated_at' | 'dm_channel_id' | 'access_token' | 'refresh_token' | 'token_expires_at' | 'scope' | 'password_hash'> &
+    Partial<Pick<Identity, 'password_hash' | 'access_token' | 'refresh_token' | 'token_expires_at' | 'scope'>>,
+): Promise<void> {
+  const now = nowIso();
+  await db
+    .insertInto('identities')
+    .values({
+      id: newId(),
+      password_hash: null,
+      access_token: null,
+      refresh_token: null,
+      token_expires_at: null,
+      scope: null,
+      dm_channel_id: null,
+      created_at: now,
+      updated_at: now,
+      ...input,
+    })
+    .execute();
+}
+
+export async function updateAccount(db: Executor, id: string, patch: Partial<Pick<Account, 'email' | 'email_normalized' | 'username' | 'timezone' | 'locale'>>) {
+  await db.updateTable('accounts').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+}
+
+export async function updateIdentity(db: Executor, accountId: string, provider: IdentityProvider, patch: Partial<Omit<Identity, 'id' | 'account_id' | 'provider'>>) {
+  await db
+    .updateTable('identities')
+    .set({ ...patch, updated_at: nowIso() })
+    .where('account_id', '=', accountId)
+    .where('provider', '=', provider)
+    .execute();
+}
+
+/**
+ * Removes the account and everything that belongs to it in one transaction. Rows are deleted
+ * child-first explicitly rather than relying on ON DELETE CASCADE alone, so the behaviour does
+ * not depend on the foreign-key pragma being on.
+ */
+export async function deleteAccount(db: Executor, id: string) {
+  await db.deleteFrom('delivery_attempts').where('account_id', '=', id).execute();
+  await db.deleteFrom('deliveries').where('account_id', '=', id).execute();
+  const reminderIds = db.selectFrom('reminders').select('id').where('account_id', '=', id);
+  await db.deleteFrom('destinations').where('reminder_id', 'in', reminderIds).execute();
+  await db.deleteFrom('reminders').where('account_id', '=', id).execute();
+  await db.deleteFrom('sessions').where('account_id', '=', id).execute();
+  await db.deleteFrom('identities').where('account_id', '=', id).execute();
+  await db.deleteFrom('accounts').where('id', '=', id).execute();
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === '23505' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}

@@ -1,0 +1,150 @@
+import type { Destination, DestinationType, RecurrenceType, Reminder } from '../db/database.ts';
+import { newId, newWebhookSecret, nowIso } from '../lib/ids.ts';
+import type { Executor } from './executor.ts';
+
+export interface DestinationInput {
+  /** Present when the client sends back a destination it already has: keeps its id and secret. */
+  id?: string;
+  type: DestinationType;
+  metadata: Record<string, unknown>;
+}
+
+export interface ReminderWithDestinations extends Reminder {
+  destinations: Destination[];
+}
+
+export async function listRemindersOfAccount(db: Executor, accountId: string): Promise<ReminderWithDestinations[]> {
+  const reminders = await db
+    .selectFrom('reminders')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(10_000)
+    .execute();
+  return attachDestinations(db, reminders);
+}
+
+export async function findReminderOfAccount(db: Executor, accountId: string, id: string): Promise<ReminderWithDestinations | undefined> {
+  const reminder = await db.selectFrom('reminders').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  if (!reminder) return undefined;
+  return (await attachDestinations(db, [reminder]))[0];
+}
+
+async function attachDestinations(db: Executor, reminders: Reminder[]): Promise<ReminderWithDestinations[]> {
+  if (reminders.length === 0) return [];
+  const byReminder = new Map<string, Destination[]>(reminders.map((r) => [r.id, []]));
+  // SQLite caps bound parameters; chunking keeps huge accounts working.
+  const ids = reminders.map((r) => r.id);
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom('destinations')
+      .selectAll()
+      .where('reminder_id', 'in', ids.slice(i, i + 500))
+      .orderBy('reminder_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) byReminder.get(row.reminder_id)?.push(row);
+  }
+  return reminders.map((r) => ({ ...r, destinations: byReminder.get(r.id) ?? [] }));
+}
+
+export async function insertReminder(
+  db: Executor,
+  input: Omit<Reminder, 'id' | 'created_at' | 'updated_at' | 'last_fired_at' | 'completed_at'> & Partial<Pick<Reminder, 'completed_at'>>,
+): Promise<Reminder> {
+  const now = nowIso();
+  const row: Reminder = { id: newId(), created_at: now, updated_at: now, last_fired_at: null, completed_at: null, ...input };
+  await db.insertInto('reminders').values(row).execute();
+  return row;
+}
+
+export async function updateReminder(db: Executor, id: string, patch: Partial<Omit<Reminder, 'id' | 'account_id' | 'created_at'>>) {
+  await db.updateTable('reminders').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+}
+
+export async function deleteReminder(db: Executor, id: string) {
+  await db.deleteFrom('delivery_attempts').where('reminder_id', '=', id).execute();
+  await db.deleteFrom('deliveries').where('reminder_id', '=', id).execute();
+  await db.deleteFrom('destinations').where('reminder_id', '=', id).execute();
+  await db.deleteFrom('reminders').where('id', '=', id).execute();
+}
+
+/**
+ * Replaces the destination list. A destination sent back with its id keeps its row (and so its
+ * webhook secret and delivery history) when its type is unchanged; the rest are created anew.
+ * Returns the secrets of newly created webhook destinations, keyed by destination id.
+ */
+export async function replaceDestinations(
+  db: Executor,
+  reminderId: string,
+  inputs: DestinationInput[],
+  existing: Destination[] = [],
+): Promise<Map<string, string>> {
+  const secrets = new Map<string, string>();
+  const keep = new Set<string>();
+  const now = nowIso();
+  for (const [position, input] of inputs.entries()) {
+    const match = existing.find((d) => d.id === input.id && d.type === input.type && !keep.has(d.id));
+    const metadata = JSON.stringify(input.metadata);
+    if (match) {
+      keep.add(match.id);
+      const sameTarget = match.metadata === metadata;
+      await db
+        .updateTable('destinations')
+        .set({
+          metadata,
+          position,
+          // A changed target deserves a fresh chance: clear a "disabled" from the old target.
+          ...(sameTarget ? {} : { disabled_at: null, disabled_reason: null }),
+        })
+        .where('id', '=', match.id)
+        .execute();
+      continue;
+    }
+    const id = newId();
+    const secret = input.type === 'webhook' ? newWebhookSecret() : null;
+    if (secret) secrets.set(id, secret);
+    await db
+      .insertInto('destinations')
+      .values({ id, reminder_id: reminderId, type: input.type, metadata, secret, position, disabled_at: null, disabled_reason: null, created_at: now })
+      .execute();
+  }
+  const drop = existing.filter((d) => !keep.has(d.id)).map((d) => d.id);
+  if (drop.length) {
+    await db.deleteFrom('delivery_attempts').where('destination_id', 'in', drop).execute();
+    await db.deleteFrom('deliveries').where('destination_id', 'in', drop).execute();
+    await db.deleteFrom('destinations').where('id', 'in', drop).execute();
+  }
+  return secrets;
+}
+
+export async function listDeliveryErrors(db: Executor, accountId: string, limit = 100) {
+  return db
+    .selectFrom('delivery_attempts as a')
+    .innerJoin('reminders as r', 'r.id', 'a.reminder_id')
+    .innerJoin('destinations as d', 'd.id', 'a.destination_id')
+    .select([
+      'a.id',
+      'a.reminder_id',
+      'r.message as reminder_message',
+      'a.destination_id',
+      'd.type as destination_type',
+      'd.metadata as destination_metadata',
+      'a.occurrence_utc',
+      'a.attempt',
+      'a.outcome',
+      'a.error',
+      'a.http_status',
+      'a.discord_code',
+      'a.created_at',
+    ])
+    .where('a.account_id', '=', accountId)
+    .where('a.outcome', '!=', 'delivered')
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export type { RecurrenceType };

@@ -1,0 +1,48 @@
+import { newId, newToken, nowIso, sha256Hex } from '../lib/ids.ts';
+import type { Executor } from './executor.ts';
+
+export const SHORT_SESSION_MS = 24 * 60 * 60 * 1000;
+export const LONG_SESSION_MS = 30 * 24 * 60 * 60 * 1000;
+
+export async function createSession(db: Executor, accountId: string, ttlMs: number, userAgent?: string) {
+  const token = newToken();
+  const now = Date.now();
+  const session = {
+    id: newId(),
+    account_id: accountId,
+    token_hash: sha256Hex(token),
+    created_at: new Date(now).toISOString(),
+    expires_at: new Date(now + ttlMs).toISOString(),
+    last_used_at: null,
+    user_agent: userAgent?.slice(0, 256) ?? null,
+  };
+  await db.insertInto('sessions').values(session).execute();
+  return { token, session };
+}
+
+export async function findLiveSessionByToken(db: Executor, token: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'account_id', 'expires_at', 'last_used_at'])
+    .where('token_hash', '=', sha256Hex(token))
+    .where('expires_at', '>', nowIso())
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Executor, id: string) {
+  await db.updateTable('sessions').set({ last_used_at: nowIso() }).where('id', '=', id).execute();
+}
+
+export async function revokeSession(db: Executor, id: string) {
+  await db.deleteFrom('sessions').where('id', '=', id).execute();
+}
+
+export async function revokeOtherSessions(db: Executor, accountId: string, keepSessionId: string | null) {
+  let q = db.deleteFrom('sessions').where('account_id', '=', accountId);
+  if (keepSessionId) q = q.where('id', '!=', keepSessionId);
+  await q.execute();
+}
+
+export async function deleteExpiredSessions(db: Executor) {
+  await db.deleteFrom('sessions').where('expires_at', '<=', nowIso()).execute();
+}

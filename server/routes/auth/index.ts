@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../../errors.ts';
+import { LoginThrottle } from '../../lib/login-throttle.ts';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/password.ts';
+import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from '../../lib/validation.ts';
+import {
+  addIdentity,
+  createAccount,
+  findAccountByEmail,
+  findIdentity,
+  isUniqueViolation,
+  normalizeEmail,
+} from '../../repositories/accounts.ts';
+import { createSession, LONG_SESSION_MS, revokeSession, SHORT_SESSION_MS } from '../../repositories/sessions.ts';
+import { errorResponses, Ok } from '../../schemas/common.ts';
+
+const RegisterBody = Type.Object({
+  email: Type.String({ maxLength: 320 }),
+  username: Type.String({ maxLength: 200 }),
+  password: Type.String({ maxLength: 1024 }),
+  timezone: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+const LoginBody = Type.Object({
+  email: Type.String({ maxLength: 320 }),
+  password: Type.String({ maxLength: 1024 }),
+  remember_me: Type.Optional(Type.Boolean()),
+});
+
+const RegisterResponse = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  username: Type.String(),
+  timezone: Type.String(),
+  created_at: Type.String(),
+});
+
+export const LoginResponse = Type.Object({
+  token: Type.String(),
+  expires_at: Type.String(),
+  id: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  username: Type.String(),
+});
+
+const auth: FastifyPluginAsyncTypebox = async (app) => {
+  const throttle = new LoginThrottle(app.config.loginThrottle);
+
+  app.post(
+    '/api/auth/register',
+    { schema: { body: RegisterBody, response: { 201: RegisterResponse, ...errorResponses } } },
+    async (request, reply) => {
+      const email = requireEmail(request.body.email);
+      const username = requireUsername(request.body.username);
+      const password = requireNewPassword(request.body.password);
+      const timezone = request.body.timezone === undefined || request.body.timezone === '' ? 'UTC' : requireTimeZone(request.body.timezone);
+      if (await findAccountByEmail(app.db, email)) throw new AppError('EMAIL_TAKEN', 'An account with this email already exists');
+      const passwordHash = await hashPassword(password);
+      try {
+        const account = await app.db.transaction().execute(async (trx) => {
+          const created = await createAccount(trx, { email, username, timezone });
+          await addIdentity(trx, { account_id: created.id, provider: 'app', external_id: normalizeEmail(email), username, password_hash: passwordHash });
+          return created;
+        });
+        return reply.status(201).send({ id: account.id, email, username, timezone, created_at: account.created_at });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError('EMAIL_TAKEN', 'An account with this email already exists');
+        throw err;
+      }
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    { schema: { body: LoginBody, response: { 200: LoginResponse, ...errorResponses } } },
+    async (request, reply) => {
+      const email = typeof request.body.email === 'string' ? request.body.email.trim() : '';
+      const password = request.body.password;
+      if (!email || !password) throw new AppError('VALIDATION_FAILED', 'Email and password are required');
+      const accountKey = normalizeEmail(email);
+      const wait = throttle.blockedFor(request.ip, accountKey);
+      if (wait > 0) {
+        const minutes = Math.max(1, Math.ceil(wait / 60_000));
+        reply.header('retry-after', Math.ceil(wait / 1000));
+        throw new AppError('RATE_LIMITED', `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, 429, { retry_after_seconds: Math.ceil(wait / 1000) });
+      }
+      const account = await findAccountByEmail(app.db, email);
+      const identity = account ? await findIdentity(app.db, account.id, 'app') : undefined;
+      const valid = identity?.password_hash ? await verifyPassword(identity.password_hash, password) : (await burnPasswordCheck(password), false);
+      if (!account || !valid) {
+        throttle.recordFailure(request.ip, accountKey);
+        throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
+      }
+      throttle.recordSuccess(accountKey);
+      const ttl = request.body.remember_me ? LONG_SESSION_MS : SHORT_SESSION_MS;
+      const { token, session } = await createSession(app.db, account.id, ttl, request.headers['user-agent']);
+      app.setSessionCookie(reply, token, new Date(session.expires_at));
+      return { token, expires_at: session.expires_at, id: account.id, email: account.email, username: account.username };
+    },
+  );
+
+  app.post('/api/auth/logout', { schema: { response: { 200: Ok, ...errorResponses } } }, async (request, reply) => {
+    // Logging out must work with an expired or unknown token too: the client clears its state either way.
+    const session = await app.readSession(request).catch(() => null);
+    if (session) await revokeSession(app.db, session.sessionId);
+    app.clearSessionCookie(reply);
+    return { ok: true };
+  });
+};
+
+export default auth;

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { DISCORD_OAUTH_SCOPES, discordRedirectUri } from '../../lib/discord-urls.ts';
+
+const PublicConfig = Type.Object({
+  discord: Type.Object({
+    configured: Type.Boolean(),
+    client_id: Type.Union([Type.String(), Type.Null()]),
+    authorize_url: Type.Union([Type.String(), Type.Null()]),
+    redirect_uri: Type.String(),
+    scopes: Type.Array(Type.String()),
+    missing: Type.Array(Type.String()),
+  }),
+  public_url: Type.String(),
+  version: Type.String(),
+});
+
+/** What the dashboard needs to know before sign-in (is Discord available here?). No secrets. */
+const config: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/api/config', { schema: { response: { 200: PublicConfig } } }, async () => {
+    const d = app.config.discord;
+    return {
+      discord: {
+        configured: d !== null,
+        client_id: d?.clientId ?? null,
+        authorize_url: d?.authorizeUrl ?? null,
+        redirect_uri: discordRedirectUri(app.config.publicUrl),
+        scopes: [...DISCORD_OAUTH_SCOPES],
+        missing: app.config.discordMissing,
+      },
+      public_url: app.config.publicUrl,
+      version: process.env.npm_package_version ?? '0.1.0',
+    };
+  });
+};
+export default config;

@@ -1,0 +1,85 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../schemas/common.ts';
+
+const Metadata = Type.Object({
+  guild_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number()])),
+  channel_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number()])),
+  mention_role_id: Type.Optional(Nullable(Type.Union([Type.String({ maxLength: 64 }), Type.Number()]))),
+  url: Type.Optional(Type.String({ maxLength: 4096 })),
+  platform: Type.Optional(Type.String({ maxLength: 32 })),
+  username: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+});
+
+export const DestinationBody = Type.Object({
+  id: Type.Optional(Type.String({ maxLength: 64 })),
+  type: Type.String({ maxLength: 32 }),
+  metadata: Type.Optional(Metadata),
+});
+
+export const ReminderBody = Type.Object({
+  date: Type.String({ maxLength: 32 }),
+  time: Type.String({ maxLength: 16 }),
+  message: Type.String({ maxLength: 20_000 }),
+  recurrence: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+  destinations: Type.Optional(Type.Array(DestinationBody, { maxItems: 50 })),
+  /** Optional: the zone of date/time; defaults to the account's zone. */
+  timezone: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+const DestinationOut = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  metadata: Type.Object({
+    guild_id: Type.Optional(Type.String()),
+    channel_id: Type.Optional(Type.String()),
+    mention_role_id: Type.Optional(Type.String()),
+    url: Type.Optional(Type.String()),
+    platform: Type.Optional(Type.String()),
+    username: Type.Optional(Type.String()),
+  }),
+  disabled_reason: Nullable(Type.String()),
+  /** Only in the answer that created the destination (and after a rotation). */
+  secret: Type.Optional(Type.String()),
+});
+
+export const ReminderOut = Type.Object({
+  id: Type.String(),
+  account_id: Type.String(),
+  remind_at_utc: Type.String(),
+  snoozed_at_utc: Nullable(Type.String()),
+  next_fire_utc: Nullable(Type.String()),
+  message: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  recurrence_type: Type.String(),
+  is_paused: Type.Boolean(),
+  timezone: Type.String(),
+  date: Type.String(),
+  time: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('completed')]),
+  last_fired_at: Nullable(Type.String()),
+  destinations: Type.Array(DestinationOut),
+});
+
+export const DeliveryErrorOut = Type.Object({
+  id: Type.Number(),
+  reminder_id: Type.String(),
+  reminder_message: Type.String(),
+  destination_id: Type.String(),
+  destination_type: Type.String(),
+  destination_label: Type.String(),
+  occurrence_utc: Type.String(),
+  attempt: Type.Number(),
+  outcome: Type.String(),
+  error: Nullable(Type.String()),
+  http_status: Nullable(Type.Number()),
+  discord_code: Nullable(Type.Number()),
+  created_at: Type.String(),
+});
+
+export const Occurrences = Type.Object({ occurrences: Type.Array(Type.String()) });
+
+export const SnoozeBody = Type.Object({
+  minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 525_600 })),
+  until: Type.Optional(Type.String({ maxLength: 40 })),
+});

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.ts';
+import { type Config, loadConfig } from '../../server/config.ts';
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  dir: string;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * A real Chime server on 127.0.0.1 with its own SQLite file in a temp folder.
+ * `env` takes the same variables as production; `overrides` sets Config fields directly.
+ */
+export async function startTestServer(
+  options: { env?: Record<string, string>; overrides?: Partial<Config>; dir?: string } = {},
+): Promise<TestServer> {
+  const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'chime-test-'));
+  const config = loadConfig(
+    { PORT: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...options.env, DATABASE_URL: path.join(dir, 'chime.db') },
+    { serveWeb: false, ...options.overrides },
+  );
+  const app = await buildApp({ config, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    url,
+    dir,
+    config,
+    async close() {
+      await app.close();
+      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Small JSON client over real HTTP. */
+export function client(baseUrl: string, token?: string) {
+  async function call<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const res = await fetch(baseUrl + url, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+  return {
+    get: <T = any>(url: string, headers?: Record<string, string>) => call<T>('GET', url, undefined, headers),
+    post: <T = any>(url: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', url, body ?? {}, headers),
+    put: <T = any>(url: string, body?: unknown, headers?: Record<string, string>) => call<T>('PUT', url, body ?? {}, headers),
+    delete: <T = any>(url: string, headers?: Record<string, string>) => call<T>('DELETE', url, undefined, headers),
+    call,
+  };
+}
+
+let counter = 0;
+
+/** Registers and signs in a fresh account; returns its token and a client bound to it. */
+export async function signUp(baseUrl: string, overrides: Partial<{ email: string; username: string; password: string; timezone: string }> = {}) {
+  counter += 1;
+  const creds = {
+    email: `user${counter}-${Date.now()}@example.com`,
+    username: `user${counter}`,
+    password: 'correct horse battery',
+    timezone: 'UTC',
+    ...overrides,
+  };
+  const anon = client(baseUrl);
+  const reg = await anon.post('/api/auth/register', creds);
+  if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+  const login = await anon.post('/api/auth/login', { email: creds.email, password: creds.password, remember_me: false });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { ...creds, id: login.body.id as string, token: login.body.token as string, api: client(baseUrl, login.body.token) };
+}
