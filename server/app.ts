@@ -7,6 +7,8 @@ import securityHeadersPlugin from './plugins/security-headers.ts';
 import authPlugin from './plugins/auth.ts';
 import schedulerPlugin from './scheduler/plugin.ts';
 import webPlugin from './plugins/web.ts';
+import discordPlugin from './discord/plugin.ts';
+import botPlugin from '../bot/plugin.ts';
 import healthRoutes from './routes/health/index.ts';
 import configRoutes from './routes/config/index.ts';
 import authRoutes from './routes/auth/index.ts';
@@ -46,7 +48,7 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
           }
         : logger,
     bodyLimit: 64 * 1024,
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: config.trustProxy,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: 'all', allErrors: false } },
     forceCloseConnections: 'idle',
     return503OnClosing: true,
@@ -73,6 +75,8 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
   await app.register(reminderRoutes);
   await app.register(webhookRoutes);
   await app.register(metricsRoutes);
+  await app.register(discordPlugin);
+  await app.register(botPlugin);
   if (config.serveWeb) await app.register(webPlugin);
 
   return app;

@@ -28,6 +28,8 @@ export interface Config {
   /** Start the scheduler loop; some API tests drive it by hand. */
   schedulerEnabled: boolean;
   loginThrottle: { maxFailuresPerAccount: number; maxFailuresPerIp: number; windowMs: number };
+  /** Behind a reverse proxy: take the client IP from X-Forwarded-For (login throttling per IP). */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -120,9 +122,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     discordMissing,
     webhookAllowPrivateTargets: parseBoolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, false, problems),
     deliveryLogRetentionDays: parseInteger('DELIVERY_LOG_RETENTION_DAYS', env.DELIVERY_LOG_RETENTION_DAYS, 30, 1, 3650, problems),
-    serveWeb: true,
+    serveWeb: parseBoolean('SERVE_WEB', env.SERVE_WEB, true, problems),
     schedulerEnabled: true,
     loginThrottle: { maxFailuresPerAccount: 5, maxFailuresPerIp: 20, windowMs: 15 * 60 * 1000 },
+    trustProxy: parseBoolean('TRUST_PROXY', env.TRUST_PROXY, false, problems),
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
