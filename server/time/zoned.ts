@@ -49,7 +49,7 @@ export function canonicalTimeZone(zone: unknown): string | null {
   if (validZones.has(zone)) return validZones.get(zone) ?? null;
   let result: string | null = null;
   // Only Area/Location names and UTC: offsets like "+05:00" are not zones a person lives in.
-  if (/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(zone)) {
+  if (/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone)) {
     try {
       result = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
     } catch {

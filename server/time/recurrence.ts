@@ -1,0 +1,328 @@
+/**
+ * Occurrences of a recurring reminder.
+ *
+ * Every occurrence is derived from the ANCHOR (the reminder's first occurrence, `remind_at_utc`):
+ * its wall-clock date and time in the rule's zone. Nothing is ever computed by adding to the
+ * previous fire time, so there is no drift, and no occurrence is ever before the anchor.
+ *
+ *  - ONCE      the anchor only.
+ *  - HOURLY    anchor + k hours of absolute time (k >= 0): DST does not move it.
+ *  - DAILY     every day at the anchor's wall-clock time.
+ *  - WEEKLY    every week on the anchor's weekday, at its wall-clock time.
+ *  - WORKDAYS  Monday-Friday, WEEKEND Saturday+Sunday, at the anchor's wall-clock time. The first
+ *              occurrence is the first matching day on or after the anchor's date. When the anchor
+ *              itself is on a non-matching day (a WORKDAYS reminder anchored on a Saturday), the
+ *              anchor is NOT an occurrence: the first one is the next matching day (the Monday).
+ *  - MONTHLY   on the anchor's day of month; on the 29th-31st it fires on the last day of shorter
+ *              months and goes back to the anchor's day afterwards (Jan 31, Feb 28/29, Mar 31, Apr 30).
+ *  - YEARLY    on the anchor's month and day; Feb 29 fires on Feb 28 in non-leap years.
+ *
+ * Wall-clock times follow zoned.ts: a time that does not exist (spring-forward gap) fires at the
+ * instant the gap ends; a time that happens twice (fall-back) fires once, at the earlier instant.
+ * The anchor's own date always fires at the anchor instant itself (occurrence #0), even when the
+ * anchor is the later of two ambiguous instants. Sub-second parts of the anchor are kept (except
+ * for gap-end instants, which are the transition itself).
+ *
+ * Nothing is produced after 9999-12-31 (local date; for HOURLY, the local date of the instant).
+ *
+ * Speed: each call jumps straight to the right day/month/year/hour by arithmetic, so the cost does
+ * not depend on how long ago the anchor was. Zone offsets are read through a small cache of
+ * offsets sampled on a 6-hour UTC grid: when the offsets at the grid points around an instant
+ * agree, the offset is taken as constant there (this assumes no zone changes its offset and back
+ * within 6 hours); otherwise the exact Intl-based helpers of zoned.ts are used.
+ */
+import type { RecurrenceType } from '../db/database.ts';
+import { canonicalTimeZone, offsetMs, wallClockToInstant } from './zoned.ts';
+
+export interface RecurrenceRule {
+  anchorMs: number;
+  timeZone: string;
+  recurrence: RecurrenceType;
+}
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const MAX_YEAR = 9999;
+const MAX_COUNT = 100;
+const DEFAULT_LIMIT = 1000;
+const MAX_LIMIT = 10_000;
+
+// ---------------------------------------------------------------------------------------------
+// Proleptic Gregorian day numbers (days since 1970-01-01), H. Hinnant's algorithms.
+
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+/** [year, month 1-12, day] of a day number. */
+function civilFromDays(days: number): [number, number, number] {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day];
+}
+
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const monthLength = (y: number, m: number) => (m === 2 && isLeap(y) ? 29 : MONTH_DAYS[m - 1]!);
+
+/** 0 = Sunday ... 6 = Saturday (1970-01-01 was a Thursday). */
+const weekdayOf = (days: number) => (((days + 4) % 7) + 7) % 7;
+
+const LAST_DAY = daysFromCivil(MAX_YEAR, 12, 31);
+
+// ---------------------------------------------------------------------------------------------
+// Zone offsets, sampled on a UTC grid and cached.
+
+const GRID = 6 * HOUR;
+/** Real offsets lie within -12h..+14h; a little margin on both sides. */
+const MAX_EAST = 15 * HOUR;
+const MAX_WEST = 13 * HOUR;
+const MAX_CACHED = 200_000;
+
+type OffsetCache = Map<number, number>;
+const caches = new Map<string, OffsetCache>();
+let cachedCount = 0;
+
+function cacheFor(zone: string): OffsetCache {
+  let cache = caches.get(zone);
+  if (!cache) {
+    cache = new Map();
+    caches.set(zone, cache);
+  }
+  return cache;
+}
+
+function gridOffset(zone: string, cache: OffsetCache, index: number): number {
+  let o = cache.get(index);
+  if (o === undefined) {
+    if (cachedCount >= MAX_CACHED) {
+      for (const c of caches.values()) c.clear();
+      cachedCount = 0;
+    }
+    o = offsetMs(index * GRID, zone);
+    cache.set(index, o);
+    cachedCount++;
+  }
+  return o;
+}
+
+interface Compiled {
+  anchorMs: number;
+  zone: string;
+  cache: OffsetCache;
+  type: RecurrenceType;
+  /** Local day number, year, month and day of the anchor. */
+  aDays: number;
+  aYear: number;
+  aMonth: number;
+  aDay: number;
+  /** Milliseconds since local midnight of the anchor's wall-clock time. */
+  timeOfDay: number;
+}
+
+/** Offset of the zone at an instant (ms, floored to the second like zoned.offsetMs). */
+function offsetAt(c: Compiled, t: number): number {
+  const i = Math.floor(t / GRID);
+  const o = gridOffset(c.zone, c.cache, i);
+  if (gridOffset(c.zone, c.cache, i + 1) === o) return o;
+  return offsetMs(t, c.zone);
+}
+
+/** Local day number of an instant. */
+const localDays = (c: Compiled, t: number) => Math.floor((t + offsetAt(c, t)) / DAY);
+
+/**
+ * The instant of a local wall-clock time given as "local milliseconds" (the wall clock read as
+ * if it were UTC), with the gap and overlap rules of zoned.wallClockToInstant.
+ */
+function localToInstant(c: Compiled, local: number): number {
+  const first = Math.floor((local - MAX_EAST) / GRID);
+  const last = Math.ceil((local + MAX_WEST) / GRID);
+  const o = gridOffset(c.zone, c.cache, first);
+  let constant = true;
+  for (let i = first + 1; i <= last; i++) {
+    if (gridOffset(c.zone, c.cache, i) !== o) {
+      constant = false;
+      break;
+    }
+  }
+  if (constant) return local - o;
+  // A transition is near: let zoned.ts decide (gap -> gap end, overlap -> earlier).
+  const frac = ((local % 1000) + 1000) % 1000;
+  const whole = local - frac;
+  const days = Math.floor(whole / DAY);
+  const [year, month, day] = civilFromDays(days);
+  const s = (whole - days * DAY) / 1000;
+  const t = wallClockToInstant({ year, month, day, hour: Math.floor(s / 3600), minute: Math.floor(s / 60) % 60, second: s % 60 }, c.zone);
+  // In a gap the result is the transition itself, whose wall clock is not the one asked for.
+  return t + offsetMs(t, c.zone) === whole ? t + frac : t;
+}
+
+function compile(rule: RecurrenceRule): Compiled {
+  const { anchorMs, timeZone, recurrence } = rule;
+  // Date's range is +-8.64e15 ms; keep a day of margin for the offset grid around the anchor.
+  if (typeof anchorMs !== 'number' || !Number.isFinite(anchorMs) || Math.abs(anchorMs) > 8.64e15 - 2 * DAY) {
+    throw new RangeError(`invalid anchor: ${String(anchorMs)}`);
+  }
+  const zone = canonicalTimeZone(timeZone);
+  if (zone === null) throw new RangeError(`invalid time zone: ${String(timeZone)}`);
+  if (!STEPPERS.has(recurrence)) throw new RangeError(`invalid recurrence: ${String(recurrence)}`);
+  const c: Compiled = { anchorMs, zone, cache: cacheFor(zone), type: recurrence, aDays: 0, aYear: 0, aMonth: 0, aDay: 0, timeOfDay: 0 };
+  if (anchorMs >= AFTER_MAX) {
+    c.aDays = LAST_DAY + 1; // past 9999-12-31: no occurrences at all
+    return c;
+  }
+  const local = anchorMs + offsetAt(c, anchorMs);
+  c.aDays = Math.floor(local / DAY);
+  c.timeOfDay = local - c.aDays * DAY;
+  [c.aYear, c.aMonth, c.aDay] = civilFromDays(c.aDays);
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-type "next after" (after is already >= anchorMs - 1 and finite).
+
+/** First day >= days on which the rule fires. */
+function matchingDayFrom(c: Compiled, days: number): number {
+  switch (c.type) {
+    case 'WEEKLY':
+      return days + ((((c.aDays - days) % 7) + 7) % 7);
+    case 'WORKDAYS': {
+      const wd = weekdayOf(days);
+      return wd === 0 ? days + 1 : wd === 6 ? days + 2 : days;
+    }
+    case 'WEEKEND': {
+      const wd = weekdayOf(days);
+      return wd === 0 || wd === 6 ? days : days + 6 - wd;
+    }
+    default:
+      return days;
+  }
+}
+
+function nextByDay(c: Compiled, after: number): number | null {
+  let days = after < c.anchorMs ? c.aDays : Math.max(c.aDays, localDays(c, after));
+  for (;;) {
+    days = matchingDayFrom(c, days);
+    if (days > LAST_DAY) return null;
+    const t = days === c.aDays ? c.anchorMs : localToInstant(c, days * DAY + c.timeOfDay);
+    if (t > after && t >= c.anchorMs) return t;
+    days++;
+  }
+}
+
+/** Occurrence k months (MONTHLY) or k years (YEARLY) after the anchor, or null past 9999. */
+function byCalendar(c: Compiled, k: number): number | null {
+  if (k === 0) return c.anchorMs;
+  let year: number;
+  let month: number;
+  if (c.type === 'MONTHLY') {
+    const index = c.aYear * 12 + (c.aMonth - 1) + k;
+    year = Math.floor(index / 12);
+    month = index - year * 12 + 1;
+  } else {
+    year = c.aYear + k;
+    month = c.aMonth;
+  }
+  if (year > MAX_YEAR) return null;
+  const day = Math.min(c.aDay, monthLength(year, month));
+  return localToInstant(c, daysFromCivil(year, month, day) * DAY + c.timeOfDay);
+}
+
+function nextByCalendar(c: Compiled, after: number): number | null {
+  let k = 0;
+  if (after >= c.anchorMs) {
+    const [year, month] = civilFromDays(localDays(c, after));
+    k = Math.max(0, c.type === 'MONTHLY' ? (year - c.aYear) * 12 + (month - c.aMonth) : year - c.aYear);
+  }
+  for (;;) {
+    const t = byCalendar(c, k);
+    if (t === null) return null;
+    if (t > after && t >= c.anchorMs) return t;
+    k++;
+  }
+}
+
+const LAST_HOURLY_CHECK = daysFromCivil(MAX_YEAR, 12, 30) * DAY;
+
+function nextHourly(c: Compiled, after: number): number | null {
+  const k = after < c.anchorMs ? 0 : Math.floor((after - c.anchorMs) / HOUR) + 1;
+  let t = c.anchorMs + k * HOUR;
+  if (t <= after) t += HOUR; // float safety for huge fractional inputs
+  if (t >= LAST_HOURLY_CHECK && localDays(c, t) > LAST_DAY) return null;
+  return t;
+}
+
+type Stepper = (c: Compiled, after: number) => number | null;
+const STEPPERS = new Map<RecurrenceType, Stepper>([
+  ['ONCE', (c, after) => (c.anchorMs > after ? c.anchorMs : null)],
+  ['HOURLY', nextHourly],
+  ['DAILY', nextByDay],
+  ['WEEKLY', nextByDay],
+  ['WORKDAYS', nextByDay],
+  ['WEEKEND', nextByDay],
+  ['MONTHLY', nextByCalendar],
+  ['YEARLY', nextByCalendar],
+]);
+
+/** Latest `after` worth looking at: anything later has no occurrence on or before 9999-12-31. */
+const AFTER_MAX = (LAST_DAY + 2) * DAY;
+
+function next(c: Compiled, afterMs: number): number | null {
+  if (Number.isNaN(afterMs)) throw new RangeError('afterMs is NaN');
+  if (c.aDays > LAST_DAY || afterMs >= AFTER_MAX) return null;
+  const after = afterMs < c.anchorMs ? Math.max(afterMs, c.anchorMs - 1) : afterMs;
+  return STEPPERS.get(c.type)!(c, after);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** First occurrence strictly after `afterMs`; null if none (ONCE whose anchor <= afterMs). The anchor itself is occurrence #0. */
+export function nextOccurrenceAfter(rule: RecurrenceRule, afterMs: number): number | null {
+  return next(compile(rule), afterMs);
+}
+
+/** Up to `count` occurrences strictly after afterMs (ascending). count is capped at 100. */
+export function nextOccurrences(rule: RecurrenceRule, afterMs: number, count: number): number[] {
+  const c = compile(rule);
+  const n = Math.min(MAX_COUNT, Math.floor(count));
+  const out: number[] = [];
+  let after = afterMs;
+  while (out.length < n) {
+    const t = next(c, after);
+    if (t === null) break;
+    out.push(t);
+    after = t;
+  }
+  return out;
+}
+
+/**
+ * All occurrences in [fromMs, toMs) — for the dashboard calendar; capped at `limit` (default 1000,
+ * never more than 10,000).
+ */
+export function occurrencesBetween(rule: RecurrenceRule, fromMs: number, toMs: number, limit: number = DEFAULT_LIMIT): number[] {
+  const c = compile(rule);
+  if (Number.isNaN(fromMs) || Number.isNaN(toMs)) throw new RangeError('fromMs/toMs is NaN');
+  const n = Math.min(MAX_LIMIT, Math.floor(limit));
+  const out: number[] = [];
+  let after = fromMs - 1;
+  while (out.length < n) {
+    const t = next(c, after);
+    if (t === null || t >= toMs) break;
+    if (t >= fromMs) out.push(t);
+    after = t;
+  }
+  return out;
+}
