@@ -22,7 +22,8 @@ export function requireUsername(value: unknown): string {
 export function requireNewPassword(value: unknown, field = 'Password'): string {
   const password = typeof value === 'string' ? value : '';
   if (!password) throw new AppError('PASSWORD_REQUIRED', `${field} is required`);
-  if (password.length < MIN_PASSWORD_LENGTH) throw new AppError('PASSWORD_TOO_SHORT', `${field} must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  // SPEC.md section 5 words this the same on every form ("Password must be at least 8 characters").
+  if (password.length < MIN_PASSWORD_LENGTH) throw new AppError('PASSWORD_TOO_SHORT', `Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   if (password.length > MAX_PASSWORD_LENGTH) throw new AppError('VALIDATION_FAILED', `${field} must be at most ${MAX_PASSWORD_LENGTH} characters`);
   return password;
 }
