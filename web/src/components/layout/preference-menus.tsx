@@ -1,0 +1,72 @@
+import { Check, Languages, Monitor, Moon, Sun } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { changeLanguage, isLanguage, LANGUAGES, type Language } from '@/lib/i18n';
+import { type Theme, THEMES } from '@/lib/theme';
+import { useTheme } from '@/lib/use-theme';
+import { cn } from '@/lib/utils';
+
+/** Language names are written in their own language, whatever the UI language. */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Français', es: 'Español' };
+
+export function LanguageMenu({ className }: { className?: string }) {
+  const { t, i18n } = useTranslation('common');
+  const current = isLanguage(i18n.language) ? i18n.language : 'en';
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="sm" className={cn('gap-1.5 px-2.5', className)} aria-label={t('language.label')} data-testid="language-menu">
+          <Languages />
+          <span className="text-xs font-semibold uppercase">{current}</span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel>{t('language.label')}</DropdownMenuLabel>
+        {LANGUAGES.map((lng) => (
+          <DropdownMenuItem key={lng} onSelect={() => changeLanguage(lng)} data-testid={`language-${lng}`} lang={lng}>
+            <span className="flex-1">{LANGUAGE_NAMES[lng]}</span>
+            {lng === current && <Check className="text-primary" />}
+          </DropdownMenuItem>
+        ))}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+const THEME_ICONS: Record<Theme, typeof Sun> = { light: Sun, dark: Moon, system: Monitor };
+const THEME_LABEL_KEYS = { light: 'theme.light', dark: 'theme.dark', system: 'theme.system' } as const;
+
+export function ThemeMenu({ className }: { className?: string }) {
+  const { t } = useTranslation('common');
+  const { theme, setTheme } = useTheme();
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon-sm" className={className} aria-label={t('theme.label')} data-testid="theme-menu">
+          <Sun className="scale-100 rotate-0 transition-all dark:scale-0 dark:-rotate-90" />
+          <Moon className="absolute scale-0 rotate-90 transition-all dark:scale-100 dark:rotate-0" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel>{t('theme.label')}</DropdownMenuLabel>
+        {THEMES.map((value) => {
+          const Icon = THEME_ICONS[value];
+          return (
+            <DropdownMenuItem key={value} onSelect={() => setTheme(value)} data-testid={`theme-${value}`}>
+              <Icon />
+              <span className="flex-1">{t(THEME_LABEL_KEYS[value])}</span>
+              {value === theme && <Check className="text-primary" />}
+            </DropdownMenuItem>
+          );
+        })}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,94 @@
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { navigate } from 'wouter/use-browser-location';
+import { PasswordInput } from '@/components/password-input';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { SimpleTooltip } from '@/components/ui/tooltip';
+import { errorMessage } from '@/lib/api-client';
+import { useAuth } from '@/lib/auth';
+import { sleep } from '@/lib/utils';
+import { loginRequest } from '../api/auth-api';
+import { DiscordButton } from './discord-button';
+import { FormField } from './form-field';
+
+export const POST_LOGIN_DELAY_MS = 100;
+
+export function SignInForm({ initialEmail = '', onError }: { initialEmail?: string; onError: (message: string | null) => void }) {
+  const { t } = useTranslation('auth');
+  const { login } = useAuth();
+  const [email, setEmail] = useState(initialEmail);
+  const [password, setPassword] = useState('');
+  const [rememberMe, setRememberMe] = useState(false);
+  const [loading, setLoading] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    onError(null);
+    setLoading(true);
+    try {
+      const response = await loginRequest({ email: email.trim(), password, remember_me: rememberMe });
+      login(response);
+      await sleep(POST_LOGIN_DELAY_MS);
+      navigate('/welcome');
+    } catch (err) {
+      console.error('Login failed', err);
+      onError(errorMessage(err, t('errors.loginFailed')));
+      setLoading(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} className="space-y-5" data-testid="sign-in-form">
+      <FormField id="signin-email" label={t('fields.email')}>
+        <Input
+          id="signin-email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder={t('fields.emailPlaceholder')}
+        />
+      </FormField>
+      <FormField
+        id="signin-password"
+        label={t('fields.password')}
+        aside={
+          <SimpleTooltip content={t('signIn.comingSoon')}>
+            <button type="button" aria-disabled="true" className="cursor-default text-xs font-medium text-muted-foreground/80" onClick={(e) => e.preventDefault()}>
+              {t('signIn.forgotPassword')}
+            </button>
+          </SimpleTooltip>
+        }
+      >
+        <PasswordInput
+          id="signin-password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          placeholder="••••••••"
+        />
+      </FormField>
+      <div className="flex items-center gap-2">
+        <Checkbox id="signin-remember" checked={rememberMe} onCheckedChange={(v) => setRememberMe(v === true)} />
+        <Label htmlFor="signin-remember" className="font-normal text-muted-foreground">
+          {t('signIn.rememberMe')}
+        </Label>
+      </div>
+      <Button type="submit" className="w-full" size="lg" disabled={loading} data-testid="sign-in-submit">
+        {loading && <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />}
+        {loading ? t('signIn.submitting') : t('signIn.submit')}
+      </Button>
+      <div className="relative flex items-center py-1 text-xs text-muted-foreground uppercase">
+        <span className="h-px flex-1 bg-border" />
+        <span className="px-3">{t('signIn.or')}</span>
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <DiscordButton onError={onError} />
+    </form>
+  );
+}

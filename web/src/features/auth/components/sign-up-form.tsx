@@ -1,0 +1,111 @@
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PasswordInput } from '@/components/password-input';
+import { TimezoneCombobox } from '@/components/timezone-combobox';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { errorMessage } from '@/lib/api-client';
+import { defaultTimezone } from '@/lib/timezones';
+import { cn } from '@/lib/utils';
+import { registerRequest } from '../api/auth-api';
+import { FormField } from './form-field';
+
+export interface SignUpFormProps {
+  onError: (message: string | null) => void;
+  onRegistered: (email: string) => void;
+  /** Reports the password as typed (the strength panel lives beside the form on large screens). */
+  onPasswordChange: (password: string) => void;
+}
+
+export function SignUpForm({ onError, onRegistered, onPasswordChange }: SignUpFormProps) {
+  const { t } = useTranslation('auth');
+  const [email, setEmail] = useState('');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [timezone, setTimezone] = useState(() => defaultTimezone());
+  const [loading, setLoading] = useState(false);
+
+  const mismatch = confirm.length > 0 && password !== confirm;
+  const complete = Boolean(email.trim() && username.trim() && password && confirm) && password === confirm;
+
+  function updatePassword(value: string) {
+    setPassword(value);
+    onPasswordChange(value);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (password !== confirm) {
+      onError(t('passwordsDontMatch'));
+      return;
+    }
+    onError(null);
+    setLoading(true);
+    try {
+      await registerRequest({ email: email.trim(), username: username.trim(), password, timezone });
+      const registered = email.trim();
+      setEmail('');
+      setUsername('');
+      updatePassword('');
+      setConfirm('');
+      setTimezone(defaultTimezone());
+      onRegistered(registered);
+    } catch (err) {
+      console.error('Registration failed', err);
+      onError(errorMessage(err, t('errors.registrationFailed')));
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} className="space-y-5" data-testid="sign-up-form">
+      <FormField id="signup-email" label={t('fields.email')}>
+        <Input
+          id="signup-email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder={t('fields.emailPlaceholder')}
+        />
+      </FormField>
+      <FormField id="signup-username" label={t('fields.username')}>
+        <Input
+          id="signup-username"
+          autoComplete="username"
+          required
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          placeholder={t('fields.usernamePlaceholder')}
+        />
+      </FormField>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField id="signup-password" label={t('fields.password')}>
+          <PasswordInput id="signup-password" autoComplete="new-password" required value={password} onChange={(e) => updatePassword(e.target.value)} />
+        </FormField>
+        <FormField id="signup-confirm" label={t('fields.confirmPassword')} error={mismatch ? t('passwordsDontMatch') : undefined}>
+          <PasswordInput
+            id="signup-confirm"
+            autoComplete="new-password"
+            required
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            aria-invalid={mismatch || undefined}
+            aria-describedby={mismatch ? 'signup-confirm-error' : undefined}
+            className={cn(mismatch && 'border-destructive focus-visible:border-destructive focus-visible:ring-destructive/30')}
+          />
+        </FormField>
+      </div>
+      <FormField id="signup-timezone" label={t('fields.timezone')}>
+        <TimezoneCombobox id="signup-timezone" value={timezone} onChange={setTimezone} />
+      </FormField>
+      <Button type="submit" className="w-full" size="lg" disabled={!complete || loading} data-testid="sign-up-submit">
+        {loading && <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />}
+        {loading ? t('signUp.submitting') : t('signUp.submit')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,109 @@
+import i18n from './i18n';
+
+/** Formatting with Intl in the current UI language and a given IANA zone. */
+function locale(): string {
+  return i18n.language || 'en';
+}
+
+function toDate(value: string | number | Date): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+function safeZone(timeZone?: string): string | undefined {
+  if (!timeZone) return undefined;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+export function formatDate(value: string | number | Date, timeZone?: string, style: 'short' | 'medium' | 'long' | 'full' = 'medium'): string {
+  return new Intl.DateTimeFormat(locale(), { dateStyle: style, timeZone: safeZone(timeZone) }).format(toDate(value));
+}
+
+export function formatTime(value: string | number | Date, timeZone?: string, withSeconds = false): string {
+  return new Intl.DateTimeFormat(locale(), {
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(withSeconds ? { second: '2-digit' } : {}),
+    timeZone: safeZone(timeZone),
+  }).format(toDate(value));
+}
+
+export function formatDateTime(value: string | number | Date, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short', timeZone: safeZone(timeZone) }).format(toDate(value));
+}
+
+/** e.g. "Tuesday, November 24, 2026" */
+export function formatLongDate(value: string | number | Date, timeZone?: string): string {
+  return formatDate(value, timeZone, 'full');
+}
+
+export function formatMonthYear(year: number, monthIndex: number): string {
+  return new Intl.DateTimeFormat(locale(), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(year, monthIndex, 1));
+}
+
+/** Short weekday names starting on Monday (or Sunday with `startOnSunday`). */
+export function weekdayNames(style: 'short' | 'narrow' | 'long' = 'short', startOnSunday = false): string[] {
+  const fmt = new Intl.DateTimeFormat(locale(), { weekday: style, timeZone: 'UTC' });
+  // 2024-01-07 was a Sunday.
+  return Array.from({ length: 7 }, (_, i) => fmt.format(Date.UTC(2024, 0, (startOnSunday ? 7 : 8) + i)));
+}
+
+/** Wall-clock parts of an instant in a zone: { date: 'YYYY-MM-DD', time: 'HH:MM' }. */
+export function wallClock(value: string | number | Date, timeZone = 'UTC'): { date: string; time: string } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: safeZone(timeZone),
+  }).formatToParts(toDate(value));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
+}
+
+/** Today's date (YYYY-MM-DD) in a zone. */
+export function todayInZone(timeZone = 'UTC'): string {
+  return wallClock(Date.now(), timeZone).date;
+}
+
+/** "UTC+01:00"-style offset of a zone right now. */
+export function zoneOffset(timeZone: string, at: Date = new Date()): string {
+  try {
+    const part = new Intl.DateTimeFormat('en', { timeZone, timeZoneName: 'longOffset' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')?.value;
+    return part === 'GMT' || !part ? 'UTC' : part.replace('GMT', 'UTC');
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** "Europe/Paris" -> "Europe / Paris"; "America/Argentina/Buenos_Aires" -> "America / Argentina / Buenos Aires". */
+export function zoneLabel(timeZone: string): string {
+  return timeZone.replaceAll('_', ' ').split('/').join(' / ');
+}
+
+export function formatRelative(value: string | number | Date, now = Date.now()): string {
+  const diff = toDate(value).getTime() - now;
+  const rtf = new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' });
+  const abs = Math.abs(diff);
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ['year', 365 * 86400000],
+    ['month', 30 * 86400000],
+    ['week', 7 * 86400000],
+    ['day', 86400000],
+    ['hour', 3600000],
+    ['minute', 60000],
+    ['second', 1000],
+  ];
+  for (const [unit, ms] of units) {
+    if (abs >= ms || unit === 'second') return rtf.format(Math.round(diff / ms), unit);
+  }
+  return rtf.format(0, 'second');
+}
