@@ -62,7 +62,8 @@ export function parseDestinations(raw: RawDestination[] | undefined, rules: Dest
   for (const [index, item] of list.entries()) {
     const where = `destinations[${index}]`;
     const type = item.type as DestinationType;
-    if (!(type in DESTINATION_CAPS)) {
+    // hasOwn, not `in`: "constructor" or "__proto__" are `in` every object literal.
+    if (typeof type !== 'string' || !Object.hasOwn(DESTINATION_CAPS, type)) {
       throw new AppError('INVALID_DESTINATION', `${where}.type must be one of discord_dm, discord_channel, webhook`);
     }
     counts[type] += 1;
