@@ -1,5 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 
-// Placeholder: filled in by the scheduler and delivery work.
-const routes: FastifyPluginAsyncTypebox = async () => {};
-export default routes;
+/** Prometheus exposition of this instance's registry (delivery counters, due gauge, process). */
+const metrics: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/metrics', async (_request, reply) => {
+    const body = await app.scheduler.registry.metrics();
+    return reply.header('content-type', app.scheduler.registry.contentType).header('cache-control', 'no-store').send(body);
+  });
+};
+
+export default metrics;

@@ -1,0 +1,450 @@
+import { sql } from 'kysely';
+import type { AttemptOutcome, DeliveryStatus, DestinationType, RecurrenceType } from '../db/database.ts';
+import { newMessageId, uuidv7 } from '../scheduler/ids.ts';
+import { type DueReminder, type FiringPlan, planFiring } from '../scheduler/plan.ts';
+import type { Executor } from './executor.ts';
+
+/** Rows per multi-row statement: well under SQLite's 32,766 bound parameters. */
+const CHUNK = 400;
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+// ---------------------------------------------------------------------------------------------
+// Claiming due reminders
+
+export interface ClaimResult {
+  reminders: number;
+  deliveries: number;
+  /** Seconds between when each created delivery was due and now (for the lateness histogram). */
+  lateness: number[];
+}
+
+/**
+ * One transaction: take up to `limit` due reminders, write one pending delivery per enabled
+ * destination (the outbox) and move each reminder to its next occurrence. Either all of it
+ * happens or none, so an occurrence is never both skipped and unsent, nor claimed twice.
+ */
+export async function claimDueReminders(db: Executor, nowMs: number, limit: number, lateThresholdMs: number): Promise<ClaimResult> {
+  const nowIso = iso(nowMs);
+  return db.transaction().execute(async (trx) => {
+    // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
+    const due = await trx
+      .selectFrom('reminders')
+      .select(['id', 'account_id', 'remind_at_utc', 'timezone', 'recurrence_type', 'snoozed_at_utc', 'next_fire_utc', 'next_occurrence_utc'])
+      .where('next_fire_utc', 'is not', null)
+      .where('is_paused', '=', sql.lit(0))
+      .where('next_fire_utc', '<=', nowIso)
+      .orderBy('next_fire_utc')
+      .limit(limit)
+      .execute();
+    if (due.length === 0) return { reminders: 0, deliveries: 0, lateness: [] };
+
+    const destinations: { id: string; reminder_id: string }[] = [];
+    for (const part of chunks(due.map((r) => r.id), 900)) {
+      destinations.push(
+        ...(await trx.selectFrom('destinations').select(['id', 'reminder_id']).where('reminder_id', 'in', part).where('disabled_at', 'is', null).execute()),
+      );
+    }
+    const byReminder = new Map<string, string[]>();
+    for (const d of destinations) {
+      const list = byReminder.get(d.reminder_id);
+      if (list) list.push(d.id);
+      else byReminder.set(d.reminder_id, [d.id]);
+    }
+
+    const rows: {
+      id: string;
+      reminder_id: string;
+      destination_id: string;
+      account_id: string;
+      occurrence_utc: string;
+      idempotency_key: string;
+      status: DeliveryStatus;
+      attempts: number;
+      next_attempt_at: string;
+      late: number;
+      created_at: string;
+      updated_at: string;
+    }[] = [];
+    const lateness: number[] = [];
+    // Reminders that move to the same state are updated with one statement.
+    const updates = new Map<string, { plan: FiringPlan; ids: string[] }>();
+    for (const r of due) {
+      let plan: FiringPlan;
+      try {
+        plan = planFiring(r as DueReminder, nowMs, lateThresholdMs);
+      } catch {
+        // A rule the recurrence code refuses (corrupt zone...): fire what was scheduled, then stop.
+        const at = Date.parse(r.next_occurrence_utc ?? r.next_fire_utc!);
+        plan = { occurrenceMs: at, dueMs: Date.parse(r.next_fire_utc!), late: nowMs - at > lateThresholdMs, nextFireMs: null, completed: true };
+      }
+      const occurrenceUtc = iso(plan.occurrenceMs);
+      for (const destinationId of byReminder.get(r.id) ?? []) {
+        rows.push({
+          id: uuidv7(nowMs),
+          reminder_id: r.id,
+          destination_id: destinationId,
+          account_id: r.account_id,
+          occurrence_utc: occurrenceUtc,
+          idempotency_key: newMessageId(),
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: nowIso,
+          late: plan.late ? 1 : 0,
+          created_at: nowIso,
+          updated_at: nowIso,
+        });
+        lateness.push(Math.max(0, (nowMs - plan.dueMs) / 1000));
+      }
+      const key = `${plan.nextFireMs}|${plan.completed}`;
+      const group = updates.get(key);
+      if (group) group.ids.push(r.id);
+      else updates.set(key, { plan, ids: [r.id] });
+    }
+
+    let inserted = 0;
+    for (const part of chunks(rows)) {
+      const res = await trx
+        .insertInto('deliveries')
+        .values(part)
+        .onConflict((oc) => oc.columns(['reminder_id', 'occurrence_utc', 'destination_id']).doNothing())
+        .executeTakeFirst();
+      inserted += Number(res.numInsertedOrUpdatedRows ?? 0);
+    }
+
+    for (const { plan, ids } of updates.values()) {
+      const next = plan.nextFireMs === null ? null : iso(plan.nextFireMs);
+      for (const part of chunks(ids, 900)) {
+        await trx
+          .updateTable('reminders')
+          .set({
+            next_fire_utc: next,
+            next_occurrence_utc: next,
+            snoozed_at_utc: null,
+            last_fired_at: nowIso,
+            ...(plan.completed ? { completed_at: nowIso } : {}),
+          })
+          .where('id', 'in', part)
+          .execute();
+      }
+    }
+    return { reminders: due.length, deliveries: inserted, lateness: inserted === rows.length ? lateness : lateness.slice(0, inserted) };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The outbox
+
+export interface OutboxCursor {
+  at: string;
+  id: string;
+}
+
+export interface OutboxRow {
+  id: string;
+  reminder_id: string;
+  destination_id: string;
+  account_id: string;
+  occurrence_utc: string;
+  idempotency_key: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string;
+  late: number;
+  message: string;
+  recurrence_type: RecurrenceType;
+  reminder_timezone: string;
+  remind_at_utc: string;
+  destination_type: DestinationType;
+  metadata: string;
+  secret: string | null;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  account_timezone: string;
+  locale: string | null;
+  username: string;
+}
+
+/** One page of deliveries ready to send, in (next_attempt_at, id) order after `cursor`. */
+export async function loadOutboxPage(
+  db: Executor,
+  status: 'pending' | 'retrying',
+  nowIso: string,
+  cursor: OutboxCursor | null,
+  limit: number,
+): Promise<OutboxRow[]> {
+  let q = db
+    .selectFrom('deliveries as d')
+    .innerJoin('reminders as r', 'r.id', 'd.reminder_id')
+    .innerJoin('destinations as ds', 'ds.id', 'd.destination_id')
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .select([
+      'd.id',
+      'd.reminder_id',
+      'd.destination_id',
+      'd.account_id',
+      'd.occurrence_utc',
+      'd.idempotency_key',
+      'd.status',
+      'd.attempts',
+      'd.next_attempt_at',
+      'd.late',
+      'r.message',
+      'r.recurrence_type',
+      'r.timezone as reminder_timezone',
+      'r.remind_at_utc',
+      'ds.type as destination_type',
+      'ds.metadata',
+      'ds.secret',
+      'ds.disabled_at',
+      'ds.disabled_reason',
+      'a.timezone as account_timezone',
+      'a.locale',
+      'a.username',
+    ])
+    .where('d.status', '=', status)
+    .where('d.next_attempt_at', '<=', nowIso);
+  if (cursor) q = q.where(sql<boolean>`(d.next_attempt_at, d.id) > (${cursor.at}, ${cursor.id})`);
+  const rows = await q.orderBy('d.next_attempt_at').orderBy('d.id').limit(limit).execute();
+  return rows as OutboxRow[];
+}
+
+/** After a restart: every unfinished delivery is sent again, with its original idempotency key. */
+export async function recoverOutbox(db: Executor, nowIso: string): Promise<number> {
+  const res = await db
+    .updateTable('deliveries')
+    .set({ next_attempt_at: nowIso })
+    .where('status', 'in', ['pending', 'retrying'])
+    .where('next_attempt_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** The next instant a delivery becomes due, strictly after `afterIso`. */
+export async function nextDeliveryAttemptAfter(db: Executor, afterIso: string): Promise<string | null> {
+  let best: string | null = null;
+  for (const status of ['pending', 'retrying'] as const) {
+    const row = await db
+      .selectFrom('deliveries')
+      .select('next_attempt_at')
+      .where('status', '=', status)
+      .where('next_attempt_at', '>', afterIso)
+      .orderBy('next_attempt_at')
+      .limit(1)
+      .executeTakeFirst();
+    if (row?.next_attempt_at && (best === null || row.next_attempt_at < best)) best = row.next_attempt_at;
+  }
+  return best;
+}
+
+/** The earliest next_fire_utc over reminders that can fire (uses the partial due index). */
+export async function nextReminderFire(db: Executor): Promise<string | null> {
+  const row = await db
+    .selectFrom('reminders')
+    .select('next_fire_utc')
+    .where('next_fire_utc', 'is not', null)
+    .where('is_paused', '=', sql.lit(0))
+    .orderBy('next_fire_utc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.next_fire_utc ?? null;
+}
+
+/** Reminders that are due but not claimed yet. */
+export async function countDueReminders(db: Executor, nowIso: string): Promise<number> {
+  const row = await db
+    .selectFrom('reminders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('next_fire_utc', 'is not', null)
+    .where('is_paused', '=', sql.lit(0))
+    .where('next_fire_utc', '<=', nowIso)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing attempt results
+
+export interface AttemptRecord {
+  deliveryId: string;
+  reminderId: string;
+  destinationId: string;
+  accountId: string;
+  occurrenceUtc: string;
+  /** 1-based attempt number (deliveries.attempts after this attempt). */
+  attempt: number;
+  outcome: AttemptOutcome;
+  error: string | null;
+  httpStatus: number | null;
+  discordCode: number | null;
+  durationMs: number;
+  startedAt: string;
+  finishedAt: string;
+  /** Set when outcome is 'retrying'. */
+  nextAttemptAt: string | null;
+  /** Set when the target is gone for good. */
+  disableReason: string | null;
+}
+
+/**
+ * Writes a batch of attempt results in one transaction: the attempt log rows and the new state of
+ * each delivery. Deliveries deleted meanwhile (reminder deleted) are skipped.
+ */
+export async function writeAttemptResults(db: Executor, records: AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    const existing = new Set<string>();
+    for (const part of chunks(records.map((r) => r.deliveryId), 900)) {
+      for (const row of await trx.selectFrom('deliveries').select('id').where('id', 'in', part).execute()) existing.add(row.id);
+    }
+    const live = records.filter((r) => existing.has(r.deliveryId));
+    if (live.length === 0) return;
+
+    for (const part of chunks(live)) {
+      await trx
+        .insertInto('delivery_attempts')
+        .values(
+          part.map((r) => ({
+            delivery_id: r.deliveryId,
+            reminder_id: r.reminderId,
+            destination_id: r.destinationId,
+            account_id: r.accountId,
+            occurrence_utc: r.occurrenceUtc,
+            attempt: r.attempt,
+            outcome: r.outcome,
+            error: r.error,
+            http_status: r.httpStatus,
+            discord_code: r.discordCode,
+            duration_ms: r.durationMs,
+            created_at: r.startedAt,
+          })),
+        )
+        .execute();
+    }
+
+    // Successful deliveries of one batch share a statement per attempt number.
+    const delivered = new Map<number, AttemptRecord[]>();
+    for (const r of live) {
+      if (r.outcome !== 'delivered') continue;
+      const list = delivered.get(r.attempt);
+      if (list) list.push(r);
+      else delivered.set(r.attempt, [r]);
+    }
+    for (const [attempt, list] of delivered) {
+      const at = list.reduce((max, r) => (r.finishedAt > max ? r.finishedAt : max), list[0]!.finishedAt);
+      for (const part of chunks(list, 900)) {
+        await trx
+          .updateTable('deliveries')
+          .set({ status: 'delivered', attempts: attempt, delivered_at: at, updated_at: at, next_attempt_at: null, last_error: null })
+          .where('id', 'in', part.map((r) => r.deliveryId))
+          .execute();
+      }
+    }
+
+    for (const r of live) {
+      if (r.outcome === 'delivered') continue;
+      await trx
+        .updateTable('deliveries')
+        .set({
+          status: r.outcome,
+          attempts: r.attempt,
+          next_attempt_at: r.outcome === 'retrying' ? r.nextAttemptAt : null,
+          last_error: r.error,
+          updated_at: r.finishedAt,
+        })
+        .where('id', '=', r.deliveryId)
+        .execute();
+      if (r.disableReason) {
+        await trx
+          .updateTable('destinations')
+          .set({ disabled_at: r.finishedAt, disabled_reason: r.disableReason })
+          .where('id', '=', r.destinationId)
+          .where('disabled_at', 'is', null)
+          .execute();
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retention
+
+/** Deletes the delivery log older than `cutoffIso` in small batches; returns rows deleted. */
+export async function pruneDeliveryLog(db: Executor, cutoffIso: string, batch = 5000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const res = await db
+      .deleteFrom('delivery_attempts')
+      .where('id', 'in', (eb) => eb.selectFrom('delivery_attempts').select('id').where('created_at', '<', cutoffIso).limit(batch))
+      .executeTakeFirst();
+    const n = Number(res.numDeletedRows);
+    total += n;
+    if (n < batch) break;
+  }
+  for (;;) {
+    const res = await db
+      .deleteFrom('deliveries')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('deliveries').select('id').where('status', 'in', ['delivered', 'failed']).where('updated_at', '<', cutoffIso).limit(batch),
+      )
+      .executeTakeFirst();
+    const n = Number(res.numDeletedRows);
+    total += n;
+    if (n < batch) break;
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the log (GET /api/reminders/errors)
+
+export interface DeliveryErrorRow {
+  id: number;
+  reminder_id: string;
+  reminder_message: string;
+  destination_id: string;
+  destination_type: DestinationType;
+  destination_metadata: string;
+  occurrence_utc: string;
+  attempt: number;
+  outcome: AttemptOutcome;
+  error: string | null;
+  http_status: number | null;
+  discord_code: number | null;
+  created_at: string;
+}
+
+/** Failed and retrying attempts of one account, newest first. */
+export async function listDeliveryErrors(db: Executor, accountId: string, limit = 100): Promise<DeliveryErrorRow[]> {
+  return db
+    .selectFrom('delivery_attempts as da')
+    .innerJoin('reminders as r', 'r.id', 'da.reminder_id')
+    .innerJoin('destinations as ds', 'ds.id', 'da.destination_id')
+    .select([
+      'da.id',
+      'da.reminder_id',
+      'r.message as reminder_message',
+      'da.destination_id',
+      'ds.type as destination_type',
+      'ds.metadata as destination_metadata',
+      'da.occurrence_utc',
+      'da.attempt',
+      'da.outcome',
+      'da.error',
+      'da.http_status',
+      'da.discord_code',
+      'da.created_at',
+    ])
+    .where('da.account_id', '=', accountId)
+    .where('da.outcome', '!=', 'delivered')
+    .orderBy('da.created_at', 'desc')
+    .orderBy('da.id', 'desc')
+    .limit(limit)
+    .execute();
+}

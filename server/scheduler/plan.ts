@@ -1,0 +1,67 @@
+import type { RecurrenceType } from '../db/database.ts';
+import { nextOccurrenceAfter, type RecurrenceRule } from '../time/recurrence.ts';
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+export interface DueReminder {
+  id: string;
+  remind_at_utc: string;
+  timezone: string;
+  recurrence_type: RecurrenceType;
+  snoozed_at_utc: string | null;
+  next_fire_utc: string;
+  next_occurrence_utc: string | null;
+}
+
+export interface FiringPlan {
+  /** The scheduled occurrence this firing stands for (goes into deliveries.occurrence_utc). */
+  occurrenceMs: number;
+  /** When it was due: the occurrence, or the snooze instant when snoozed. */
+  dueMs: number;
+  late: boolean;
+  nextFireMs: number | null;
+  completed: boolean;
+}
+
+/**
+ * The latest occurrence in [occurrenceMs, nowMs]. Looks back through growing windows so that a
+ * long downtime costs a handful of calls, not one per missed occurrence.
+ */
+export function latestOccurrenceAtOrBefore(rule: RecurrenceRule, occurrenceMs: number, nowMs: number): number {
+  for (const window of [HOUR + 1, DAY + HOUR, 8 * DAY, 32 * DAY, 367 * DAY, 4 * 367 * DAY, Number.POSITIVE_INFINITY]) {
+    const from = Math.max(occurrenceMs, nowMs - window);
+    let n = nextOccurrenceAfter(rule, from);
+    if (n === null || n > nowMs) {
+      if (from === occurrenceMs) return occurrenceMs;
+      continue;
+    }
+    let latest = n;
+    while ((n = nextOccurrenceAfter(rule, latest)) !== null && n <= nowMs) latest = n;
+    return latest;
+  }
+  return occurrenceMs;
+}
+
+/**
+ * What one firing of a due reminder means:
+ *  - snoozed: the snoozed occurrence fires once (at the snooze instant), then the recurrence goes on;
+ *  - missed recurring occurrences (downtime): ONE catch-up for the most recent of them, never a flood;
+ *  - the next fire is the first occurrence after max(now, fired occurrence), so nothing fires twice.
+ */
+export function planFiring(reminder: DueReminder, nowMs: number, lateThresholdMs: number): FiringPlan {
+  const rule: RecurrenceRule = {
+    anchorMs: Date.parse(reminder.remind_at_utc),
+    timeZone: reminder.timezone,
+    recurrence: reminder.recurrence_type,
+  };
+  const fireMs = Date.parse(reminder.next_fire_utc);
+  const scheduledMs = reminder.next_occurrence_utc ? Date.parse(reminder.next_occurrence_utc) : fireMs;
+  const snoozed = reminder.snoozed_at_utc !== null;
+  const occurrenceMs = snoozed || reminder.recurrence_type === 'ONCE' ? scheduledMs : latestOccurrenceAtOrBefore(rule, scheduledMs, nowMs);
+  const dueMs = Math.max(fireMs, occurrenceMs);
+  const late = nowMs - dueMs > lateThresholdMs;
+  if (reminder.recurrence_type === 'ONCE') return { occurrenceMs, dueMs, late, nextFireMs: null, completed: true };
+  const nextFireMs = nextOccurrenceAfter(rule, Math.max(nowMs, occurrenceMs));
+  return { occurrenceMs, dueMs, late, nextFireMs, completed: nextFireMs === null };
+}

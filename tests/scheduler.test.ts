@@ -1,0 +1,179 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+import { seedAccount, seedReminder, startWebhookSink, verifyStandardWebhook, type WebhookSink } from './helpers/webhook-sink.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+let server: TestServer;
+let sink: WebhookSink;
+
+beforeAll(async () => {
+  sink = await startWebhookSink();
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+  await sink?.close();
+});
+afterEach(() => {
+  sink.requests.length = 0;
+  sink.reply({ status: 200 });
+});
+
+async function reminderRow(id: string) {
+  return server.app.db.selectFrom('reminders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+async function deliveriesOf(reminderId: string) {
+  return server.app.db.selectFrom('deliveries').selectAll().where('reminder_id', '=', reminderId).orderBy('occurrence_utc').execute();
+}
+const forReminder = (id: string) => sink.requests.filter((r) => r.json?.reminder_id === id);
+
+describe('scheduler', () => {
+  it('fires a reminder on time with a signed Standard Webhooks body', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    const due = Date.now() + 400;
+    const { id, destinations } = await seedReminder(db, { accountId, at: due, message: 'Stand-up', destinations: [{ url: `${sink.url}/hook?x=1` }] });
+    server.app.scheduler.wake();
+    const [req] = await sink.waitFor(1, 3000);
+    expect(req!.receivedAt - due).toBeGreaterThanOrEqual(0);
+    expect(req!.receivedAt - due).toBeLessThan(100);
+    expect(req!.path).toBe('/hook?x=1');
+    expect(req!.headers['user-agent']).toBe('Chime-Webhooks/1.0');
+    expect(req!.headers['content-type']).toBe('application/json');
+    expect(verifyStandardWebhook(destinations[0]!.secret!, req!.headers, req!.body)).toBe(true);
+    expect(verifyStandardWebhook('whsec_' + Buffer.alloc(32).toString('base64'), req!.headers, req!.body)).toBe(false);
+    const ts = Number(req!.headers['webhook-timestamp']);
+    expect(Math.abs(ts - Date.now() / 1000)).toBeLessThan(5);
+    expect(req!.json).toMatchObject({
+      type: 'reminder.due',
+      id: req!.headers['webhook-id'],
+      reminder_id: id,
+      message: 'Stand-up',
+      occurrence_at: new Date(due).toISOString(),
+      recurrence: 'ONCE',
+      timezone: 'UTC',
+      late: false,
+      attempt: 1,
+    });
+    expect(req!.json.id).toMatch(/^msg_/);
+    expect(Date.parse(req!.json.fired_at)).toBeGreaterThanOrEqual(due);
+
+    await server.app.scheduler.drain();
+    const row = await reminderRow(id);
+    expect(row.next_fire_utc).toBeNull();
+    expect(row.completed_at).not.toBeNull();
+    expect(row.last_fired_at).not.toBeNull();
+    const [delivery] = await deliveriesOf(id);
+    expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, late: 0, idempotency_key: req!.headers['webhook-id'] });
+    const attempts = await db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', delivery!.id).execute();
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ outcome: 'delivered', http_status: 200, attempt: 1 });
+  });
+
+  it('does not fire a paused reminder', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    const { id } = await seedReminder(db, { accountId, at: Date.now() - 1000, paused: true, destinations: [{ url: sink.url }] });
+    await server.app.scheduler.runOnce();
+    await sleep(100);
+    expect(forReminder(id)).toHaveLength(0);
+    expect(await deliveriesOf(id)).toHaveLength(0);
+    expect((await reminderRow(id)).next_fire_utc).not.toBeNull();
+  });
+
+  it('recurring reminder missed over downtime: one catch-up, then the next future occurrence', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    const anchor = Date.now() - 3 * DAY - HOUR; // DAILY, three days and an hour ago
+    const { id } = await seedReminder(db, { accountId, at: anchor, recurrence: 'DAILY', destinations: [{ url: sink.url }] });
+    await server.app.scheduler.runOnce();
+    const got = forReminder(id);
+    expect(got).toHaveLength(1);
+    // The most recent missed occurrence: today's, an hour ago.
+    expect(got[0]!.json.occurrence_at).toBe(new Date(anchor + 3 * DAY).toISOString());
+    expect(got[0]!.json.late).toBe(true);
+    const row = await reminderRow(id);
+    expect(row.next_fire_utc).toBe(new Date(anchor + 4 * DAY).toISOString());
+    expect(row.next_occurrence_utc).toBe(row.next_fire_utc);
+    expect(row.completed_at).toBeNull();
+    const [d] = await deliveriesOf(id);
+    expect(d!.late).toBe(1);
+    // Nothing more fires now.
+    await server.app.scheduler.runOnce();
+    expect(forReminder(id)).toHaveLength(1);
+  });
+
+  it('a snoozed occurrence fires once at the snooze time, then the recurrence continues', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    const anchor = Date.now() - 10 * 60_000; // HOURLY, the 10-minutes-ago occurrence is snoozed
+    const snoozeUntil = Date.now() + 300;
+    const { id } = await seedReminder(db, {
+      accountId,
+      at: anchor,
+      recurrence: 'HOURLY',
+      nextFire: snoozeUntil,
+      nextOccurrence: anchor,
+      snoozedAt: snoozeUntil,
+      destinations: [{ url: sink.url }],
+    });
+    server.app.scheduler.wake();
+    await sink.waitFor(1, 3000);
+    const got = forReminder(id);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.receivedAt).toBeGreaterThanOrEqual(snoozeUntil);
+    expect(got[0]!.json.occurrence_at).toBe(new Date(anchor).toISOString());
+    expect(got[0]!.json.late).toBe(false);
+    await server.app.scheduler.drain();
+    const row = await reminderRow(id);
+    expect(row.snoozed_at_utc).toBeNull();
+    expect(row.next_fire_utc).toBe(new Date(anchor + HOUR).toISOString());
+    expect(row.next_occurrence_utc).toBe(row.next_fire_utc);
+  });
+
+  it('the timer is re-armed by wake() when a reminder is added far from the others', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    // Something far away arms the timer first...
+    await seedReminder(db, { accountId, at: Date.now() + 10 * DAY, destinations: [{ url: sink.url }] });
+    server.app.scheduler.wake();
+    await sleep(20);
+    // ...then a nearer one must still fire on time.
+    const due = Date.now() + 250;
+    const { id } = await seedReminder(db, { accountId, at: due, destinations: [{ url: sink.url }] });
+    server.app.scheduler.wake();
+    server.app.scheduler.wake();
+    await sink.waitFor(1, 3000);
+    expect(forReminder(id)).toHaveLength(1);
+    expect(forReminder(id)[0]!.receivedAt - due).toBeLessThan(100);
+  });
+
+  it('fires one delivery per enabled destination and skips disabled ones', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    const { id, destinations } = await seedReminder(db, {
+      accountId,
+      at: Date.now() - 10,
+      destinations: [{ url: `${sink.url}/a` }, { url: `${sink.url}/b`, platform: 'slack' }, { url: `${sink.url}/c` }],
+    });
+    await db.updateTable('destinations').set({ disabled_at: new Date().toISOString(), disabled_reason: 'gone' }).where('id', '=', destinations[2]!.id).execute();
+    await server.app.scheduler.runOnce();
+    const paths = sink.requests.map((r) => r.path).sort();
+    expect(paths).toEqual(['/a', '/b']);
+    expect(await deliveriesOf(id)).toHaveLength(2);
+  });
+
+  it('a destination type without a sender fails readably, without retrying', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    const { id } = await seedReminder(db, { accountId, at: Date.now() - 10, destinations: [{ type: 'discord_dm' }] });
+    await server.app.scheduler.runOnce();
+    const [d] = await deliveriesOf(id);
+    expect(d).toMatchObject({ status: 'failed', attempts: 1, last_error: 'Discord is not configured on this server' });
+    const attempts = await db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', d!.id).execute();
+    expect(attempts[0]).toMatchObject({ outcome: 'failed', error: 'Discord is not configured on this server' });
+  });
+});
