@@ -1,6 +1,3 @@
-import { existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { buildApp } from './app.ts';
 
@@ -15,14 +12,6 @@ try {
     process.exit(1);
   }
   throw err;
-}
-
-// A fresh clone has no built dashboard: build it once so `npm install && npm start` just works.
-const webIndex = fileURLToPath(new URL('../web/dist/index.html', import.meta.url));
-if (config.serveWeb && !existsSync(webIndex)) {
-  console.warn('Building the dashboard (first start)...');
-  const result = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit', cwd: fileURLToPath(new URL('..', import.meta.url)) });
-  if (result.status !== 0) console.error('Dashboard build failed; the API still runs.');
 }
 
 const app = await buildApp({ config });

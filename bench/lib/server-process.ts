@@ -13,11 +13,14 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real server as its own process (`node --import tsx server/main.ts`: one process, so
- * its RSS is the product's RSS and not a wrapper's).
+ * Starts the real server as its own process, exactly as `npm start` runs it (the compiled bundle on
+ * plain node with the same V8 flags), so its RSS is the product's RSS.
  */
 export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // @ts-expect-error plain JS build script without types
+  const { buildServer } = await import('../../scripts/build-server.mjs');
+  await buildServer();
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/main.mjs'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -22,6 +22,28 @@ export function createDatabase(databaseUrl: string): { db: DB; sqlite: SQLite.Da
   // Bounded page cache (in KiB when negative) keeps RSS flat with a million reminders.
   sqlite.pragma('cache_size = -16000');
   sqlite.pragma('temp_store = MEMORY');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, sqlite };
+}
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; compiling SQL is a large share of a short
+ * query's cost. Reusing prepared statements by SQL text (bounded LRU) is invisible to callers.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (stmt) {
+        cache.delete(sql);
+      } else {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, stmt);
+      return stmt;
+    },
+  };
 }

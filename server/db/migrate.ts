@@ -1,17 +1,16 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
-
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+import { MIGRATIONS_DIR } from '../lib/paths.ts';
 
 /** Loads every `migrations/*.ts` file; names are date-prefixed so they sort in the order written. */
 class DirectoryMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort();
+    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /\.(ts|mjs)$/.test(f) && !f.endsWith('.d.ts')).sort();
     const migrations: Record<string, Migration> = {};
     for (const file of files) {
-      migrations[file.replace(/\.(ts|js)$/, '')] = await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href);
+      migrations[file.replace(/\.(ts|mjs)$/, '')] = await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href);
     }
     return migrations;
   }

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 
-const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+import { WEB_DIST as WEB_DIST_DIR } from '../lib/paths.ts';
+
+const WEB_DIST = WEB_DIST_DIR + path.sep;
 
 /** Serves the built dashboard; any non-API path falls back to index.html for client-side routes. */
 export default fp(

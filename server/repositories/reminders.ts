@@ -14,15 +14,50 @@ export interface ReminderWithDestinations extends Reminder {
 }
 
 export async function listRemindersOfAccount(db: Executor, accountId: string): Promise<ReminderWithDestinations[]> {
-  const reminders = await db
-    .selectFrom('reminders')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(10_000)
+  // One joined query instead of reminders + destinations: this is the dashboard's hottest read.
+  const rows = await db
+    .selectFrom('reminders as r')
+    .leftJoin('destinations as d', 'd.reminder_id', 'r.id')
+    .selectAll('r')
+    .select([
+      'd.id as d_id',
+      'd.type as d_type',
+      'd.metadata as d_metadata',
+      'd.secret as d_secret',
+      'd.position as d_position',
+      'd.disabled_at as d_disabled_at',
+      'd.disabled_reason as d_disabled_reason',
+      'd.created_at as d_created_at',
+    ])
+    .where('r.account_id', '=', accountId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id')
+    .orderBy('d.position')
+    .limit(100_000)
     .execute();
-  return attachDestinations(db, reminders);
+  const out: ReminderWithDestinations[] = [];
+  for (const row of rows) {
+    const { d_id, d_type, d_metadata, d_secret, d_position, d_disabled_at, d_disabled_reason, d_created_at, ...reminder } = row;
+    let current = out[out.length - 1];
+    if (!current || current.id !== reminder.id) {
+      current = { ...reminder, destinations: [] };
+      out.push(current);
+    }
+    if (d_id !== null) {
+      current.destinations.push({
+        id: d_id,
+        reminder_id: reminder.id,
+        type: d_type!,
+        metadata: d_metadata!,
+        secret: d_secret,
+        position: d_position!,
+        disabled_at: d_disabled_at,
+        disabled_reason: d_disabled_reason,
+        created_at: d_created_at!,
+      });
+    }
+  }
+  return out;
 }
 
 export async function findReminderOfAccount(db: Executor, accountId: string, id: string): Promise<ReminderWithDestinations | undefined> {
