@@ -9,6 +9,7 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: more workers only make the timing-sensitive scheduler tests flaky.
     maxWorkers: 2,
-    globalSetup: [],
+    // Builds web/dist when it is older than the dashboard sources (browser tests serve it).
+    globalSetup: ['tests/e2e/global-setup.ts'],
   },
 });

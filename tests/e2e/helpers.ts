@@ -1,0 +1,140 @@
+/**
+ * Browser end-to-end helpers: a real Chime server serving the built dashboard, and one headless
+ * Chromium per test file (playwright-core, Debian's /usr/bin/chromium).
+ *
+ *   const e2e = useE2E();                      // in a describe(); starts server + browser in beforeAll
+ *   it('...', async () => {
+ *     const page = await e2e.newPage();        // fresh context (empty storage), 1280x800
+ *     await page.goto(e2e.url('/login'));
+ *     await screenshot(page, 'login-light');
+ *   });
+ *
+ * Files run their tests serially (vitest's default inside a file); keep `describe.sequential` off
+ * unless you add concurrency yourself.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import type { Config } from '../../server/config.ts';
+import { signUp, startTestServer, type TestServer } from '../helpers/server.ts';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-artifacts/screenshots');
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const MOBILE = { width: 390, height: 844 } as const;
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface NewPageOptions {
+  viewport?: { width: number; height: number };
+  /** Applied before any page script runs: localStorage entries (e.g. theme, language, session). */
+  storage?: Record<string, string>;
+  /** Emulated device colour scheme (what "System" follows). */
+  colorScheme?: 'light' | 'dark';
+  locale?: string;
+  timezoneId?: string;
+}
+
+export interface E2E {
+  server: TestServer;
+  browser: Browser;
+  url(pathname?: string): string;
+  /** A fresh isolated context + page. Closed automatically in afterAll. */
+  newPage(options?: NewPageOptions): Promise<Page>;
+  /** Registers + signs in through the API; returns credentials and a token-bound API client. */
+  signUp: (overrides?: Parameters<typeof signUp>[1]) => ReturnType<typeof signUp>;
+  /** A page already signed in as a fresh user (session injected into localStorage). */
+  signedInPage(options?: NewPageOptions & { user?: Awaited<ReturnType<typeof signUp>> }): Promise<{ page: Page; user: Awaited<ReturnType<typeof signUp>> }>;
+  /** Console errors and page errors seen so far (CSP violations show up here). */
+  consoleErrors: string[];
+}
+
+/** Local storage entries for a session, exactly as the dashboard stores them after login. */
+export function sessionStorageEntries(login: { token: string; id: string; email: string; username: string; expires_at?: string }): Record<string, string> {
+  const expiresAt = login.expires_at ?? new Date(Date.now() + 24 * 3600 * 1000).toISOString();
+  return {
+    auth_token: login.token,
+    token_expires_at: expiresAt,
+    user_data: JSON.stringify({ user_id: login.id, email: login.email, username: login.username, expires_at: expiresAt }),
+  };
+}
+
+/** Starts the server and the browser for the whole file; stops both afterwards. */
+export function useE2E(options: { overrides?: Partial<Config>; env?: Record<string, string> } = {}): E2E {
+  const contexts: BrowserContext[] = [];
+  const state = { consoleErrors: [] as string[] } as E2E;
+
+  beforeAll(async () => {
+    state.server = await startTestServer({ env: options.env, overrides: { serveWeb: true, ...options.overrides } });
+    state.browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await state.browser?.close().catch(() => {});
+    await state.server?.close();
+  });
+
+  state.url = (pathname = '/') => state.server.url + pathname;
+
+  state.newPage = async (opts: NewPageOptions = {}) => {
+    const context = await state.browser.newContext({
+      viewport: opts.viewport ?? DESKTOP,
+      colorScheme: opts.colorScheme ?? 'light',
+      locale: opts.locale ?? 'en-US',
+      timezoneId: opts.timezoneId ?? 'UTC',
+    });
+    contexts.push(context);
+    if (opts.storage) {
+      await context.addInitScript((entries: Record<string, string>) => {
+        // Only seed once per context, so a test can still change values and reload.
+        if (sessionStorage.getItem('__e2e_seeded')) return;
+        sessionStorage.setItem('__e2e_seeded', '1');
+        for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);
+      }, opts.storage);
+    }
+    const page = await context.newPage();
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') state.consoleErrors.push(msg.text());
+    });
+    page.on('pageerror', (err) => state.consoleErrors.push(String(err)));
+    return page;
+  };
+
+  state.signUp = (overrides) => signUp(state.server.url, overrides);
+
+  state.signedInPage = async (opts = {}) => {
+    const user = opts.user ?? (await state.signUp());
+    const page = await state.newPage({
+      ...opts,
+      storage: { ...sessionStorageEntries({ token: user.token, id: user.id, email: user.email, username: user.username }), ...opts.storage },
+    });
+    return { page, user };
+  };
+
+  return state;
+}
+
+/** Full-page PNG in test-artifacts/screenshots/<name>.png; returns the file path. */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  // Let CSS transitions/animations settle so the shot is deterministic.
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: file, fullPage: options.fullPage ?? true, animations: 'disabled' });
+  return file;
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { MOBILE, screenshot, useE2E } from './helpers.ts';
+
+describe('landing and login (browser)', () => {
+  const e2e = useE2E();
+
+  it('renders the landing page with the hero, four feature cards and three benefits', async () => {
+    const page = await e2e.newPage();
+    await page.goto(e2e.url('/'));
+    await expect(page.getByTestId('hero-title').textContent()).resolves.toContain('exactly on time');
+    expect(await page.getByTestId('feature-card').count()).toBe(4);
+    expect(await page.getByTestId('benefit').count()).toBe(3);
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    // Signed out: start-now button, no authenticated links.
+    await page.getByTestId('start-now').waitFor();
+    expect(await page.getByRole('link', { name: 'Account' }).count()).toBe(0);
+    await screenshot(page, 'landing-light');
+  });
+
+  it('switches to dark theme, persists it, and keeps it after reload', async () => {
+    const page = await e2e.newPage();
+    await page.goto(e2e.url('/'));
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
+    await page.getByTestId('theme-menu').click();
+    await page.getByTestId('theme-dark').click();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('dark');
+    await page.reload();
+    await page.getByTestId('hero-title').waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await screenshot(page, 'landing-dark');
+
+    // System follows the device.
+    await page.getByTestId('theme-menu').click();
+    await page.getByTestId('theme-system').click();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction(() => document.documentElement.classList.contains('dark'), undefined, { timeout: 5000 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForFunction(() => !document.documentElement.classList.contains('dark'), undefined, { timeout: 5000 });
+  });
+
+  it('switches language to French and Spanish', async () => {
+    const page = await e2e.newPage();
+    await page.goto(e2e.url('/'));
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-fr').click();
+    await expect(page.getByTestId('hero-title').textContent()).resolves.toContain("pile à l'heure");
+    expect(await page.locator('html').getAttribute('lang')).toBe('fr');
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('fr');
+    await page.getByTestId('start-now').getByText('Commencer').waitFor();
+
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-es').click();
+    await expect(page.getByTestId('hero-title').textContent()).resolves.toContain('justo a tiempo');
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    await page.reload();
+    await expect(page.getByTestId('hero-title').textContent()).resolves.toContain('justo a tiempo');
+  });
+
+  it('opens the hamburger menu on a 390 px screen', async () => {
+    const page = await e2e.newPage({ viewport: MOBILE });
+    await page.goto(e2e.url('/'));
+    await page.getByTestId('hero-title').waitFor();
+    expect(await page.getByTestId('start-now').isVisible()).toBe(false);
+    await screenshot(page, 'landing-mobile');
+    await page.getByTestId('mobile-menu-button').click();
+    const menu = page.getByTestId('mobile-menu');
+    await menu.waitFor();
+    await menu.getByRole('link', { name: 'Installation' }).waitFor();
+    await menu.getByRole('link', { name: 'Contact' }).waitFor();
+    await screenshot(page, 'mobile-menu', { fullPage: false });
+    await menu.getByRole('link', { name: 'Installation' }).click();
+    await page.waitForURL(e2e.url('/installation'));
+    expect(await page.getByTestId('mobile-menu').count()).toBe(0);
+  });
+
+  it('signs up through the UI, signs in, and lands on /welcome then /home', async () => {
+    const page = await e2e.newPage();
+    await page.goto(e2e.url('/login'));
+    await page.getByTestId('sign-in-form').waitFor();
+    await screenshot(page, 'login-light');
+    await page.getByTestId('tab-signup').click();
+    const email = `ui-${Date.now()}@example.com`;
+    await page.fill('#signup-email', email);
+    await page.fill('#signup-username', 'Ada');
+    await page.fill('#signup-password', 'Sup3r-secret!');
+    await page.fill('#signup-confirm', 'Sup3r-secret');
+    // Mismatch: text under the confirm field, submit disabled.
+    await page.getByTestId('signup-confirm-error').getByText('Passwords do not match').waitFor();
+    expect(await page.getByTestId('sign-up-submit').isDisabled()).toBe(true);
+    await page.fill('#signup-confirm', 'Sup3r-secret!');
+    expect(await page.getByTestId('signup-confirm-error').count()).toBe(0);
+    expect(await page.getByTestId('password-strength').getAttribute('data-score')).toBe('100');
+    // Timezone combobox: substring search and the no-results text.
+    await page.getByTestId('timezone-combobox').click();
+    await page.getByTestId('timezone-search').fill('zzz');
+    await page.getByTestId('timezone-no-results').waitFor();
+    await page.getByTestId('timezone-search').fill('paris');
+    await page.getByRole('option', { name: /Europe\/Paris/ }).click();
+    await expect(page.getByTestId('timezone-combobox').textContent()).resolves.toContain('Europe/Paris');
+    await screenshot(page, 'signup-filled');
+    await page.getByTestId('sign-up-submit').click();
+
+    await page.getByTestId('auth-success').waitFor();
+    expect(await page.getByTestId('tab-signin').getAttribute('data-state')).toBe('active');
+    await page.fill('#signin-email', email);
+    await page.fill('#signin-password', 'Sup3r-secret!');
+    await page.getByTestId('sign-in-submit').click();
+    await page.waitForURL(e2e.url('/welcome'));
+    await page.getByTestId('welcome').getByText('Welcome, Ada!').waitFor();
+    await page.waitForURL(e2e.url('/home'));
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeTruthy();
+    const user = JSON.parse((await page.evaluate(() => localStorage.getItem('user_data'))) ?? '{}');
+    expect(user).toMatchObject({ email, username: 'Ada' });
+    // Authenticated: /login bounces to the dashboard, unknown paths go to /home.
+    await page.goto(e2e.url('/login'));
+    await page.waitForURL(e2e.url('/home'));
+    await page.goto(e2e.url('/no-such-page'));
+    await page.waitForURL(e2e.url('/home'));
+    // Logout goes to /login and clears the session.
+    await page.getByTestId('logout-button').click();
+    await page.waitForURL(e2e.url('/login'));
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+  });
+
+  it('shows the red banner on a wrong password', async () => {
+    const user = await e2e.signUp();
+    const page = await e2e.newPage();
+    await page.goto(e2e.url('/login'));
+    await page.fill('#signin-email', user.email);
+    await page.fill('#signin-password', 'definitely wrong');
+    await page.getByTestId('sign-in-submit').click();
+    const banner = page.getByTestId('auth-error');
+    await banner.waitFor();
+    expect((await banner.textContent())?.length).toBeGreaterThan(0);
+    expect(page.url()).toBe(e2e.url('/login'));
+    await screenshot(page, 'login-error');
+  });
+
+  it('redirects an anonymous visit to /home to the landing page', async () => {
+    const page = await e2e.newPage();
+    await page.goto(e2e.url('/home'));
+    await page.waitForURL(e2e.url('/'));
+    await page.getByTestId('hero-title').waitFor();
+    await page.goto(e2e.url('/dashboard'));
+    await page.waitForURL(e2e.url('/'));
+  });
+
+  it('takes dark and mobile screenshots of the login page', async () => {
+    const dark = await e2e.newPage({ storage: { 'vite-ui-theme': 'dark' } });
+    await dark.goto(e2e.url('/login'));
+    await dark.getByTestId('sign-in-form').waitFor();
+    await screenshot(dark, 'login-dark');
+    await dark.getByTestId('tab-signup').click();
+    await dark.fill('#signup-password', 'abcdef');
+    await screenshot(dark, 'signup-dark');
+    const mobile = await e2e.newPage({ viewport: MOBILE });
+    await mobile.goto(e2e.url('/login'));
+    await mobile.getByTestId('sign-in-form').waitFor();
+    await screenshot(mobile, 'login-mobile');
+  });
+
+  it('ran without console errors (CSP included)', () => {
+    // 401 from the wrong-password test is an expected network error line.
+    const unexpected = e2e.consoleErrors.filter((line) => !/401|Unauthorized|Login failed/i.test(line));
+    expect(unexpected).toEqual([]);
+  });
+});
