@@ -39,6 +39,9 @@ export default fp(
     });
 
     app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      const isApi = path === '/api' || path.startsWith('/api/') || path === '/metrics' || path === '/healthz';
+      if (app.spaFallback && !isApi && (request.method === 'GET' || request.method === 'HEAD')) return app.spaFallback(reply);
       reply.status(404).send({ error: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' });
     });
   },
