@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from './helpers/server.ts';
+import { seedAccount, seedReminder, startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
+
+let sink: WebhookSink;
+const dirs: string[] = [];
+
+function freshDir() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'chime-recovery-'));
+  dirs.push(dir);
+  return dir;
+}
+
+beforeAll(async () => {
+  sink = await startWebhookSink();
+});
+afterAll(async () => {
+  await sink?.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const forReminder = (id: string) => sink.requests.filter((r) => r.json?.reminder_id === id);
+
+describe('scheduler across restarts', () => {
+  it('a delivery claimed but not sent before a crash is sent once after restart, with the same webhook-id', async () => {
+    const dir = freshDir();
+    const first = await startTestServer({ dir });
+    first.app.scheduler.setOptions({ shutdownTimeoutMs: 50 });
+    // A sender that never answers: the occurrence is claimed (outbox row written) but never sent.
+    first.app.scheduler.registerSender('webhook', {
+      concurrencyKey: () => 'stuck',
+      send: (ctx) =>
+        new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ ok: false, retryable: true, error: 'aborted' }))),
+    });
+    const accountId = await seedAccount(first.app.db);
+    const { id } = await seedReminder(first.app.db, { accountId, at: Date.now() - 5, destinations: [{ url: sink.url }] });
+    await first.app.scheduler.tick();
+    const claimed = await first.app.db.selectFrom('deliveries').selectAll().where('reminder_id', '=', id).execute();
+    expect(claimed).toHaveLength(1);
+    expect(claimed[0]!.status).toBe('pending');
+    await first.close();
+
+    const stillPending = await (async () => {
+      const s = await startTestServer({ dir, overrides: { schedulerEnabled: false } });
+      const rows = await s.app.db.selectFrom('deliveries').selectAll().where('reminder_id', '=', id).execute();
+      const attempts = await s.app.db.selectFrom('delivery_attempts').selectAll().where('reminder_id', '=', id).execute();
+      await s.close();
+      return { rows, attempts };
+    })();
+    expect(stillPending.rows[0]!.status).toBe('pending');
+    expect(stillPending.attempts).toHaveLength(0); // the abandoned send is not an attempt
+
+    const second = await startTestServer({ dir });
+    try {
+      await sink.waitFor(1, 3000);
+      await second.app.scheduler.drain();
+      const got = forReminder(id);
+      expect(got).toHaveLength(1);
+      expect(got[0]!.headers['webhook-id']).toBe(claimed[0]!.idempotency_key);
+      const rows = await second.app.db.selectFrom('deliveries').selectAll().where('reminder_id', '=', id).execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.status).toBe('delivered');
+      const reminder = await second.app.db.selectFrom('reminders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect(reminder.next_fire_utc).toBeNull();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a send in flight at shutdown is resent on start with the same webhook-id, and recorded once', async () => {
+    const dir = freshDir();
+    const first = await startTestServer({ dir });
+    first.app.scheduler.setOptions({ shutdownTimeoutMs: 100 });
+    const accountId = await seedAccount(first.app.db);
+    sink.reply({ delayMs: 5000 });
+    const { id } = await seedReminder(first.app.db, { accountId, at: Date.now() - 5, destinations: [{ url: sink.url }] });
+    first.app.scheduler.wake();
+    await sink.waitFor(sink.requests.length + 1, 3000);
+    const firstId = forReminder(id)[0]!.headers['webhook-id'];
+    await first.close(); // in flight: abandoned after 100 ms, left pending
+    sink.reply({ status: 200 });
+
+    const second = await startTestServer({ dir });
+    try {
+      await second.app.scheduler.drain();
+      const deadline = Date.now() + 3000;
+      while (forReminder(id).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await second.app.scheduler.drain();
+      const got = forReminder(id);
+      expect(got).toHaveLength(2);
+      expect(got[1]!.headers['webhook-id']).toBe(firstId);
+      const attempts = await second.app.db.selectFrom('delivery_attempts').selectAll().where('reminder_id', '=', id).execute();
+      expect(attempts.map((a) => a.outcome)).toEqual(['delivered']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a ONCE reminder missed while the server was down is delivered once on start, marked late', async () => {
+    const dir = freshDir();
+    const seedServer = await startTestServer({ dir, overrides: { schedulerEnabled: false } });
+    const accountId = await seedAccount(seedServer.app.db);
+    const due = Date.now() - 5 * 60_000;
+    const { id } = await seedReminder(seedServer.app.db, { accountId, at: due, destinations: [{ url: sink.url }] });
+    await seedServer.close();
+
+    const server = await startTestServer({ dir });
+    try {
+      await sink.waitFor(sink.requests.length + 1, 3000);
+      await server.app.scheduler.drain();
+      await server.app.scheduler.runOnce();
+      const got = forReminder(id);
+      expect(got).toHaveLength(1);
+      expect(got[0]!.json).toMatchObject({ late: true, occurrence_at: new Date(due).toISOString() });
+      const [d] = await server.app.db.selectFrom('deliveries').selectAll().where('reminder_id', '=', id).execute();
+      expect(d).toMatchObject({ late: 1, status: 'delivered' });
+      const reminder = await server.app.db.selectFrom('reminders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect(reminder.completed_at).not.toBeNull();
+    } finally {
+      await server.close();
+    }
+    // And a third start sends nothing more.
+    const again = await startTestServer({ dir });
+    try {
+      await again.app.scheduler.runOnce();
+      expect(forReminder(id)).toHaveLength(1);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('with the loop disabled by config nothing fires by itself, but tick() works', async () => {
+    const server = await startTestServer({ overrides: { schedulerEnabled: false } });
+    try {
+      const accountId = await seedAccount(server.app.db);
+      const { id } = await seedReminder(server.app.db, { accountId, at: Date.now() - 5, destinations: [{ url: sink.url }] });
+      server.app.scheduler.wake();
+      await new Promise((r) => setTimeout(r, 150));
+      expect(forReminder(id)).toHaveLength(0);
+      await server.app.scheduler.runOnce();
+      expect(forReminder(id)).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
