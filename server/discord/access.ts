@@ -1,0 +1,345 @@
+import { DiscordAPIError, HTTPError, type REST } from '@discordjs/rest';
+import { AppError } from '../errors.ts';
+import {
+  canViewAndSend,
+  computeBasePermissions,
+  computeChannelPermissions,
+  hasPermission,
+  MENTION_EVERYONE,
+  type MemberPermissionContext,
+  type PermissionOverwrite,
+  SEND_MESSAGES,
+  VIEW_CHANNEL,
+} from './permissions.ts';
+
+/**
+ * Who may post where, decided from the bot's REST view of a guild. Used by the API (destination
+ * checks, the server picker) and by the bot before each channel delivery.
+ */
+
+export type AccessFailureCode =
+  | 'DISCORD_BOT_NOT_IN_GUILD'
+  | 'DISCORD_NOT_MEMBER'
+  | 'DISCORD_CANNOT_POST'
+  | 'DISCORD_ROLE_NOT_MENTIONABLE'
+  | 'DISCORD_UNKNOWN_CHANNEL'
+  | 'DISCORD_UNKNOWN_ROLE';
+
+export type AccessResult = { ok: true } | { ok: false; code: AccessFailureCode; message: string };
+
+export interface ChannelAccessInput {
+  /** The Discord user id of the reminder's owner. */
+  userId: string;
+  guildId: string;
+  channelId: string;
+  mentionRoleId?: string | null;
+}
+
+export const BOT_NOT_IN_GUILD_MESSAGE = 'Bot is not a member of this guild';
+
+/** Discord channel type of a guild text channel: the only kind reminders post to (SPEC section 9). */
+export const GUILD_TEXT = 0;
+
+export interface GuildRole {
+  id: string;
+  name: string;
+  color: number;
+  position: number;
+  permissions: string;
+  managed: boolean;
+  mentionable: boolean;
+}
+
+export interface GuildChannel {
+  id: string;
+  name: string;
+  type: number;
+  position: number;
+  parent_id: string | null;
+  permission_overwrites: PermissionOverwrite[];
+}
+
+export interface GuildMember {
+  roles: string[];
+  communication_disabled_until?: string | null;
+}
+
+export interface GuildSnapshot {
+  id: string;
+  name: string;
+  ownerId: string;
+  roles: GuildRole[];
+  channels: GuildChannel[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Short cache per REST client: a send or a picker step costs one member lookup, not four calls.
+
+export const GUILD_CACHE_TTL_MS = 30_000;
+/** Bot presence answers "did my invite work?": keep it fresher than the rest. */
+export const BOT_GUILDS_TTL_MS = 10_000;
+
+interface Entry<T> {
+  expires: number;
+  value: Promise<T>;
+}
+
+class TtlCache {
+  private readonly entries = new Map<string, Entry<unknown>>();
+
+  get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = this.entries.get(key) as Entry<T> | undefined;
+    if (hit && hit.expires > now) return hit.value;
+    const value = load();
+    this.entries.set(key, { expires: now + ttlMs, value });
+    // Failures are not cached: the next call asks Discord again.
+    value.catch(() => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+    });
+    if (this.entries.size > 5_000) this.sweep(now);
+    return value;
+  }
+
+  delete(prefix: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private sweep(now: number): void {
+    for (const [key, entry] of this.entries) if (entry.expires <= now) this.entries.delete(key);
+  }
+}
+
+const caches = new WeakMap<REST, TtlCache>();
+function cacheOf(rest: REST): TtlCache {
+  let cache = caches.get(rest);
+  if (!cache) {
+    cache = new TtlCache();
+    caches.set(rest, cache);
+  }
+  return cache;
+}
+
+/**
+ * Forgets cached guild data (one guild, or everything): the bot calls it on GUILD_ROLE_UPDATE,
+ * CHANNEL_UPDATE, GUILD_CREATE/DELETE... so changes apply before the 30 s expire.
+ */
+export function invalidateDiscordCache(rest: REST, guildId?: string): void {
+  const cache = caches.get(rest);
+  if (!cache) return;
+  if (!guildId) cache.clear();
+  else {
+    cache.delete(`guild:${guildId}`);
+    cache.delete(`channels:${guildId}`);
+    cache.delete(`botmember:${guildId}`);
+    cache.delete('botguilds');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// REST reads
+
+const apiCode = (err: unknown) => (err instanceof DiscordAPIError ? err.code : null);
+const apiStatus = (err: unknown) => (err instanceof DiscordAPIError || err instanceof HTTPError ? err.status : null);
+
+/** Unknown Guild (10004) or Missing Access (50001, 403): the bot is not there (any more). */
+function isBotNotInGuild(err: unknown): boolean {
+  const status = apiStatus(err);
+  return apiCode(err) === 10004 || apiCode(err) === 50001 || status === 404 || status === 403;
+}
+
+async function botUserId(rest: REST): Promise<string> {
+  return cacheOf(rest).get('botuser', 60 * 60_000, async () => ((await rest.get('/users/@me')) as { id: string }).id);
+}
+
+/** The guild as the bot sees it, or null when the bot is not a member. Throws on other failures. */
+export async function loadGuild(rest: REST, guildId: string): Promise<GuildSnapshot | null> {
+  const cache = cacheOf(rest);
+  try {
+    const guild = await cache.get(`guild:${guildId}`, GUILD_CACHE_TTL_MS, async () => {
+      const g = (await rest.get(`/guilds/${guildId}`)) as { id: string; name: string; owner_id: string; roles: GuildRole[] };
+      return { id: g.id, name: g.name, ownerId: g.owner_id, roles: g.roles.map(normalizeRole) };
+    });
+    const channels = await cache.get(`channels:${guildId}`, GUILD_CACHE_TTL_MS, async () => {
+      const list = (await rest.get(`/guilds/${guildId}/channels`)) as GuildChannel[];
+      return list.map(normalizeChannel);
+    });
+    return { ...guild, channels };
+  } catch (err) {
+    if (isBotNotInGuild(err)) return null;
+    throw err;
+  }
+}
+
+/** A member of the guild (fresh: roles change), or null when the user is not in it. */
+export async function fetchMember(rest: REST, guildId: string, userId: string): Promise<GuildMember | null> {
+  try {
+    const m = (await rest.get(`/guilds/${guildId}/members/${userId}`)) as GuildMember;
+    return { roles: m.roles ?? [], communication_disabled_until: m.communication_disabled_until ?? null };
+  } catch (err) {
+    if (apiCode(err) === 10007 || apiCode(err) === 10013) return null;
+    throw err;
+  }
+}
+
+async function botMember(rest: REST, guildId: string): Promise<GuildMember | null> {
+  const id = await botUserId(rest);
+  return cacheOf(rest).get(`botmember:${guildId}`, GUILD_CACHE_TTL_MS, () => fetchMember(rest, guildId, id));
+}
+
+/** Ids of the guilds the bot is in (cached 10 s). */
+export async function botGuildIds(rest: REST): Promise<Set<string>> {
+  return cacheOf(rest).get('botguilds', BOT_GUILDS_TTL_MS, async () => {
+    const ids = new Set<string>();
+    let after: string | null = null;
+    for (let page = 0; page < 100; page++) {
+      const query = new URLSearchParams({ limit: '200', ...(after ? { after } : {}) });
+      const list = (await rest.get('/users/@me/guilds', { query })) as Array<{ id: string }>;
+      for (const g of list) ids.add(g.id);
+      if (list.length < 200) break;
+      after = list[list.length - 1]!.id;
+    }
+    return ids;
+  });
+}
+
+function normalizeRole(r: GuildRole): GuildRole {
+  return {
+    id: r.id,
+    name: r.name,
+    color: r.color ?? 0,
+    position: r.position ?? 0,
+    permissions: String(r.permissions ?? '0'),
+    managed: !!r.managed,
+    mentionable: !!r.mentionable,
+  };
+}
+
+function normalizeChannel(c: GuildChannel): GuildChannel {
+  return {
+    id: c.id,
+    name: c.name,
+    type: c.type,
+    position: c.position ?? 0,
+    parent_id: c.parent_id ?? null,
+    permission_overwrites: c.permission_overwrites ?? [],
+  };
+}
+
+function contextFor(guild: GuildSnapshot, userId: string, member: GuildMember): MemberPermissionContext {
+  return {
+    guildId: guild.id,
+    ownerId: guild.ownerId,
+    userId,
+    roles: guild.roles,
+    memberRoleIds: member.roles,
+    communicationDisabledUntil: member.communication_disabled_until ?? null,
+  };
+}
+
+export function memberChannelPermissions(guild: GuildSnapshot, userId: string, member: GuildMember, channel: GuildChannel): bigint {
+  return computeChannelPermissions(contextFor(guild, userId, member), channel.permission_overwrites);
+}
+
+export function memberGuildPermissions(guild: GuildSnapshot, userId: string, member: GuildMember): bigint {
+  return computeBasePermissions(contextFor(guild, userId, member));
+}
+
+/** Channels in the order Discord shows them: uncategorised first, then by category, then by position. */
+export function sortChannels(channels: GuildChannel[], all: GuildChannel[] = channels): GuildChannel[] {
+  const categoryPosition = new Map(all.filter((c) => c.type === 4).map((c) => [c.id, c.position]));
+  const rank = (c: GuildChannel) => (c.parent_id === null ? -1 : (categoryPosition.get(c.parent_id) ?? Number.MAX_SAFE_INTEGER));
+  return [...channels].sort((a, b) => rank(a) - rank(b) || a.position - b.position || (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+}
+
+const SNOWFLAKE = /^\d{1,25}$/;
+
+const fail = (code: AccessFailureCode, message: string): AccessResult => ({ ok: false, code, message });
+
+/**
+ * Can the user post in this channel through the bot, and mention the role? Permanent problems
+ * come back as `{ ok: false, code, message }`; Discord outages and rate limits throw (retryable).
+ */
+export async function checkChannelAccess(rest: REST, input: ChannelAccessInput): Promise<AccessResult> {
+  // Ids go into REST paths: anything but a snowflake cannot name a real guild, channel or role.
+  if (!SNOWFLAKE.test(input.guildId)) return fail('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE);
+  if (!SNOWFLAKE.test(input.channelId)) return fail('DISCORD_UNKNOWN_CHANNEL', 'That channel does not exist');
+  if (!SNOWFLAKE.test(input.userId)) return fail('DISCORD_NOT_MEMBER', 'You are not a member of this Discord server');
+  let guild = await loadGuild(rest, input.guildId);
+  if (!guild) return fail('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE);
+
+  let channel = guild.channels.find((c) => c.id === input.channelId);
+  if (!channel) {
+    // Maybe created in the last 30 s: look once more without the cache.
+    invalidateDiscordCache(rest, input.guildId);
+    guild = await loadGuild(rest, input.guildId);
+    if (!guild) return fail('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE);
+    channel = guild.channels.find((c) => c.id === input.channelId);
+  }
+  if (!channel) return fail('DISCORD_UNKNOWN_CHANNEL', `That channel does not exist in ${guild.name} (any more)`);
+  if (channel.type !== GUILD_TEXT) return fail('DISCORD_UNKNOWN_CHANNEL', `#${channel.name} is not a text channel`);
+
+  const member = await fetchMember(rest, guild.id, input.userId);
+  if (!member) return fail('DISCORD_NOT_MEMBER', `You are not a member of ${guild.name}`);
+  const userPermissions = memberChannelPermissions(guild, input.userId, member, channel);
+  if (!hasPermission(userPermissions, VIEW_CHANNEL)) return fail('DISCORD_CANNOT_POST', `You can't see #${channel.name}`);
+  if (!hasPermission(userPermissions, SEND_MESSAGES)) return fail('DISCORD_CANNOT_POST', `You can't send messages in #${channel.name}`);
+
+  const botId = await botUserId(rest);
+  const bot = await botMember(rest, guild.id);
+  if (!bot) return fail('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE);
+  if (!canViewAndSend(memberChannelPermissions(guild, botId, bot, channel))) {
+    return fail('DISCORD_CANNOT_POST', `The bot can't send messages in #${channel.name}. Give it the View Channel and Send Messages permissions there.`);
+  }
+
+  if (input.mentionRoleId) {
+    const role = guild.roles.find((r) => r.id === input.mentionRoleId);
+    if (!role || role.id === guild.id) return fail('DISCORD_UNKNOWN_ROLE', `The role to mention does not exist in ${guild.name} (any more)`);
+    if (!role.mentionable && !hasPermission(userPermissions, MENTION_EVERYONE)) {
+      return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The role @${role.name} can't be mentioned by you`);
+    }
+  }
+  return { ok: true };
+}
+
+/** Text channels the user can view and post in (server picker, step 2). */
+export async function listPostableChannels(rest: REST, guildId: string, userId: string): Promise<Array<{ id: string; name: string; type: number }>> {
+  const { guild, member } = await guildAndMember(rest, guildId, userId);
+  const text = guild.channels.filter((c) => c.type === GUILD_TEXT && canViewAndSend(memberChannelPermissions(guild, userId, member, c)));
+  return sortChannels(text, guild.channels).map((c) => ({ id: c.id, name: c.name, type: c.type }));
+}
+
+/** Roles the user may mention, without @everyone and managed roles, highest first (picker, step 3). */
+export async function listMentionableRoles(rest: REST, guildId: string, userId: string): Promise<Array<{ id: string; name: string; color: number; managed: boolean }>> {
+  const { guild, member } = await guildAndMember(rest, guildId, userId);
+  const mayMentionAll = hasPermission(memberGuildPermissions(guild, userId, member), MENTION_EVERYONE);
+  return guild.roles
+    .filter((r) => r.id !== guild.id && !r.managed && (r.mentionable || mayMentionAll))
+    .sort((a, b) => b.position - a.position || (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+    .map((r) => ({ id: r.id, name: r.name, color: r.color, managed: r.managed }));
+}
+
+async function guildAndMember(rest: REST, guildId: string, userId: string) {
+  const guild = await loadGuild(rest, guildId);
+  if (!guild) throw new AppError('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE, 400);
+  const member = await fetchMember(rest, guildId, userId);
+  if (!member) throw new AppError('DISCORD_PERMISSION_DENIED', `You are not a member of ${guild.name}`, 403, { reason: 'DISCORD_NOT_MEMBER' });
+  return { guild, member };
+}
+
+/** Maps an access failure to the API error the reminder routes answer. */
+export function accessError(result: Extract<AccessResult, { ok: false }>): AppError {
+  switch (result.code) {
+    case 'DISCORD_BOT_NOT_IN_GUILD':
+      return new AppError('DISCORD_BOT_NOT_IN_GUILD', result.message, 400);
+    case 'DISCORD_UNKNOWN_CHANNEL':
+    case 'DISCORD_UNKNOWN_ROLE':
+      return new AppError('INVALID_DESTINATION', result.message, 400, { reason: result.code });
+    default:
+      return new AppError('DISCORD_PERMISSION_DENIED', result.message, 403, { reason: result.code });
+  }
+}

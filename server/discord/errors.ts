@@ -1,0 +1,32 @@
+import { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../errors.ts';
+
+/**
+ * Turns a failed bot REST call into the API error: Discord problems are 502 for the client,
+ * never a 500 and never a 401 (which would sign the dashboard user out).
+ */
+export function botRestFailure(err: unknown, log?: FastifyBaseLogger): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof DiscordAPIError && err.status === 401) {
+    log?.error({ status: err.status, code: err.code }, 'Discord rejected the bot token (DISCORD_TOKEN)');
+    return new AppError('DISCORD_UNAVAILABLE', 'The Discord bot of this server is misconfigured (its token was rejected). Tell the administrator.', 502);
+  }
+  if (err instanceof RateLimitError) {
+    return new AppError('DISCORD_UNAVAILABLE', `Discord is rate limiting Chime. Try again in ${Math.ceil(err.retryAfter / 1000)} seconds.`, 502);
+  }
+  if (err instanceof DiscordAPIError || err instanceof HTTPError) {
+    log?.warn({ status: err.status, method: err.method, path: safePath(err.url) }, 'Discord REST call failed');
+  } else {
+    log?.warn({ err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'Discord REST call failed');
+  }
+  return new AppError('DISCORD_UNAVAILABLE', 'Discord is not responding right now. Please try again in a moment.', 502);
+}
+
+const safePath = (url: string) => {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+};

@@ -1,0 +1,108 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { botGuildIds, listMentionableRoles, listPostableChannels } from '../../discord/access.ts';
+import { botRestFailure } from '../../discord/errors.ts';
+import { EMBED_LINKS, READ_MESSAGE_HISTORY, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
+import type { DiscordService } from '../../discord/plugin.ts';
+import { AppError } from '../../errors.ts';
+import { findIdentity } from '../../repositories/accounts.ts';
+import { errorResponses, Nullable } from '../../schemas/common.ts';
+
+/**
+ * What the bot needs in a channel to deliver: see it, post, embed the reminder, read history
+ * (replies and edits of its own messages). USE_APPLICATION_COMMANDS (2147483648) is the value
+ * SPEC section 9 gives for the invite; it is OR-ed in so members can use the slash commands
+ * wherever the bot was invited, while the bot still asks for only what it uses.
+ */
+export const BOT_INVITE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS;
+
+const SNOWFLAKE = /^\d{15,25}$/;
+
+// The SPEC's dashboard sends account_id in these bodies; it is accepted and ignored: the session decides.
+const AccountIdField = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number(), Type.Null()]));
+const GuildsBody = Type.Object({ account_id: AccountIdField });
+const GuildBody = Type.Object({ account_id: AccountIdField, guild_id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])) });
+const InviteQuery = Type.Object({ guild_id: Type.Optional(Type.String({ maxLength: 32 })) });
+
+const GuildOut = Type.Object({ id: Type.String(), name: Type.String(), icon: Nullable(Type.String()), bot_present: Type.Boolean() });
+const ChannelOut = Type.Object({ id: Type.String(), name: Type.String(), type: Type.Integer() });
+const RoleOut = Type.Object({ id: Type.String(), name: Type.String(), color: Type.Integer(), managed: Type.Boolean() });
+const UrlOut = Type.Object({ url: Type.String() });
+
+function requireGuildId(value: unknown): string {
+  const id = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (!id) throw new AppError('VALIDATION_FAILED', 'guild_id is required');
+  if (!SNOWFLAKE.test(id)) throw new AppError('VALIDATION_FAILED', 'guild_id must be a Discord server id');
+  return id;
+}
+
+export function notConfigured(): AppError {
+  return new AppError('DISCORD_NOT_CONFIGURED', 'Discord is not configured on this server', 503);
+}
+
+/** Discord picker routes of the dashboard (server, channel, role) and the bot invite link. */
+const discord: FastifyPluginAsyncTypebox = async (app) => {
+  // Before authentication: without Discord settings, every Discord route says so.
+  app.addHook('onRequest', async () => {
+    if (!app.discord) throw notConfigured();
+  });
+  app.addHook('onRequest', app.authenticate);
+  // SPEC calls may POST without a body; treat it as {} so the schema applies.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined || request.body === null) request.body = {};
+  });
+
+  function service(): DiscordService {
+    if (!app.discord) throw notConfigured();
+    return app.discord;
+  }
+
+  async function discordUserId(accountId: string): Promise<string> {
+    const identity = await findIdentity(app.db, accountId, 'discord');
+    if (!identity) throw new AppError('DISCORD_IDENTITY_REQUIRED', 'Connect your Discord account first', 403);
+    return identity.external_id;
+  }
+
+  async function bot<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw botRestFailure(err, app.log);
+    }
+  }
+
+  app.post('/api/discord/guilds', { schema: { body: GuildsBody, response: { 200: Type.Array(GuildOut), ...errorResponses } } }, async (request) => {
+    const d = service();
+    const guilds = await d.userTokens.call(request.auth!.accountId, (token) => d.oauth.getCurrentUserGuilds(token), 'guilds');
+    const present = await bot(() => botGuildIds(d.rest));
+    return guilds
+      .map((g) => ({ id: g.id, name: g.name, icon: g.icon ?? null, bot_present: present.has(g.id) }))
+      .sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }));
+  });
+
+  app.post('/api/discord/guilds/channels', { schema: { body: GuildBody, response: { 200: Type.Array(ChannelOut), ...errorResponses } } }, async (request) => {
+    const guildId = requireGuildId(request.body.guild_id);
+    const userId = await discordUserId(request.auth!.accountId);
+    return bot(() => listPostableChannels(service().rest, guildId, userId));
+  });
+
+  app.post('/api/discord/guilds/roles', { schema: { body: GuildBody, response: { 200: Type.Array(RoleOut), ...errorResponses } } }, async (request) => {
+    const guildId = requireGuildId(request.body.guild_id);
+    const userId = await discordUserId(request.auth!.accountId);
+    return bot(() => listMentionableRoles(service().rest, guildId, userId));
+  });
+
+  app.get('/api/discord/invite-url', { schema: { querystring: InviteQuery, response: { 200: UrlOut, ...errorResponses } } }, async (request) => {
+    const { config } = service();
+    const guildId = request.query.guild_id ? requireGuildId(request.query.guild_id) : null;
+    const params = [
+      `client_id=${encodeURIComponent(config.clientId)}`,
+      `scope=${encodeURIComponent('bot applications.commands')}`,
+      `permissions=${BOT_INVITE_PERMISSIONS.toString()}`,
+      ...(guildId ? [`guild_id=${guildId}`, 'disable_guild_select=true'] : []),
+    ];
+    return { url: `${config.authorizeUrl}?${params.join('&')}` };
+  });
+};
+
+export default discord;
