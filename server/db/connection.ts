@@ -10,7 +10,17 @@ export type DB = Kysely<Database>;
  * The only place that knows the database is SQLite: pragmas live here so the rest of the code
  * stays portable through Kysely.
  */
-export function createDatabase(databaseUrl: string): { db: DB; sqlite: SQLite.Database } {
+export interface DatabaseHandle {
+  db: DB;
+  sqlite: SQLite.Database;
+  /**
+   * Changes whenever anything was written to the database, by this process or another connection.
+   * Lets read caches check they are still current with one cheap call.
+   */
+  changeToken(): string;
+}
+
+export function createDatabase(databaseUrl: string): DatabaseHandle {
   const file = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
@@ -23,7 +33,11 @@ export function createDatabase(databaseUrl: string): { db: DB; sqlite: SQLite.Da
   sqlite.pragma('cache_size = -16000');
   sqlite.pragma('temp_store = MEMORY');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, sqlite };
+  // total_changes() counts this connection's writes; data_version moves when another connection commits.
+  const totalChanges = sqlite.prepare('select total_changes()').pluck();
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const changeToken = () => `${totalChanges.get()}:${dataVersion.get()}`;
+  return { db, sqlite, changeToken };
 }
 
 /**

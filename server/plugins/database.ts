@@ -10,16 +10,19 @@ declare module 'fastify' {
     config: Config;
     /** Cheap liveness probe for /healthz. */
     checkDatabase(): Promise<boolean>;
+    /** See DatabaseHandle.changeToken: moves on every write. */
+    dbChangeToken(): string;
   }
 }
 
 export default fp<{ config: Config }>(
   async (app, { config }) => {
-    const { db } = createDatabase(config.databaseUrl);
+    const { db, changeToken } = createDatabase(config.databaseUrl);
     const applied = await migrateToLatest(db);
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
     app.decorate('db', db);
     app.decorate('config', config);
+    app.decorate('dbChangeToken', changeToken);
     app.decorate('checkDatabase', async () => {
       try {
         await sql`select 1`.execute(db);

@@ -17,6 +17,7 @@ import { errorResponses, IdParams, Ok } from '../../schemas/common.ts';
 import { nextOccurrenceAfter, nextOccurrences, occurrencesBetween } from '../../time/recurrence.ts';
 import { instantToDateTime } from '../../time/zoned.ts';
 import { requireTimeZone } from '../../lib/validation.ts';
+import { ResponseCache } from '../../lib/response-cache.ts';
 import { firstFire, parseDestinations, parseMessage, parseRecurrence, parseWhen, type DestinationRules } from './reminder-input.ts';
 import { DeliveryErrorOut, Occurrences, ReminderBody, ReminderOut, SnoozeBody } from './schemas.ts';
 import type { DestinationInput } from '../../repositories/reminders.ts';
@@ -116,9 +117,20 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
   const one = { response: { 200: ReminderOut, ...errorResponses } };
   const params = IdParams;
 
-  app.get('/api/reminders', { schema: { response: { 200: Type.Array(ReminderOut), ...errorResponses } } }, async (request) => {
-    const list = await listRemindersOfAccount(app.db, request.auth!.accountId);
-    return list.map((r) => presentReminder(r));
+  // The dashboard polls this list; while nothing was written, the serialized answer is reused.
+  const listCache = new ResponseCache();
+  app.get('/api/reminders', { schema: { response: { 200: Type.Array(ReminderOut), ...errorResponses } } }, async (request, reply) => {
+    const accountId = request.auth!.accountId;
+    // Read the token before the query: a write racing the query then invalidates the entry.
+    const token = app.dbChangeToken();
+    let body = listCache.get(accountId, token);
+    if (body === undefined) {
+      const list = await listRemindersOfAccount(app.db, accountId);
+      body = reply.serialize(list.map((r) => presentReminder(r))) as string;
+      listCache.set(accountId, token, body);
+    }
+    // Already serialized with this route's response schema; Fastify sends strings as they are.
+    return reply.type('application/json; charset=utf-8').send(body as never);
   });
 
   app.get('/api/reminders/errors', { schema: { response: { 200: Type.Array(DeliveryErrorOut), ...errorResponses } } }, async (request) => {
