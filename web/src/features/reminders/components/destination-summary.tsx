@@ -1,0 +1,70 @@
+import { AtSign, Hash, type LucideIcon, MessageCircle, Webhook } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Badge } from '@/components/ui/badge';
+import { cn } from '@/lib/utils';
+import { type EditableDestination, maskWebhookUrl } from '../api/destinations';
+import { usePlatformLabels } from './webhook-form';
+
+export interface DestinationText {
+  icon: LucideIcon;
+  /** Main line: "#general in My Server (@Team)", "hooks.slack.com/services/…", "Direct message". */
+  title: string;
+  /** Kind and details: "Server channel", "Slack webhook · as Chime". */
+  subtitle: string;
+}
+
+/** Text for a destination, from its local label when known (the picker sets one), else its metadata. */
+export function useDescribeDestination(discordName?: string | null): (d: EditableDestination) => DestinationText {
+  const { t } = useTranslation('destinations');
+  const platforms = usePlatformLabels();
+  return (d) => {
+    if (d.type === 'discord_dm') {
+      return {
+        icon: MessageCircle,
+        title: d.label ?? t('dm.title'),
+        subtitle: discordName ? t('dm.subtitleWithName', { name: discordName }) : t('dm.subtitle'),
+      };
+    }
+    if (d.type === 'discord_channel') {
+      return {
+        icon: Hash,
+        title: d.label ?? t('channel.fallbackLabel', { channel: d.metadata.channel_id ?? '?' }),
+        subtitle: t('channel.subtitle'),
+      };
+    }
+    const platform = platforms[d.metadata.platform ?? 'generic'] ?? platforms.generic;
+    return {
+      icon: Webhook,
+      title: d.label ?? (maskWebhookUrl(d.metadata.url) || t('webhook.title')),
+      subtitle: d.metadata.username ? t('webhook.subtitleWithName', { platform, name: d.metadata.username }) : t('webhook.subtitle', { platform }),
+    };
+  };
+}
+
+/** One line per destination: icon, label, kind. */
+export function DestinationSummary({ destination, discordName, className }: { destination: EditableDestination; discordName?: string | null; className?: string }) {
+  const describe = useDescribeDestination(discordName);
+  const { icon: Icon, title, subtitle } = describe(destination);
+  const role = destination.type === 'discord_channel' && destination.metadata.mention_role_id && !destination.label;
+  return (
+    <div className={cn('flex items-center gap-3', className)}>
+      <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
+        <Icon className="size-4" aria-hidden />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-medium" data-testid="destination-title" title={title}>
+          {title}
+        </p>
+        <p className="flex items-center gap-1.5 truncate text-xs text-muted-foreground">
+          {subtitle}
+          {role && (
+            <Badge variant="outline" className="px-1.5 py-0">
+              <AtSign aria-hidden />
+              {destination.metadata.mention_role_id}
+            </Badge>
+          )}
+        </p>
+      </div>
+    </div>
+  );
+}

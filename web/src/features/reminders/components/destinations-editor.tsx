@@ -1,0 +1,258 @@
+import { Hash, type LucideIcon, MessageCircle, Plus, Trash2, Webhook, X } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { useAccount, useCapabilities } from '@/lib/api/reminders';
+import { getUser } from '@/lib/session';
+import { cn } from '@/lib/utils';
+import { atCap, countByType, DESTINATION_CAPS, type EditableDestination } from '../api/destinations';
+import { DestinationSummary, useDescribeDestination } from './destination-summary';
+import { ServerPickerDialog } from './server-picker-dialog';
+import { WebhookForm } from './webhook-form';
+
+export type { EditableDestination } from '../api/destinations';
+
+export interface DestinationsEditorProps {
+  value: EditableDestination[];
+  onChange: (next: EditableDestination[]) => void;
+  disabled?: boolean;
+  /** Prefix for element ids, so two editors can live on one page. */
+  idPrefix?: string;
+}
+
+type Availability = { enabled: true } | { enabled: false; reason: 'loading' | 'notConfigured' | 'noIdentity' | 'unavailable' | 'limit' };
+
+/**
+ * The list of a reminder's destinations with remove buttons, and the three ways to add one: a DM,
+ * a server channel (server-picker dialog), a webhook. Caps: 1 DM, 5 channels, 5 webhooks.
+ * Controlled: shared by the create wizard and the details page's edit mode.
+ */
+export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'destinations' }: DestinationsEditorProps) {
+  const { t } = useTranslation('destinations');
+  const capabilities = useCapabilities();
+  const account = useAccount();
+  const describe = useDescribeDestination();
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const [webhookOpen, setWebhookOpen] = useState(false);
+
+  const accountId = account.data?.id ?? getUser()?.user_id ?? '';
+  const discordName = account.data?.identities.find((i) => i.provider === 'discord')?.username ?? null;
+
+  // Capabilities failing to load: logged, and Discord destinations are treated as unavailable (SPEC section 8).
+  if (capabilities.error) console.error('Failed to load capabilities', capabilities.error);
+  function discordAvailability(type: 'discord_dm' | 'discord_channel'): Availability {
+    const caps = capabilities.data;
+    if (!caps) return { enabled: false, reason: capabilities.error ? 'unavailable' : 'loading' };
+    if (!caps.discordConfigured) return { enabled: false, reason: 'notConfigured' };
+    if (!caps.hasDiscordIdentity) return { enabled: false, reason: 'noIdentity' };
+    if (atCap(value, type)) return { enabled: false, reason: 'limit' };
+    return { enabled: true };
+  }
+  const dm = discordAvailability('discord_dm');
+  const channel = discordAvailability('discord_channel');
+  const webhookFull = atCap(value, 'webhook');
+
+  const add = (d: EditableDestination) => onChange([...value, d]);
+  const removeAt = (index: number) => onChange(value.filter((_, i) => i !== index));
+
+  return (
+    <div className="space-y-8" data-testid="destinations-editor">
+      <section aria-labelledby={`${idPrefix}-list-title`} className="space-y-3">
+        <div className="flex items-center justify-between gap-2">
+          <h3 id={`${idPrefix}-list-title`} className="text-sm font-semibold">
+            {t('editor.added')}
+          </h3>
+          <Badge variant="secondary" data-testid="destination-count">
+            {value.length}
+          </Badge>
+        </div>
+        {value.length === 0 ? (
+          <p className="rounded-lg border border-dashed px-4 py-6 text-center text-sm text-muted-foreground" data-testid="destinations-empty">
+            {t('editor.empty')}
+          </p>
+        ) : (
+          <ul className="space-y-2" data-testid="destination-list">
+            {value.map((d, index) => (
+              <li
+                key={`${d.id ?? 'new'}-${index}`}
+                className="flex items-center gap-3 rounded-lg border bg-card px-3 py-2.5 shadow-xs"
+                data-testid="destination-item"
+                data-type={d.type}
+              >
+                <DestinationSummary destination={d} discordName={discordName} className="min-w-0 flex-1" />
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon-sm"
+                  className="shrink-0 text-muted-foreground hover:text-destructive"
+                  disabled={disabled}
+                  onClick={() => removeAt(index)}
+                  aria-label={t('editor.removeNamed', { name: describe(d).title })}
+                  title={t('editor.remove')}
+                  data-testid="destination-remove"
+                >
+                  <Trash2 />
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby={`${idPrefix}-add-title`} className="space-y-3">
+        <h3 id={`${idPrefix}-add-title`} className="text-sm font-semibold">
+          {t('editor.addTitle')}
+        </h3>
+        <div className="grid gap-3 md:grid-cols-3">
+          <OptionCard
+            icon={MessageCircle}
+            title={t('dm.title')}
+            description={t('dm.description')}
+            count={countByType(value, 'discord_dm')}
+            cap={DESTINATION_CAPS.discord_dm}
+            hint={<AvailabilityHint availability={dm} testId="dm-hint" />}
+            testId="option-dm"
+          >
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              className="w-full"
+              disabled={disabled || !dm.enabled}
+              onClick={() => add({ type: 'discord_dm', metadata: {} })}
+              data-testid="add-dm"
+            >
+              <Plus />
+              {t('dm.add')}
+            </Button>
+          </OptionCard>
+
+          <OptionCard
+            icon={Hash}
+            title={t('channel.title')}
+            description={t('channel.description')}
+            count={countByType(value, 'discord_channel')}
+            cap={DESTINATION_CAPS.discord_channel}
+            hint={<AvailabilityHint availability={channel} testId="channel-hint" />}
+            testId="option-channel"
+          >
+            <Button type="button" variant="outline" size="sm" className="w-full" disabled={disabled || !channel.enabled} onClick={() => setPickerOpen(true)} data-testid="add-channel">
+              <Plus />
+              {t('channel.add')}
+            </Button>
+          </OptionCard>
+
+          <OptionCard
+            icon={Webhook}
+            title={t('webhook.title')}
+            description={t('webhook.description')}
+            count={countByType(value, 'webhook')}
+            cap={DESTINATION_CAPS.webhook}
+            hint={webhookFull ? <AvailabilityHint availability={{ enabled: false, reason: 'limit' }} testId="webhook-hint" /> : null}
+            active={webhookOpen && !webhookFull}
+            testId="option-webhook"
+          >
+            <Button
+              type="button"
+              variant={webhookOpen && !webhookFull ? 'secondary' : 'outline'}
+              size="sm"
+              className="w-full"
+              disabled={disabled || webhookFull}
+              aria-expanded={webhookOpen && !webhookFull}
+              aria-controls={`${idPrefix}-webhook-panel`}
+              onClick={() => setWebhookOpen((o) => !o)}
+              data-testid="toggle-webhook"
+            >
+              {webhookOpen && !webhookFull ? <X /> : <Plus />}
+              {webhookOpen && !webhookFull ? t('webhook.cancel') : t('webhook.open')}
+            </Button>
+          </OptionCard>
+        </div>
+
+        {webhookOpen && !webhookFull && (
+          <div id={`${idPrefix}-webhook-panel`} className="rounded-xl border bg-muted/30 p-4 sm:p-5" data-testid="webhook-panel">
+            <WebhookForm
+              idPrefix={`${idPrefix}-webhook`}
+              disabled={disabled}
+              onAdd={(d) => {
+                add(d);
+                // Keep the form open while more webhooks fit.
+                if (countByType(value, 'webhook') + 1 >= DESTINATION_CAPS.webhook) setWebhookOpen(false);
+              }}
+            />
+          </div>
+        )}
+      </section>
+
+      <ServerPickerDialog open={pickerOpen} onOpenChange={setPickerOpen} accountId={accountId} onCreate={add} />
+    </div>
+  );
+}
+
+function OptionCard({
+  icon: Icon,
+  title,
+  description,
+  count,
+  cap,
+  hint,
+  active,
+  testId,
+  children,
+}: {
+  icon: LucideIcon;
+  title: string;
+  description: string;
+  count: number;
+  cap: number;
+  hint: ReactNode;
+  active?: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('destinations');
+  return (
+    <div className={cn('flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-xs transition-colors', active && 'border-primary/50 ring-1 ring-primary/30')} data-testid={testId}>
+      <div className="flex items-start gap-3">
+        <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary dark:bg-primary/20">
+          <Icon className="size-4.5" aria-hidden />
+        </span>
+        <div className="min-w-0 flex-1 space-y-1">
+          <div className="flex items-center justify-between gap-2">
+            <p className="text-sm font-semibold">{title}</p>
+            <span className="text-xs tabular-nums text-muted-foreground" aria-label={t('editor.usage', { used: count, cap })}>
+              {count}/{cap}
+            </span>
+          </div>
+          <p className="text-xs text-muted-foreground">{description}</p>
+        </div>
+      </div>
+      <div className="mt-auto space-y-2">
+        {children}
+        {hint}
+      </div>
+    </div>
+  );
+}
+
+function AvailabilityHint({ availability, testId }: { availability: Availability; testId: string }) {
+  const { t } = useTranslation('destinations');
+  if (availability.enabled || availability.reason === 'loading') return null;
+  const text: Record<Exclude<typeof availability.reason, 'loading'>, ReactNode> = {
+    limit: t('hints.limitReached'),
+    notConfigured: t('hints.discordNotConfigured'),
+    unavailable: t('hints.discordUnavailable'),
+    noIdentity: (
+      <Link href="/account" className="font-medium text-primary underline-offset-4 hover:underline">
+        {t('hints.connectDiscord')}
+      </Link>
+    ),
+  };
+  return (
+    <p className={cn('text-xs', availability.reason === 'limit' ? 'text-amber-700 dark:text-warning' : 'text-muted-foreground')} data-testid={testId} data-reason={availability.reason}>
+      {text[availability.reason]}
+    </p>
+  );
+}

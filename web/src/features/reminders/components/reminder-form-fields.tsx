@@ -1,0 +1,175 @@
+import { CalendarDays, Clock, Globe } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { RECURRENCES, type Recurrence } from '@/lib/api/reminders';
+import { wallClock, zoneLabel } from '@/lib/format';
+import { cn } from '@/lib/utils';
+import { RecurrencePicker } from './recurrence-picker';
+
+/** SPEC "Reminder form state": date may be empty; date and time are wall clock in the account zone. */
+export interface ReminderFormState {
+  date: string;
+  time: string;
+  message: string;
+  recurrence: Recurrence;
+}
+
+/** The server refuses longer messages (Discord's own limit for a message body). */
+export const MESSAGE_MAX_LENGTH = 2000;
+
+export type ReminderFormErrors = Partial<Record<'date' | 'message', string>>;
+
+/** Locale keys (namespace reminders) of what is missing; empty when the form can be submitted. */
+export function reminderFormErrors(state: ReminderFormState): ReminderFormErrors {
+  const errors: ReminderFormErrors = {};
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(state.date)) errors.date = 'form.errors.dateRequired';
+  if (!state.message.trim()) errors.message = 'form.errors.messageRequired';
+  else if (state.message.length > MESSAGE_MAX_LENGTH) errors.message = 'form.errors.messageTooLong';
+  return errors;
+}
+
+export function isReminderFormValid(state: ReminderFormState): boolean {
+  return Object.keys(reminderFormErrors(state)).length === 0;
+}
+
+export function normalizeRecurrence(value: string | null | undefined): Recurrence {
+  const upper = (value ?? '').toUpperCase();
+  return (RECURRENCES as readonly string[]).includes(upper) ? (upper as Recurrence) : 'ONCE';
+}
+
+/** Current wall-clock time (HH:MM) in a zone, or in the browser's zone when none is given. */
+export function currentTime(timeZone?: string): string {
+  if (timeZone) return wallClock(Date.now(), timeZone).time;
+  const now = new Date();
+  return `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`;
+}
+
+export interface ReminderFormFieldsProps {
+  value: ReminderFormState;
+  onChange: (next: ReminderFormState) => void;
+  /** Account zone (IANA), shown next to the time: the server reads date and time in it. */
+  timezone?: string;
+  disabled?: boolean;
+  /** Show every validation message now (otherwise each shows once its field was left). */
+  showErrors?: boolean;
+  /** Prefix for element ids, so two forms can live on one page. */
+  idPrefix?: string;
+  className?: string;
+}
+
+/** Date, time, message (with counter) and the 8 recurrence buttons. Shared by the wizard and the details page. */
+export function ReminderFormFields({ value, onChange, timezone, disabled, showErrors, idPrefix = 'reminder', className }: ReminderFormFieldsProps) {
+  const { t } = useTranslation('reminders');
+  const [touched, setTouched] = useState<{ date?: boolean; message?: boolean }>({});
+  const errors = reminderFormErrors(value);
+  const dateError = (showErrors || touched.date) && errors.date ? t(errors.date) : null;
+  const messageError = (showErrors || touched.message) && errors.message ? t(errors.message) : null;
+  const ids = {
+    date: `${idPrefix}-date`,
+    time: `${idPrefix}-time`,
+    message: `${idPrefix}-message`,
+    zone: `${idPrefix}-zone`,
+    counter: `${idPrefix}-message-counter`,
+  };
+  const set = <K extends keyof ReminderFormState>(key: K, v: ReminderFormState[K]) => onChange({ ...value, [key]: v });
+  const length = value.message.length;
+  const nearLimit = length > MESSAGE_MAX_LENGTH * 0.9;
+
+  return (
+    <div className={cn('space-y-6', className)}>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div className="space-y-2">
+          <Label htmlFor={ids.date}>
+            <CalendarDays className="size-4 text-muted-foreground" aria-hidden />
+            {t('form.date')}
+            <span className="text-destructive" aria-hidden>
+              *
+            </span>
+          </Label>
+          <Input
+            id={ids.date}
+            type="date"
+            required
+            disabled={disabled}
+            value={value.date}
+            onChange={(e) => set('date', e.target.value)}
+            onBlur={() => setTouched((s) => ({ ...s, date: true }))}
+            aria-invalid={dateError ? true : undefined}
+            aria-describedby={dateError ? `${ids.date}-error` : undefined}
+            data-testid="reminder-date"
+          />
+          {dateError && (
+            <p id={`${ids.date}-error`} className="text-sm text-destructive" data-testid="reminder-date-error">
+              {dateError}
+            </p>
+          )}
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor={ids.time}>
+            <Clock className="size-4 text-muted-foreground" aria-hidden />
+            {t('form.time')}
+          </Label>
+          <Input
+            id={ids.time}
+            type="time"
+            required
+            disabled={disabled}
+            value={value.time}
+            onChange={(e) => set('time', e.target.value)}
+            aria-describedby={timezone ? ids.zone : undefined}
+            data-testid="reminder-time"
+          />
+          {timezone && (
+            <p id={ids.zone} className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="reminder-timezone">
+              <Globe className="size-3.5 shrink-0" aria-hidden />
+              <span>{t('form.timezoneHint', { zone: zoneLabel(timezone) })}</span>
+            </p>
+          )}
+        </div>
+      </div>
+
+      <div className="space-y-2">
+        <div className="flex items-end justify-between gap-2">
+          <Label htmlFor={ids.message}>
+            {t('form.message')}
+            <span className="text-destructive" aria-hidden>
+              *
+            </span>
+          </Label>
+          <span
+            id={ids.counter}
+            className={cn('text-xs tabular-nums text-muted-foreground', nearLimit && 'font-medium text-amber-600 dark:text-warning', length >= MESSAGE_MAX_LENGTH && 'text-destructive dark:text-destructive')}
+            data-testid="reminder-message-counter"
+          >
+            {t('form.characterCount', { length, max: MESSAGE_MAX_LENGTH })}
+          </span>
+        </div>
+        <Textarea
+          id={ids.message}
+          required
+          rows={5}
+          maxLength={MESSAGE_MAX_LENGTH}
+          disabled={disabled}
+          value={value.message}
+          placeholder={t('form.messagePlaceholder')}
+          onChange={(e) => set('message', e.target.value)}
+          onBlur={() => setTouched((s) => ({ ...s, message: true }))}
+          aria-invalid={messageError ? true : undefined}
+          aria-describedby={[ids.counter, messageError ? `${ids.message}-error` : ''].filter(Boolean).join(' ')}
+          className="min-h-32 resize-y"
+          data-testid="reminder-message"
+        />
+        {messageError && (
+          <p id={`${ids.message}-error`} className="text-sm text-destructive" data-testid="reminder-message-error">
+            {messageError}
+          </p>
+        )}
+      </div>
+
+      <RecurrencePicker value={value.recurrence} onChange={(r) => set('recurrence', r)} disabled={disabled} idPrefix={idPrefix} />
+    </div>
+  );
+}

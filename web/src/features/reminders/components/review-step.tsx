@@ -1,0 +1,134 @@
+import { CalendarClock, CalendarRange, MessageSquareText, Pencil, Repeat, Send, TriangleAlert } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import useSWR from 'swr';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { previewOccurrences } from '@/lib/api/reminders';
+import { formatLongDate, formatTime, zoneLabel } from '@/lib/format';
+import type { EditableDestination } from '../api/destinations';
+import { DestinationSummary } from './destination-summary';
+import type { ReminderFormState } from './reminder-form-fields';
+
+const PREVIEW_COUNT = 5;
+
+/** An instant as a full date and time in the user's language, in the account zone. */
+function formatOccurrence(iso: string, timeZone: string, language: string): string {
+  try {
+    return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone }).format(new Date(iso));
+  } catch {
+    return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso));
+  }
+}
+
+export function ReviewStep({
+  form,
+  destinations,
+  timezone,
+  discordName,
+  onEdit,
+}: {
+  form: ReminderFormState;
+  destinations: EditableDestination[];
+  timezone: string;
+  discordName?: string | null;
+  onEdit: (step: 1 | 2) => void;
+}) {
+  const { t, i18n } = useTranslation('reminders');
+  // The server computes occurrences (DST, month ends) in the account zone.
+  const preview = useSWR(['reminders-preview', form.date, form.time, form.recurrence], () =>
+    previewOccurrences({ date: form.date, time: form.time, recurrence: form.recurrence }, PREVIEW_COUNT),
+  );
+  // Wall clock as typed: format the date and time as if UTC so no zone shifts them.
+  const wall = `${form.date}T${form.time}:00Z`;
+  const occurrences = preview.data?.occurrences ?? [];
+
+  return (
+    <div className="space-y-6" data-testid="review-step">
+      <dl className="divide-y rounded-xl border">
+        <Row icon={CalendarClock} label={t('wizard.review.when')} onEdit={() => onEdit(1)} editLabel={t('wizard.actions.edit')}>
+          <span data-testid="review-when">
+            {formatLongDate(wall, 'UTC')} · {formatTime(wall, 'UTC')}
+          </span>
+          <span className="block text-xs text-muted-foreground" data-testid="review-zone">
+            {zoneLabel(timezone)}
+          </span>
+        </Row>
+        <Row icon={MessageSquareText} label={t('wizard.review.message')} onEdit={() => onEdit(1)} editLabel={t('wizard.actions.edit')}>
+          <span className="block max-h-48 overflow-y-auto break-words whitespace-pre-wrap" data-testid="review-message">
+            {form.message}
+          </span>
+        </Row>
+        <Row icon={Repeat} label={t('wizard.review.recurrence')} onEdit={() => onEdit(1)} editLabel={t('wizard.actions.edit')}>
+          <span data-testid="review-recurrence">{t(`recurrence.${form.recurrence}`)}</span>
+        </Row>
+        <Row icon={Send} label={t('wizard.review.destinations')} onEdit={() => onEdit(2)} editLabel={t('wizard.actions.edit')}>
+          {destinations.length === 0 ? (
+            <span className="text-muted-foreground" data-testid="review-no-destinations">
+              {t('wizard.review.noDestinations')}
+            </span>
+          ) : (
+            <ul className="space-y-2" data-testid="review-destinations">
+              {destinations.map((d, i) => (
+                <li key={`${d.type}-${i}`} data-testid="review-destination">
+                  <DestinationSummary destination={d} discordName={discordName} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </Row>
+      </dl>
+
+      <section className="space-y-3 rounded-xl border bg-muted/30 p-4 sm:p-5" aria-labelledby="review-occurrences-title">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h3 id="review-occurrences-title" className="flex items-center gap-2 text-sm font-semibold">
+            <CalendarRange className="size-4 text-primary" aria-hidden />
+            {t('wizard.review.occurrences')}
+          </h3>
+          <p className="text-xs text-muted-foreground">{t('wizard.review.occurrencesHint', { zone: zoneLabel(timezone) })}</p>
+        </div>
+        {preview.isLoading ? (
+          <div className="space-y-2" aria-busy="true">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} className="h-5 w-3/4" />
+            ))}
+          </div>
+        ) : preview.error ? (
+          <p className="text-sm text-destructive">{t('wizard.review.occurrencesError')}</p>
+        ) : occurrences.length === 0 ? (
+          <Alert variant="destructive" data-testid="review-in-past">
+            <TriangleAlert />
+            <span>{t('wizard.review.inPast')}</span>
+          </Alert>
+        ) : (
+          <ol className="space-y-1.5" data-testid="review-occurrences">
+            {occurrences.map((iso, i) => (
+              <li key={iso} className="flex items-center gap-3 text-sm" data-testid="review-occurrence" data-iso={iso}>
+                <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-primary/10 text-xs font-semibold text-primary tabular-nums dark:bg-primary/20">
+                  {i + 1}
+                </span>
+                <span>{formatOccurrence(iso, timezone, i18n.language || 'en')}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Row({ icon: Icon, label, children, onEdit, editLabel }: { icon: typeof Send; label: string; children: ReactNode; onEdit: () => void; editLabel: string }) {
+  return (
+    <div className="flex gap-3 px-4 py-3.5 sm:gap-4 sm:px-5">
+      <Icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
+      <div className="min-w-0 flex-1 space-y-1">
+        <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{label}</dt>
+        <dd className="text-sm">{children}</dd>
+      </div>
+      <Button type="button" variant="ghost" size="icon-sm" className="shrink-0 text-muted-foreground" onClick={onEdit} aria-label={`${editLabel}: ${label}`} title={editLabel}>
+        <Pencil />
+      </Button>
+    </div>
+  );
+}
