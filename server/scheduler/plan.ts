@@ -45,7 +45,7 @@ export function latestOccurrenceAtOrBefore(rule: RecurrenceRule, occurrenceMs: n
 
 /**
  * What one firing of a due reminder means:
- *  - snoozed: the snoozed occurrence fires once (at the snooze instant), then the recurrence goes on;
+ *  - snoozed: see planSnoozeFiring;
  *  - missed recurring occurrences (downtime): ONE catch-up for the most recent of them, never a flood;
  *  - the next fire is the first occurrence after max(now, fired occurrence), so nothing fires twice.
  */
@@ -56,12 +56,38 @@ export function planFiring(reminder: DueReminder, nowMs: number, lateThresholdMs
     recurrence: reminder.recurrence_type,
   };
   const fireMs = Date.parse(reminder.next_fire_utc);
+  if (reminder.snoozed_at_utc !== null) return planSnoozeFiring(reminder, rule, fireMs, nowMs, lateThresholdMs);
   const scheduledMs = reminder.next_occurrence_utc ? Date.parse(reminder.next_occurrence_utc) : fireMs;
-  const snoozed = reminder.snoozed_at_utc !== null;
-  const occurrenceMs = snoozed || reminder.recurrence_type === 'ONCE' ? scheduledMs : latestOccurrenceAtOrBefore(rule, scheduledMs, nowMs);
+  const occurrenceMs = reminder.recurrence_type === 'ONCE' ? scheduledMs : latestOccurrenceAtOrBefore(rule, scheduledMs, nowMs);
   const dueMs = Math.max(fireMs, occurrenceMs);
   const late = nowMs - dueMs > lateThresholdMs;
   if (reminder.recurrence_type === 'ONCE') return { occurrenceMs, dueMs, late, nextFireMs: null, completed: true };
   const nextFireMs = nextOccurrenceAfter(rule, Math.max(nowMs, occurrenceMs));
   return { occurrenceMs, dueMs, late, nextFireMs, completed: nextFireMs === null };
+}
+
+/**
+ * A snooze fires once at the snooze instant. Which occurrence it stands for depends on when it
+ * was asked for:
+ *  - the pending occurrence was due at or before the snooze time (snoozed before it was sent,
+ *    e.g. "remind me in 10 minutes instead"): the snooze delivers that occurrence, then the
+ *    recurrence goes on after it;
+ *  - the pending occurrence is still ahead (the usual case: "Snooze 10 min" pressed on a reminder
+ *    that was just delivered, whose schedule already moved on): the snooze is a firing of its own,
+ *    keyed by the snooze instant so the delivery log does not take it for the earlier delivery,
+ *    and the schedule keeps its next occurrence.
+ * A one-off is done after its snooze fires.
+ */
+function planSnoozeFiring(reminder: DueReminder, rule: RecurrenceRule, fireMs: number, nowMs: number, lateThresholdMs: number): FiringPlan {
+  const pendingMs = reminder.next_occurrence_utc ? Date.parse(reminder.next_occurrence_utc) : null;
+  const late = nowMs - fireMs > lateThresholdMs;
+  if (reminder.recurrence_type === 'ONCE') {
+    return { occurrenceMs: pendingMs ?? fireMs, dueMs: fireMs, late, nextFireMs: null, completed: true };
+  }
+  if (pendingMs !== null && pendingMs > fireMs) {
+    return { occurrenceMs: fireMs, dueMs: fireMs, late, nextFireMs: pendingMs, completed: false };
+  }
+  const occurrenceMs = pendingMs ?? fireMs;
+  const nextFireMs = nextOccurrenceAfter(rule, Math.max(nowMs, occurrenceMs));
+  return { occurrenceMs, dueMs: fireMs, late, nextFireMs, completed: nextFireMs === null };
 }
