@@ -1,4 +1,33 @@
 import fp from 'fastify-plugin';
+import { createBot, type ChimeBot } from './bot.ts';
 
-// Placeholder: the discord.js gateway bot, slash commands and Discord delivery land here.
-export default fp(async () => {}, { name: 'discord-bot', dependencies: ['database', 'scheduler', 'discord'] });
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The Discord bot; null when Discord is not configured. */
+    bot: ChimeBot | null;
+  }
+}
+
+/**
+ * The discord.js gateway bot (slash commands, buttons) and the Discord delivery senders. Runs only
+ * when Discord is configured. Fastify does not wait for the gateway: the bot connects in the
+ * background once the server is ready, and a failed login is logged, not fatal.
+ */
+export default fp(
+  async (app) => {
+    const config = app.config.discord;
+    if (!config) {
+      app.decorate('bot', null);
+      return;
+    }
+    const bot = createBot(app, config);
+    app.decorate('bot', bot);
+    app.addHook('onReady', async () => {
+      bot.start();
+    });
+    app.addHook('onClose', async () => {
+      await bot.stop();
+    });
+  },
+  { name: 'discord-bot', dependencies: ['database', 'scheduler', 'discord'] },
+);

@@ -1,0 +1,27 @@
+import { localizations, t } from './i18n.ts';
+
+interface Localizable {
+  setName(name: string): this;
+  setNameLocalizations(l: Record<string, string>): this;
+  setDescription(d: string): this;
+  setDescriptionLocalizations(l: Record<string, string>): this;
+}
+
+/**
+ * Names and descriptions come from locales/<lang>/bot.json; English is the default, fr and
+ * es-ES/es-419 are the localizations. Handlers always see the English names (Discord sends the
+ * default name whatever the user's language). Keys are passed as literals so that the locale
+ * hygiene test can see they are used.
+ */
+export function localized<T extends Localizable>(builder: T, nameKey: string, descriptionKey: string): T {
+  return builder
+    .setName(t('en', nameKey))
+    .setNameLocalizations(localizations(nameKey))
+    .setDescription(t('en', descriptionKey))
+    .setDescriptionLocalizations(localizations(descriptionKey));
+}
+
+/** A choice `{ name, name_localizations, value }` whose label is `key`. */
+export function localizedChoice<V extends string | number>(key: string, value: V) {
+  return { name: t('en', key), name_localizations: localizations(key), value };
+}

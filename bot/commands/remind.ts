@@ -1,0 +1,93 @@
+import { InteractionContextType, SlashCommandBuilder, type APIRole, type Role } from 'discord.js';
+import type { RecurrenceType } from '../../server/db/database.ts';
+import type { DestinationInput } from '../../server/repositories/reminders.ts';
+import { createReminder } from '../../server/reminders/service.ts';
+import { PAST_GRACE_MS, RECURRENCES } from '../../server/routes/reminders/reminder-input.ts';
+import { ensureAccountForDiscordUser } from '../accounts.ts';
+import { checkInteractionChannelAccess } from '../access.ts';
+import { localized, localizedChoice } from '../command-text.ts';
+import { RECURRENCE_KEYS, recurrenceLabel, reminderUrl, truncate, unix } from '../format.ts';
+import { t } from '../i18n.ts';
+import { parseWhen } from '../parse-when.ts';
+import { replyEphemeral } from '../reply.ts';
+import type { BotCommand } from '../types.ts';
+
+const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'commands.remind.description')
+  .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
+  .addStringOption((o) =>
+    localized(o, 'commands.remind.options.message.name', 'commands.remind.options.message.description').setRequired(true).setMaxLength(2000),
+  )
+  .addStringOption((o) => localized(o, 'commands.remind.options.when.name', 'commands.remind.options.when.description').setRequired(true).setMaxLength(200))
+  .addStringOption((o) =>
+    localized(o, 'commands.remind.options.repeat.name', 'commands.remind.options.repeat.description').addChoices(
+      ...RECURRENCES.map((r) => localizedChoice(RECURRENCE_KEYS[r], r)),
+    ),
+  )
+  .addStringOption((o) =>
+    localized(o, 'commands.remind.options.where.name', 'commands.remind.options.where.description').addChoices(
+      localizedChoice('choices.where.dm', 'dm'),
+      localizedChoice('choices.where.channel', 'channel'),
+    ),
+  )
+  .addRoleOption((o) => localized(o, 'commands.remind.options.role.name', 'commands.remind.options.role.description'));
+
+const command: BotCommand = {
+  data,
+  async execute(interaction, { app }) {
+    const locale = interaction.locale;
+    const message = interaction.options.getString('message', true);
+    const when = interaction.options.getString('when', true);
+    const recurrence = (interaction.options.getString('repeat') ?? 'ONCE') as RecurrenceType;
+    const role = interaction.options.getRole('role') as Role | APIRole | null;
+    const where = interaction.options.getString('where') ?? (role ? 'channel' : 'dm');
+
+    let destination: DestinationInput;
+    if (where === 'channel') {
+      if (!interaction.inGuild()) return replyEphemeral(interaction, t(locale, 'remind.channelOnlyInGuild'));
+      const access = checkInteractionChannelAccess(interaction, role ? { id: role.id, mentionable: role.mentionable } : null);
+      if (!access.ok) return replyEphemeral(interaction, t(locale, access.key, access.vars));
+      destination = {
+        type: 'discord_channel',
+        metadata: { guild_id: interaction.guildId, channel_id: interaction.channelId, ...(role ? { mention_role_id: role.id } : {}) },
+      };
+    } else {
+      if (role) return replyEphemeral(interaction, t(locale, 'remind.roleNeedsChannel'));
+      destination = { type: 'discord_dm', metadata: {} };
+    }
+
+    const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale);
+    const examples = t(locale, 'remind.examples');
+    const now = Date.now();
+    const parsed = parseWhen(when, account.timezone, locale, now);
+    if (!parsed.ok) return replyEphemeral(interaction, t(locale, 'remind.unparseable', { when: truncate(when, 100), examples }));
+    if (parsed.instantMs < now - PAST_GRACE_MS) return replyEphemeral(interaction, t(locale, 'remind.past', { unix: unix(parsed.instantMs), examples }));
+
+    const reminder = await createReminder(app, {
+      accountId: account.id,
+      message,
+      anchorMs: parsed.instantMs,
+      timezone: account.timezone,
+      recurrence,
+      destinations: [destination],
+    });
+    const fireMs = Date.parse(reminder.next_fire_utc ?? reminder.remind_at_utc);
+    const destinationText =
+      destination.type === 'discord_dm'
+        ? t(locale, 'remind.destinationDm')
+        : role
+          ? t(locale, 'remind.destinationChannelRole', { channelId: interaction.channelId, roleId: role.id })
+          : t(locale, 'remind.destinationChannel', { channelId: interaction.channelId });
+    const top = [
+      t(locale, 'remind.created', { unix: unix(fireMs) }),
+      t(locale, 'remind.repeats', { recurrence: recurrenceLabel(locale, reminder.recurrence_type) }),
+      t(locale, 'remind.where', { destination: destinationText }),
+    ].join('\n');
+    const link = t(locale, 'remind.link', { url: reminderUrl(app.config.publicUrl, reminder.id) });
+    // The echo of the message is what gets shortened when the whole reply would exceed 2000.
+    const room = 2000 - top.length - link.length - t(locale, 'remind.message', { message: '' }).length - 2;
+    const echo = t(locale, 'remind.message', { message: truncate(reminder.message, Math.max(room, 10)) });
+    await replyEphemeral(interaction, `${top}\n${echo}\n${link}`);
+  },
+};
+
+export default command;

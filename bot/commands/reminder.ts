@@ -1,0 +1,115 @@
+import { InteractionContextType, SlashCommandBuilder, type SlashCommandSubcommandBuilder } from 'discord.js';
+import type { Reminder } from '../../server/db/database.ts';
+import { findReminderOfAccount } from '../../server/repositories/reminders.ts';
+import { pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../server/reminders/service.ts';
+import { ensureAccountForDiscordUser, findAccountForDiscordUser } from '../accounts.ts';
+import { localized, localizedChoice } from '../command-text.ts';
+import { formatInZone, oneLine, truncate, unix } from '../format.ts';
+import { t } from '../i18n.ts';
+import { replyEphemeral } from '../reply.ts';
+import type { BotCommand } from '../types.ts';
+
+/** Snooze lengths offered by /reminder snooze, in minutes, with their label keys. */
+export const SNOOZE_CHOICES = {
+  5: 'choices.snooze.5',
+  10: 'choices.snooze.10',
+  30: 'choices.snooze.30',
+  60: 'choices.snooze.60',
+  180: 'choices.snooze.180',
+  1440: 'choices.snooze.1440',
+} as const;
+const DEFAULT_SNOOZE_MINUTES = 10;
+
+type Sub = 'pause' | 'resume' | 'delete' | 'snooze';
+
+const withReminderOption = (s: SlashCommandSubcommandBuilder) =>
+  s.addStringOption((o) =>
+    localized(o, 'commands.reminder.options.reminder.name', 'commands.reminder.options.reminder.description')
+      .setRequired(true)
+      .setAutocomplete(true)
+      .setMaxLength(100),
+  );
+
+const data = localized(new SlashCommandBuilder(), 'commands.reminder.name', 'commands.reminder.description')
+  .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
+  .addSubcommand((s) => withReminderOption(localized(s, 'commands.reminder.subcommands.pause.name', 'commands.reminder.subcommands.pause.description')))
+  .addSubcommand((s) => withReminderOption(localized(s, 'commands.reminder.subcommands.resume.name', 'commands.reminder.subcommands.resume.description')))
+  .addSubcommand((s) => withReminderOption(localized(s, 'commands.reminder.subcommands.delete.name', 'commands.reminder.subcommands.delete.description')))
+  .addSubcommand((s) =>
+    withReminderOption(localized(s, 'commands.reminder.subcommands.snooze.name', 'commands.reminder.subcommands.snooze.description')).addIntegerOption((o) =>
+      localized(o, 'commands.reminder.options.minutes.name', 'commands.reminder.options.minutes.description').addChoices(
+        ...Object.entries(SNOOZE_CHOICES).map(([minutes, key]) => localizedChoice(key, Number(minutes))),
+      ),
+    ),
+  );
+
+/** Which of the caller's reminders each subcommand can act on. */
+function applies(sub: Sub, r: Pick<Reminder, 'is_paused' | 'next_fire_utc'>): boolean {
+  if (sub === 'pause') return !r.is_paused && r.next_fire_utc !== null;
+  if (sub === 'resume') return r.is_paused === 1;
+  return true;
+}
+
+const MAX_CHOICE = 100;
+
+const command: BotCommand = {
+  data,
+  async autocomplete(interaction, { app }) {
+    const sub = interaction.options.getSubcommand() as Sub;
+    const query = oneLine(String(interaction.options.getFocused() ?? '')).toLowerCase();
+    const locale = interaction.locale;
+    const account = await findAccountForDiscordUser(app.db, interaction.user.id);
+    if (!account) return interaction.respond([]);
+    const rows = await app.db
+      .selectFrom('reminders')
+      .select(['id', 'message', 'next_fire_utc', 'is_paused', 'timezone'])
+      .where('account_id', '=', account.id)
+      .orderBy('next_fire_utc')
+      .orderBy('created_at', 'desc')
+      .limit(1000)
+      .execute();
+    const matches = rows
+      .filter((r) => applies(sub, r))
+      .filter((r) => !query || r.message.toLowerCase().includes(query) || r.id.startsWith(query))
+      // Upcoming first, finished ones (no next fire) last.
+      .sort((a, b) => (a.next_fire_utc === null ? 1 : 0) - (b.next_fire_utc === null ? 1 : 0))
+      .slice(0, 25);
+    const choices = matches.map((r) => {
+      const when = r.next_fire_utc ? formatInZone(Date.parse(r.next_fire_utc), account.timezone, locale) : t(locale, 'manage.choiceDone');
+      const suffix = ` — ${when}${r.is_paused ? ` (${t(locale, 'manage.choicePaused')})` : ''}`;
+      return { name: `${truncate(oneLine(r.message), MAX_CHOICE - suffix.length)}${suffix}`, value: r.id };
+    });
+    await interaction.respond(choices);
+  },
+
+  async execute(interaction, { app }) {
+    const locale = interaction.locale;
+    const sub = interaction.options.getSubcommand() as Sub;
+    const id = interaction.options.getString('reminder', true).trim();
+    const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale);
+    const existing = await findReminderOfAccount(app.db, account.id, id);
+    if (!existing) return replyEphemeral(interaction, t(locale, 'errors.notFound'));
+    const message = truncate(oneLine(existing.message), 200);
+
+    if (sub === 'pause') {
+      await pauseReminder(app, account.id, id);
+      return replyEphemeral(interaction, t(locale, 'manage.paused', { message }));
+    }
+    if (sub === 'resume') {
+      const r = await resumeReminder(app, account.id, id);
+      return replyEphemeral(
+        interaction,
+        r.next_fire_utc ? t(locale, 'manage.resumed', { message, unix: unix(Date.parse(r.next_fire_utc)) }) : t(locale, 'manage.resumedNothingLeft', { message }),
+      );
+    }
+    if (sub === 'delete') {
+      await removeReminder(app, account.id, id);
+      return replyEphemeral(interaction, t(locale, 'manage.deleted', { message }));
+    }
+    const minutes = interaction.options.getInteger('minutes') ?? DEFAULT_SNOOZE_MINUTES;
+    const r = await snoozeReminder(app, account.id, id, Date.now() + minutes * 60_000);
+    return replyEphemeral(interaction, t(locale, 'manage.snoozed', { message, unix: unix(Date.parse(r.next_fire_utc!)) }));
+  },
+};
+
+export default command;

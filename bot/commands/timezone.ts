@@ -1,0 +1,57 @@
+import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
+import { updateAccount } from '../../server/repositories/accounts.ts';
+import { canonicalTimeZone } from '../../server/time/zoned.ts';
+import { ensureAccountForDiscordUser } from '../accounts.ts';
+import { localized } from '../command-text.ts';
+import { formatInZone, truncate } from '../format.ts';
+import { t } from '../i18n.ts';
+import { replyEphemeral } from '../reply.ts';
+import type { BotCommand } from '../types.ts';
+
+let zones: string[] | null = null;
+/** Every IANA zone the runtime knows, plus UTC (which supportedValuesOf leaves out on some builds). */
+export function allTimeZones(): string[] {
+  if (!zones) {
+    const list = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+    zones = [...new Set([...list, 'UTC'])].sort();
+  }
+  return zones;
+}
+
+/** Substring match, case-insensitive, where a space also matches "_" ("new york" -> America/New_York). */
+export function matchTimeZones(query: string, limit = 25): string[] {
+  const q = query.trim().toLowerCase().replace(/\s+/g, '_');
+  if (!q) return allTimeZones().slice(0, limit);
+  const hits = allTimeZones().filter((z) => z.toLowerCase().includes(q));
+  // Zones whose city starts with the query first: "par" -> Europe/Paris before America/Paramaribo.
+  const city = (z: string) => z.slice(z.lastIndexOf('/') + 1).toLowerCase();
+  hits.sort((a, b) => Number(!city(a).startsWith(q)) - Number(!city(b).startsWith(q)) || a.localeCompare(b));
+  return hits.slice(0, limit);
+}
+
+const command: BotCommand = {
+  data: localized(new SlashCommandBuilder(), 'commands.timezone.name', 'commands.timezone.description')
+    .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
+    .addStringOption((o) =>
+      localized(o, 'commands.timezone.options.zone.name', 'commands.timezone.options.zone.description').setAutocomplete(true).setMaxLength(64),
+    ),
+
+  async autocomplete(interaction) {
+    const focused = String(interaction.options.getFocused() ?? '');
+    await interaction.respond(matchTimeZones(focused).map((z) => ({ name: z, value: z })));
+  },
+
+  async execute(interaction, { app }) {
+    const locale = interaction.locale;
+    const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale);
+    const input = interaction.options.getString('zone');
+    const timeOf = (zone: string) => formatInZone(Date.now(), zone, locale, { timeStyle: 'short' });
+    if (input === null) return replyEphemeral(interaction, t(locale, 'timezone.current', { zone: account.timezone, time: timeOf(account.timezone) }));
+    const zone = canonicalTimeZone(input.trim());
+    if (!zone) return replyEphemeral(interaction, t(locale, 'timezone.invalid', { zone: truncate(input, 64) }));
+    await updateAccount(app.db, account.id, { timezone: zone });
+    await replyEphemeral(interaction, t(locale, 'timezone.set', { zone, time: timeOf(zone) }));
+  },
+};
+
+export default command;

@@ -1,0 +1,59 @@
+import { snoozeReminder } from '../../server/reminders/service.ts';
+import { wallClockToInstant, zonedParts } from '../../server/time/zoned.ts';
+import { findAccountForDiscordUser } from '../accounts.ts';
+import { REMINDER_ACTIONS, type ReminderAction } from '../delivery-message.ts';
+import { unix } from '../format.ts';
+import { t } from '../i18n.ts';
+import { replyEphemeral } from '../reply.ts';
+import type { BotComponent } from '../types.ts';
+
+const DAY = 86_400_000;
+
+/** The same wall-clock time one calendar day after `baseMs`, in the zone (23 or 25 hours across DST). */
+export function sameTimeNextDay(baseMs: number, timeZone: string): number {
+  const p = zonedParts(baseMs, timeZone);
+  const next = new Date(Date.UTC(p.year, p.month - 1, p.day + 1));
+  return wallClockToInstant(
+    { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: p.hour, minute: p.minute },
+    timeZone,
+  );
+}
+
+/**
+ * Buttons under a delivered reminder: `rem:<action>:<reminderId>`. Only the reminder's owner may
+ * use them (in a channel everybody sees them).
+ */
+const component: BotComponent = {
+  prefix: 'rem',
+  async execute(interaction, { app }) {
+    const locale = interaction.locale;
+    const [, rawAction, reminderId = ''] = interaction.customId.split(':');
+    const action = rawAction as ReminderAction;
+    if (!REMINDER_ACTIONS.includes(action)) return replyEphemeral(interaction, t(locale, 'errors.generic'));
+    const reminder = await app.db.selectFrom('reminders').selectAll().where('id', '=', reminderId).executeTakeFirst();
+    if (!reminder) return replyEphemeral(interaction, t(locale, 'delivery.gone'));
+    const account = await findAccountForDiscordUser(app.db, interaction.user.id);
+    if (!account || account.id !== reminder.account_id) return replyEphemeral(interaction, t(locale, 'delivery.notOwner'));
+
+    if (action === 'done') {
+      // A one-off is already completed once delivered; for a recurring one "done" is about this
+      // message only. Either way the buttons go away.
+      await interaction.update({ components: [] });
+      return;
+    }
+    const now = Date.now();
+    let at: number;
+    if (action === 'snooze10') at = now + 10 * 60_000;
+    else if (action === 'snooze60') at = now + 60 * 60_000;
+    else {
+      // "Tomorrow, same time": the time the reminder arrived (the message), one day later.
+      at = sameTimeNextDay(interaction.message.createdTimestamp, reminder.timezone);
+      if (at <= now) at = sameTimeNextDay(now, reminder.timezone);
+      if (at <= now) at = now + DAY;
+    }
+    const updated = await snoozeReminder(app, account.id, reminder.id, at, now);
+    await replyEphemeral(interaction, t(locale, 'delivery.snoozed', { unix: unix(Date.parse(updated.next_fire_utc!)) }));
+  },
+};
+
+export default component;

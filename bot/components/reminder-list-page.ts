@@ -1,0 +1,20 @@
+import { findAccountForDiscordUser } from '../accounts.ts';
+import { renderReminderList } from '../reminder-list.ts';
+import type { BotComponent } from '../types.ts';
+
+/** Previous / Next under /reminders: `list:<page>`. The list is always the presser's own. */
+const component: BotComponent = {
+  prefix: 'list',
+  async execute(interaction, { app }) {
+    const page = Number(interaction.customId.split(':')[1]);
+    const account = await findAccountForDiscordUser(app.db, interaction.user.id);
+    if (!account) {
+      await interaction.update({ components: [] });
+      return;
+    }
+    const view = await renderReminderList(app.db, account, interaction.locale, page);
+    await interaction.update({ ...view, allowedMentions: { parse: [] } });
+  },
+};
+
+export default component;

@@ -1,0 +1,60 @@
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type RESTPostAPIChannelMessageJSONBody } from 'discord.js';
+import { t } from './i18n.ts';
+import { truncate, unix } from './format.ts';
+
+export const MAX_CONTENT = 2000;
+
+export type ReminderAction = 'snooze10' | 'snooze60' | 'tomorrow' | 'done';
+const LABELS: Record<ReminderAction, string> = {
+  snooze10: 'delivery.snooze10',
+  snooze60: 'delivery.snooze60',
+  tomorrow: 'delivery.tomorrow',
+  done: 'delivery.done',
+};
+export const REMINDER_ACTIONS = Object.keys(LABELS) as ReminderAction[];
+
+export const actionCustomId = (action: ReminderAction, reminderId: string) => `rem:${action}:${reminderId}`;
+
+export function reminderButtons(reminderId: string, locale: string | null | undefined) {
+  const button = (action: ReminderAction, style: ButtonStyle, emoji: string) =>
+    new ButtonBuilder().setCustomId(actionCustomId(action, reminderId)).setLabel(t(locale, LABELS[action])).setStyle(style).setEmoji(emoji);
+  return new ActionRowBuilder<ButtonBuilder>()
+    .addComponents(
+      button('snooze10', ButtonStyle.Secondary, '💤'),
+      button('snooze60', ButtonStyle.Secondary, '💤'),
+      button('tomorrow', ButtonStyle.Secondary, '📅'),
+      button('done', ButtonStyle.Success, '✅'),
+    )
+    .toJSON();
+}
+
+export interface DeliveryMessageInput {
+  reminderId: string;
+  message: string;
+  /** Account locale: the header and buttons are in the owner's language. */
+  locale: string | null | undefined;
+  roleId?: string | null;
+  /** The scheduled occurrence when the delivery is late (shown as a note). */
+  lateOccurrenceMs?: number | null;
+  nonce: string;
+  /** False for test sends ("does this destination work?"): there is no reminder to act on. */
+  buttons?: boolean;
+}
+
+/**
+ * `<@&role> ⏰ Reminder\n<message>` cut to Discord's 2000 characters. allowed_mentions only ever
+ * lets the chosen role ping: never @everyone/@here, never users or roles typed in the message.
+ */
+export function buildDeliveryMessage(input: DeliveryMessageInput): RESTPostAPIChannelMessageJSONBody {
+  const head = `${input.roleId ? `<@&${input.roleId}> ` : ''}${t(input.locale, 'delivery.header')}\n`;
+  const tail = input.lateOccurrenceMs ? `\n${t(input.locale, 'delivery.late', { unix: unix(input.lateOccurrenceMs) })}` : '';
+  const room = Math.max(MAX_CONTENT - head.length - tail.length, 1);
+  const content = truncate(`${head}${truncate(input.message, room)}${tail}`, MAX_CONTENT);
+  return {
+    content,
+    allowed_mentions: input.roleId ? { parse: [], roles: [input.roleId] } : { parse: [] },
+    components: input.buttons === false ? [] : [reminderButtons(input.reminderId, input.locale)],
+    nonce: input.nonce.slice(0, 25),
+    enforce_nonce: true,
+  };
+}

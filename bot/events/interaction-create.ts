@@ -1,0 +1,53 @@
+import { Events, type Interaction } from 'discord.js';
+import { commands } from '../commands/index.ts';
+import { components } from '../components/index.ts';
+import { t } from '../i18n.ts';
+import { errorText, replyEphemeral } from '../reply.ts';
+import type { BotEvent } from '../types.ts';
+
+const byName = new Map(commands.map((c) => [c.data.name, c]));
+const byPrefix = new Map(components.map((c) => [c.prefix, c]));
+
+/**
+ * The single dispatcher and error boundary: whatever a handler throws becomes a localized
+ * ephemeral reply and a log line; it never reaches the process.
+ */
+const event: BotEvent<Events.InteractionCreate> = {
+  name: Events.InteractionCreate,
+  async execute(ctx, interaction: Interaction) {
+    try {
+      if (interaction.isChatInputCommand()) {
+        const command = byName.get(interaction.commandName);
+        if (!command) throw new Error(`unknown command /${interaction.commandName}`);
+        await command.execute(interaction, ctx);
+      } else if (interaction.isAutocomplete()) {
+        const command = byName.get(interaction.commandName);
+        if (command?.autocomplete) await command.autocomplete(interaction, ctx);
+        else await interaction.respond([]);
+      } else if (interaction.isButton()) {
+        const component = byPrefix.get(interaction.customId.split(':')[0] ?? '');
+        if (!component) throw new Error(`unknown button ${interaction.customId.slice(0, 40)}`);
+        await component.execute(interaction, ctx);
+      }
+    } catch (err) {
+      const known = interaction.isRepliable() ? errorText(interaction.locale, err) : null;
+      if (!known) {
+        ctx.log.error(
+          { err, interaction: { id: interaction.id, type: interaction.type, command: 'commandName' in interaction ? interaction.commandName : undefined } },
+          'discord interaction failed',
+        );
+      }
+      try {
+        if (interaction.isAutocomplete()) {
+          if (!interaction.responded) await interaction.respond([]);
+        } else if (interaction.isRepliable()) {
+          await replyEphemeral(interaction, known ?? t(interaction.locale, 'errors.generic'));
+        }
+      } catch (replyErr) {
+        ctx.log.warn({ err: replyErr }, 'could not tell the user about a failed interaction');
+      }
+    }
+  },
+};
+
+export default event;

@@ -1,0 +1,58 @@
+/**
+ * Natural-language times ("in 10 minutes", "demain à 9h", "mañana a las 9") in the user's zone.
+ *
+ * chrono's own `timezone` option takes a fixed offset, which is wrong whenever the parsed date is
+ * on the other side of a DST change than "now". So chrono runs in UTC on the user's *wall clock*:
+ * the reference is now's wall-clock reading in the zone, presented as if it were UTC; chrono's
+ * answer is then a wall-clock reading too, and zoned.ts turns it into an instant with the zone's
+ * rules at that date (gap -> end of the gap, overlap -> earlier instant).
+ * Relative durations ("in 2 hours") are elapsed time, not wall-clock arithmetic: they are added to
+ * the real instant. An explicit zone in the text ("9am EST") wins over the user's zone.
+ */
+import * as chrono from 'chrono-node';
+import { wallClockToInstant, zonedParts } from '../server/time/zoned.ts';
+import { languageOf } from './i18n.ts';
+
+const PARSERS = { en: chrono.en.casual, fr: chrono.fr.casual, es: chrono.es.casual };
+
+export type ParsedWhen = { ok: true; instantMs: number } | { ok: false; reason: 'unparseable' };
+
+function wallAsUtc(instantMs: number, timeZone: string): number {
+  const p = zonedParts(instantMs, timeZone);
+  const ms = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return ms + (((instantMs % 1000) + 1000) % 1000);
+}
+
+export function parseWhen(text: string, timeZone: string, locale: string | null | undefined, nowMs = Date.now()): ParsedWhen {
+  const input = text.trim().slice(0, 200);
+  if (!input) return { ok: false, reason: 'unparseable' };
+  const refWall = wallAsUtc(nowMs, timeZone);
+  const reference = { instant: new Date(refWall), timezone: 0 };
+  const option = { forwardDate: true };
+  const lang = languageOf(locale);
+  let results = PARSERS[lang].parse(input, reference, option);
+  if (results.length === 0 && lang !== 'en') results = PARSERS.en.parse(input, reference, option);
+  const result = results[0];
+  if (!result) return { ok: false, reason: 'unparseable' };
+  const start = result.start;
+  const tags = start.tags();
+
+  const get = (c: 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second') => start.get(c) ?? 0;
+  const wallMs = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  if (Number.isNaN(wallMs)) return { ok: false, reason: 'unparseable' };
+
+  if (tags.has('result/relativeDateAndTime')) {
+    // "in 10 minutes": elapsed time from now, whatever the clocks do in between.
+    const delta = wallMs + (start.get('millisecond') ?? 0) - refWall;
+    return { ok: true, instantMs: Math.floor((nowMs + delta) / 1000) * 1000 };
+  }
+  if (start.isCertain('timezoneOffset')) {
+    const offsetMinutes = start.get('timezoneOffset') ?? 0;
+    return { ok: true, instantMs: wallMs - offsetMinutes * 60_000 };
+  }
+  const instantMs = wallClockToInstant(
+    { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') },
+    timeZone,
+  );
+  return { ok: true, instantMs };
+}

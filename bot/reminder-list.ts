@@ -1,0 +1,43 @@
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import type { Account } from '../server/db/database.ts';
+import type { DB } from '../server/db/connection.ts';
+import { oneLine, recurrenceLabel, truncate, unix } from './format.ts';
+import { t } from './i18n.ts';
+
+export const PAGE_SIZE = 5;
+export const pageCustomId = (page: number) => `list:${page}`;
+
+/** Upcoming = anything with a next fire time (paused ones included, marked), soonest first. */
+export async function renderReminderList(db: DB, account: Account, locale: string | null | undefined, requestedPage: number) {
+  const base = db.selectFrom('reminders').where('account_id', '=', account.id).where('next_fire_utc', 'is not', null);
+  const { count } = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const total = Number(count);
+  if (total === 0) return { content: t(locale, 'list.empty'), components: [] };
+  const pages = Math.ceil(total / PAGE_SIZE);
+  const page = Math.min(Math.max(Number.isInteger(requestedPage) ? requestedPage : 0, 0), pages - 1);
+  const rows = await base
+    .select(['id', 'message', 'next_fire_utc', 'recurrence_type', 'is_paused'])
+    .orderBy('next_fire_utc')
+    .orderBy('id')
+    .limit(PAGE_SIZE)
+    .offset(page * PAGE_SIZE)
+    .execute();
+  const lines = [t(locale, 'list.title', { from: page * PAGE_SIZE + 1, to: page * PAGE_SIZE + rows.length, total })];
+  rows.forEach((r, i) => {
+    const item = t(locale, 'list.item', { n: page * PAGE_SIZE + i + 1, unix: unix(Date.parse(r.next_fire_utc!)), recurrence: recurrenceLabel(locale, r.recurrence_type) });
+    lines.push(`${item}${r.is_paused ? ` · ${t(locale, 'list.paused')}` : ''}`, `> ${truncate(oneLine(r.message), 300)}`);
+  });
+  if (pages > 1) lines.push(t(locale, 'list.page', { page: page + 1, pages }));
+  const components =
+    pages > 1
+      ? [
+          new ActionRowBuilder<ButtonBuilder>()
+            .addComponents(
+              new ButtonBuilder().setCustomId(pageCustomId(page - 1)).setLabel(t(locale, 'list.previous')).setStyle(ButtonStyle.Secondary).setDisabled(page === 0),
+              new ButtonBuilder().setCustomId(pageCustomId(page + 1)).setLabel(t(locale, 'list.next')).setStyle(ButtonStyle.Secondary).setDisabled(page >= pages - 1),
+            )
+            .toJSON(),
+        ]
+      : [];
+  return { content: lines.join('\n'), components };
+}
