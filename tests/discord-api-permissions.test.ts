@@ -126,7 +126,7 @@ describe('Discord permission algorithm', () => {
         fc.uniqueArray(overwriteArb, { selector: (o) => `${o.type}:${o.id}`, maxLength: 6 }),
         fc.boolean(),
         (rolePerms, memberRoleIds, overwrites, isOwner) => {
-          const c: MemberPermissionContext = {
+          const c = {
             guildId: GUILD,
             ownerId: isOwner ? USER : OWNER,
             userId: USER,
