@@ -53,6 +53,7 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
   const dm = discordAvailability('discord_dm');
   const channel = discordAvailability('discord_channel');
   const webhookFull = atCap(value, 'webhook');
+  const webhookShown = webhookOpen && !webhookFull;
 
   const add = (d: EditableDestination) => onChange([...value, d]);
   const removeAt = (index: number) => onChange(value.filter((_, i) => i !== index));
@@ -105,8 +106,8 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
         <h3 id={`${idPrefix}-add-title`} className="text-sm font-semibold">
           {t('editor.addTitle')}
         </h3>
-        <div className="grid gap-3 md:grid-cols-3">
-          <OptionCard
+        <div className="divide-y overflow-hidden rounded-xl border bg-card shadow-xs">
+          <OptionRow
             icon={MessageCircle}
             title={t('dm.title')}
             description={t('dm.description')}
@@ -114,22 +115,14 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
             cap={DESTINATION_CAPS.discord_dm}
             hint={<AvailabilityHint availability={dm} testId="dm-hint" />}
             testId="option-dm"
-          >
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              className="w-full"
-              disabled={disabled || !dm.enabled}
-              onClick={() => add({ type: 'discord_dm', metadata: {} })}
-              data-testid="add-dm"
-            >
-              <Plus />
-              {t('dm.add')}
-            </Button>
-          </OptionCard>
-
-          <OptionCard
+            action={
+              <Button type="button" variant="outline" size="sm" className="w-full sm:w-auto" disabled={disabled || !dm.enabled} onClick={() => add({ type: 'discord_dm', metadata: {} })} data-testid="add-dm">
+                <Plus />
+                {t('dm.add')}
+              </Button>
+            }
+          />
+          <OptionRow
             icon={Hash}
             title={t('channel.title')}
             description={t('channel.description')}
@@ -137,53 +130,53 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
             cap={DESTINATION_CAPS.discord_channel}
             hint={<AvailabilityHint availability={channel} testId="channel-hint" />}
             testId="option-channel"
-          >
-            <Button type="button" variant="outline" size="sm" className="w-full" disabled={disabled || !channel.enabled} onClick={() => setPickerOpen(true)} data-testid="add-channel">
-              <Plus />
-              {t('channel.add')}
-            </Button>
-          </OptionCard>
-
-          <OptionCard
+            action={
+              <Button type="button" variant="outline" size="sm" className="w-full sm:w-auto" disabled={disabled || !channel.enabled} onClick={() => setPickerOpen(true)} aria-haspopup="dialog" data-testid="add-channel">
+                <Plus />
+                {t('channel.add')}
+              </Button>
+            }
+          />
+          <OptionRow
             icon={Webhook}
             title={t('webhook.title')}
             description={t('webhook.description')}
             count={countByType(value, 'webhook')}
             cap={DESTINATION_CAPS.webhook}
             hint={webhookFull ? <AvailabilityHint availability={{ enabled: false, reason: 'limit' }} testId="webhook-hint" /> : null}
-            active={webhookOpen && !webhookFull}
             testId="option-webhook"
+            action={
+              <Button
+                type="button"
+                variant={webhookShown ? 'ghost' : 'outline'}
+                size="sm"
+                className="w-full sm:w-auto"
+                disabled={disabled || webhookFull}
+                aria-expanded={webhookShown}
+                aria-controls={`${idPrefix}-webhook-panel`}
+                onClick={() => setWebhookOpen((o) => !o)}
+                data-testid="toggle-webhook"
+              >
+                {webhookShown ? <X /> : <Plus />}
+                {webhookShown ? t('webhook.cancel') : t('webhook.open')}
+              </Button>
+            }
           >
-            <Button
-              type="button"
-              variant={webhookOpen && !webhookFull ? 'secondary' : 'outline'}
-              size="sm"
-              className="w-full"
-              disabled={disabled || webhookFull}
-              aria-expanded={webhookOpen && !webhookFull}
-              aria-controls={`${idPrefix}-webhook-panel`}
-              onClick={() => setWebhookOpen((o) => !o)}
-              data-testid="toggle-webhook"
-            >
-              {webhookOpen && !webhookFull ? <X /> : <Plus />}
-              {webhookOpen && !webhookFull ? t('webhook.cancel') : t('webhook.open')}
-            </Button>
-          </OptionCard>
+            {webhookShown && (
+              <div id={`${idPrefix}-webhook-panel`} className="mt-4 rounded-lg border bg-muted/40 p-4" data-testid="webhook-panel">
+                <WebhookForm
+                  idPrefix={`${idPrefix}-webhook`}
+                  disabled={disabled}
+                  onAdd={(d) => {
+                    add(d);
+                    // Keep the form open while more webhooks fit.
+                    if (countByType(value, 'webhook') + 1 >= DESTINATION_CAPS.webhook) setWebhookOpen(false);
+                  }}
+                />
+              </div>
+            )}
+          </OptionRow>
         </div>
-
-        {webhookOpen && !webhookFull && (
-          <div id={`${idPrefix}-webhook-panel`} className="rounded-xl border bg-muted/30 p-4 sm:p-5" data-testid="webhook-panel">
-            <WebhookForm
-              idPrefix={`${idPrefix}-webhook`}
-              disabled={disabled}
-              onAdd={(d) => {
-                add(d);
-                // Keep the form open while more webhooks fit.
-                if (countByType(value, 'webhook') + 1 >= DESTINATION_CAPS.webhook) setWebhookOpen(false);
-              }}
-            />
-          </div>
-        )}
       </section>
 
       <ServerPickerDialog open={pickerOpen} onOpenChange={setPickerOpen} accountId={accountId} onCreate={add} />
@@ -191,14 +184,14 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
   );
 }
 
-function OptionCard({
+function OptionRow({
   icon: Icon,
   title,
   description,
   count,
   cap,
   hint,
-  active,
+  action,
   testId,
   children,
 }: {
@@ -208,31 +201,35 @@ function OptionCard({
   count: number;
   cap: number;
   hint: ReactNode;
-  active?: boolean;
+  action: ReactNode;
   testId: string;
-  children: ReactNode;
+  children?: ReactNode;
 }) {
   const { t } = useTranslation('destinations');
   return (
-    <div className={cn('flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-xs transition-colors', active && 'border-primary/50 ring-1 ring-primary/30')} data-testid={testId}>
-      <div className="flex items-start gap-3">
-        <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary dark:bg-primary/20">
-          <Icon className="size-4.5" aria-hidden />
-        </span>
-        <div className="min-w-0 flex-1 space-y-1">
-          <div className="flex items-center justify-between gap-2">
-            <p className="text-sm font-semibold">{title}</p>
-            <span className="text-xs tabular-nums text-muted-foreground" aria-label={t('editor.usage', { used: count, cap })}>
-              {count}/{cap}
-            </span>
+    <div className="p-4" data-testid={testId}>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:gap-4">
+        <div className="flex min-w-0 flex-1 items-start gap-3">
+          <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary dark:bg-primary/20">
+            <Icon className="size-4.5" aria-hidden />
+          </span>
+          <div className="min-w-0 flex-1 space-y-0.5">
+            <p className="flex flex-wrap items-center gap-x-2 text-sm font-semibold">
+              {title}
+              <span className="text-xs font-normal tabular-nums text-muted-foreground" title={t('editor.usage', { used: count, cap })}>
+                <span aria-hidden>
+                  {count}/{cap}
+                </span>
+                <span className="sr-only">{t('editor.usage', { used: count, cap })}</span>
+              </span>
+            </p>
+            <p className="text-xs text-muted-foreground">{description}</p>
+            {hint}
           </div>
-          <p className="text-xs text-muted-foreground">{description}</p>
         </div>
+        <div className="shrink-0 sm:w-auto">{action}</div>
       </div>
-      <div className="mt-auto space-y-2">
-        {children}
-        {hint}
-      </div>
+      {children}
     </div>
   );
 }
@@ -251,7 +248,7 @@ function AvailabilityHint({ availability, testId }: { availability: Availability
     ),
   };
   return (
-    <p className={cn('text-xs', availability.reason === 'limit' ? 'text-amber-700 dark:text-warning' : 'text-muted-foreground')} data-testid={testId} data-reason={availability.reason}>
+    <p className={cn('pt-1 text-xs font-medium', availability.reason === 'limit' ? 'text-amber-700 dark:text-warning' : 'text-muted-foreground')} data-testid={testId} data-reason={availability.reason}>
       {text[availability.reason]}
     </p>
   );

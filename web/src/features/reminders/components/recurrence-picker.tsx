@@ -55,7 +55,7 @@ export function RecurrencePicker({
               )}
             >
               <Icon className={cn('size-4 shrink-0', selected ? 'text-primary' : 'text-muted-foreground group-hover:text-foreground')} />
-              <span className="truncate">{t(`recurrence.${option}`)}</span>
+              <span className="min-w-0 leading-tight break-words">{t(`recurrence.${option}`)}</span>
             </button>
           );
         })}

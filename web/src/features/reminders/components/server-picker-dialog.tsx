@@ -268,21 +268,23 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
                 </OptionList>
               ) : null}
               {botMissing && guild && (
-                <Alert variant="info" className="mt-3 flex-col sm:flex-row sm:items-center" data-testid="bot-missing">
+                <Alert variant="info" className="mt-3" data-testid="bot-missing">
                   <Bot />
-                  <div className="flex-1 space-y-1">
-                    <p className="font-medium">{t('picker.botMissing.title')}</p>
-                    <p className="text-muted-foreground">{t('picker.botMissing.description', { guild: guild.name })}</p>
-                  </div>
-                  <div className="flex shrink-0 flex-wrap gap-2">
-                    <Button type="button" size="sm" variant="discord" onClick={openInvite} data-testid="invite-bot">
-                      <ExternalLink />
-                      {t('picker.botMissing.invite')}
-                    </Button>
-                    <Button type="button" size="sm" variant="outline" onClick={() => void recheck()} data-testid="recheck-bot">
-                      <RefreshCw />
-                      {t('picker.botMissing.recheck')}
-                    </Button>
+                  <div className="min-w-0 flex-1 space-y-3">
+                    <div className="space-y-1">
+                      <p className="font-medium">{t('picker.botMissing.title')}</p>
+                      <p className="text-muted-foreground">{t('picker.botMissing.description', { guild: guild.name })}</p>
+                    </div>
+                    <div className="flex flex-wrap gap-2">
+                      <Button type="button" size="sm" variant="discord" onClick={openInvite} data-testid="invite-bot">
+                        <ExternalLink />
+                        {t('picker.botMissing.invite')}
+                      </Button>
+                      <Button type="button" size="sm" variant="outline" onClick={() => void recheck()} disabled={loading} data-testid="recheck-bot">
+                        <RefreshCw className={cn(loading && 'animate-spin')} />
+                        {t('picker.botMissing.recheck')}
+                      </Button>
+                    </div>
                   </div>
                 </Alert>
               )}

@@ -126,7 +126,7 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
       </div>
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div aria-live="polite" id={ids.result} className="min-h-5 text-sm" data-testid="webhook-test-result" data-status={test.status === 'done' ? (test.result.ok ? 'ok' : 'failed') : test.status}>
+        <div aria-live="polite" id={ids.result} className="text-sm" data-testid="webhook-test-result" data-status={test.status === 'done' ? (test.result.ok ? 'ok' : 'failed') : test.status}>
           {test.status === 'done' && test.result.ok && (
             <span className="inline-flex items-center gap-1.5 text-success">
               <CheckCircle2 className="size-4 shrink-0" aria-hidden />

@@ -151,13 +151,13 @@ export default function CreateReminder() {
           <span className="text-muted-foreground">{stepInfo[step].title}</span>
         </div>
         <Progress value={(step / TOTAL_STEPS) * 100} aria-label={t('wizard.progress')} data-testid="wizard-progress" indicatorClassName="bg-brand-gradient" />
-        <ol className="grid grid-cols-3 gap-2" aria-label={t('wizard.progress')}>
+        <ol className="flex gap-2" aria-label={t('wizard.progress')}>
           {([1, 2, 3] as const).map((n) => {
             const done = n < step;
             const current = n === step;
             const reachable = n < step || (n > step && valid);
             return (
-              <li key={n}>
+              <li key={n} className={current ? 'min-w-0 flex-1' : 'shrink-0 sm:min-w-0 sm:flex-1'}>
                 <button
                   type="button"
                   onClick={() => goTo(n)}
@@ -181,7 +181,7 @@ export default function CreateReminder() {
                   >
                     {done ? <Check className="size-3.5" /> : n}
                   </span>
-                  <span className="truncate">{stepInfo[n].title}</span>
+                  <span className={cn('truncate', !current && 'sr-only sm:not-sr-only')}>{stepInfo[n].title}</span>
                 </button>
               </li>
             );
