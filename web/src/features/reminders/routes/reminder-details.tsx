@@ -1,8 +1,228 @@
+import { ArrowLeft, Copy, Pause, Pencil, Play } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PlaceholderPage } from '@/components/placeholder-page';
+import { toast } from 'sonner';
+import { useSWRConfig } from 'swr';
+import { Link, useLocation, useParams } from 'wouter';
+import { PageContainer } from '@/components/layout/page-shell';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import {
+  deleteReminder,
+  duplicateReminder,
+  pauseReminder,
+  type ReminderPayload,
+  remindersKey,
+  resumeReminder,
+  updateReminder,
+  useAccount,
+  useReminder,
+} from '@/lib/api/reminders';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { normalizeTimezone } from '@/lib/timezones';
+import { DangerZone } from '../components/details/danger-zone';
+import { DestinationList } from '../components/details/destination-list';
+import { InfoCard } from '../components/details/info-card';
+import { OccurrencesCard } from '../components/details/occurrences-card';
+import { ReminderEditForm } from '../components/details/reminder-edit-form';
+import { displayStatus, shortId } from '../components/details/reminder-meta';
+import { ReminderOverview } from '../components/details/reminder-overview';
+import { StatusBadge } from '../components/details/status-badge';
 
-// Placeholder: replaced by the feature's own screen.
-export default function Screen() {
+function DetailsSkeleton() {
   const { t } = useTranslation('common');
-  return <PlaceholderPage title={t('nav.home')} />;
+  return (
+    <div className="space-y-6" role="status" aria-live="polite" data-testid="details-loading">
+      <span className="sr-only">{t('status.loading')}</span>
+      <Skeleton className="h-9 w-64" />
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_340px]">
+        <div className="space-y-6">
+          <Skeleton className="h-64 w-full rounded-xl" />
+          <Skeleton className="h-40 w-full rounded-xl" />
+        </div>
+        <div className="space-y-6">
+          <Skeleton className="h-56 w-full rounded-xl" />
+          <Skeleton className="h-44 w-full rounded-xl" />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Spinner() {
+  return <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" />;
+}
+
+type Busy = null | 'toggle' | 'duplicate' | 'save' | 'delete';
+
+export default function ReminderDetailsPage() {
+  const { t } = useTranslation('details');
+  const { reminderId = '' } = useParams<{ reminderId: string }>();
+  const [, setLocation] = useLocation();
+  const { mutate: mutateKey } = useSWRConfig();
+  const { data: reminder, error, mutate } = useReminder(reminderId || null);
+  const { data: account, error: accountError } = useAccount();
+  const [editing, setEditing] = useState(false);
+  const [busy, setBusy] = useState<Busy>(null);
+  const redirected = useRef(false);
+  const timezone = normalizeTimezone(account?.timezone);
+
+  // Load failure or missing reminder: toast, then back to the dashboard (SPEC section 8).
+  useEffect(() => {
+    if (!error || redirected.current) return;
+    // A 401 already cleared the session and went to /login.
+    if (error instanceof ApiError && error.status === 401) return;
+    redirected.current = true;
+    const notFound = error instanceof ApiError && (error.status === 404 || error.code === 'REMINDER_NOT_FOUND');
+    toast.error(notFound ? t('toasts.notFound') : t('toasts.loadFailed'));
+    setLocation('/home', { replace: true });
+  }, [error, setLocation, t]);
+
+  // Another reminder (e.g. after duplicating): leave edit mode.
+  useEffect(() => setEditing(false), [reminderId]);
+
+  async function togglePause() {
+    if (!reminder) return;
+    setBusy('toggle');
+    const wasPaused = reminder.is_paused;
+    try {
+      await (wasPaused ? resumeReminder(reminder.id) : pauseReminder(reminder.id));
+      toast.success(wasPaused ? t('toasts.resumed') : t('toasts.paused'));
+    } catch (err) {
+      console.error('Failed to toggle pause', err);
+      toast.error(t('toasts.toggleFailed'));
+    } finally {
+      await mutate();
+      void mutateKey(remindersKey);
+      setBusy(null);
+    }
+  }
+
+  async function duplicate() {
+    if (!reminder) return;
+    setBusy('duplicate');
+    try {
+      const copy = await duplicateReminder(reminder.id);
+      if (!copy?.id) throw new Error('No id in the duplicate answer');
+      void mutateKey(remindersKey);
+      toast.success(t('toasts.duplicated'));
+      setLocation(`/reminders/${copy.id}`);
+    } catch (err) {
+      console.error('Failed to duplicate reminder', err);
+      toast.error(t('toasts.duplicateFailed'));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function save(payload: ReminderPayload) {
+    if (!reminder) return;
+    setBusy('save');
+    try {
+      const updated = await updateReminder(reminder.id, payload);
+      await mutate(updated ?? undefined, { revalidate: true });
+      void mutateKey(remindersKey);
+      setEditing(false);
+      toast.success(t('toasts.updated'));
+    } catch (err) {
+      console.error('Failed to update reminder', err);
+      toast.error(t('toasts.updateFailed'), { description: errorMessage(err) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function remove() {
+    if (!reminder) return;
+    // SPEC section 2: the browser's own confirm first.
+    if (!window.confirm(t('danger.confirm'))) return;
+    setBusy('delete');
+    try {
+      await deleteReminder(reminder.id);
+      redirected.current = true;
+      toast.success(t('toasts.deleted'));
+      void mutateKey(remindersKey);
+      setLocation('/home', { replace: true });
+    } catch (err) {
+      console.error('Failed to delete reminder', err);
+      toast.error(t('toasts.deleteFailed'));
+      setBusy(null);
+    }
+  }
+
+  const status = reminder ? displayStatus(reminder) : null;
+
+  return (
+    <PageContainer size="xl" className="max-w-6xl">
+      <Button asChild variant="ghost" size="sm" className="-ml-2 mb-4 text-muted-foreground">
+        <Link href="/home">
+          <ArrowLeft />
+          {t('back')}
+        </Link>
+      </Button>
+
+      {!reminder || !status || (!account && !accountError) ? (
+        <DetailsSkeleton />
+      ) : (
+        <div className="space-y-6 animate-fade-in" data-testid="reminder-details">
+          <header className="flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
+            <div className="min-w-0 space-y-2">
+              <div className="flex flex-wrap items-center gap-2">
+                <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('title')}</h1>
+                <StatusBadge status={status} />
+              </div>
+              <p className="flex items-center gap-2 text-sm text-muted-foreground">
+                <span>{t('shortIdLabel')}</span>
+                <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs text-foreground" data-testid="short-id" title={reminder.id}>
+                  {shortId(reminder.id)}
+                </code>
+              </p>
+            </div>
+            {!editing && (
+              <div className="grid grid-cols-3 gap-2 sm:flex sm:flex-wrap" role="toolbar" aria-label={t('actions.label')}>
+                <Button variant="outline" onClick={() => void togglePause()} disabled={busy !== null} data-testid="toggle-pause" aria-pressed={reminder.is_paused}>
+                  {busy === 'toggle' ? <Spinner /> : reminder.is_paused ? <Play /> : <Pause />}
+                  {reminder.is_paused ? t('actions.resume') : t('actions.pause')}
+                </Button>
+                <Button variant="outline" onClick={() => void duplicate()} disabled={busy !== null} data-testid="duplicate-reminder">
+                  {busy === 'duplicate' ? <Spinner /> : <Copy />}
+                  {t('actions.duplicate')}
+                </Button>
+                <Button onClick={() => setEditing(true)} disabled={busy !== null} data-testid="edit-reminder">
+                  <Pencil />
+                  {t('actions.edit')}
+                </Button>
+              </div>
+            )}
+          </header>
+
+          <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_340px]">
+            <div className="min-w-0 space-y-6">
+              {editing ? (
+                <ReminderEditForm
+                  key={`${reminder.id}-${reminder.updated_at}`}
+                  reminder={reminder}
+                  timezone={timezone}
+                  saving={busy === 'save'}
+                  onSave={(payload) => void save(payload)}
+                  onCancel={() => setEditing(false)}
+                />
+              ) : (
+                <>
+                  <ReminderOverview reminder={reminder} timezone={timezone} />
+                  <DestinationList reminderId={reminder.id} destinations={reminder.destinations ?? []} onChanged={() => void mutate()} />
+                </>
+              )}
+            </div>
+            <aside className="min-w-0 space-y-6">
+              <OccurrencesCard reminder={reminder} timezone={timezone} />
+              <InfoCard reminder={reminder} status={status} timezone={timezone} />
+            </aside>
+          </div>
+
+          {!editing && <DangerZone onDelete={() => void remove()} deleting={busy === 'delete'} />}
+        </div>
+      )}
+    </PageContainer>
+  );
 }

@@ -1,0 +1,199 @@
+import { AlertTriangle, Hash, KeyRound, MessageCircle, Send, Webhook } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import { type Destination, rotateDestinationSecret, testDestination } from '@/lib/api/reminders';
+import { errorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/utils';
+import { maskWebhookUrl } from '../../api/destinations';
+
+const PLATFORM_KEYS = {
+  generic: 'destinations.platform.generic',
+  discord: 'destinations.platform.discord',
+  slack: 'destinations.platform.slack',
+} as const;
+
+function Spinner() {
+  return <span className="size-3.5 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" />;
+}
+
+function WebhookActions({ reminderId, destination, onTested }: { reminderId: string; destination: Destination; onTested: () => void }) {
+  const { t } = useTranslation('details');
+  const [testing, setTesting] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+
+  async function sendTest() {
+    setTesting(true);
+    try {
+      const result = await testDestination(reminderId, destination.id);
+      if (result.ok) {
+        toast.success(result.http_status ? t('destinations.testOk', { status: result.http_status }) : t('destinations.testOkNoStatus'));
+      } else {
+        toast.error(t('destinations.testFailed', { error: result.error ?? (result.http_status ? `HTTP ${result.http_status}` : '—') }));
+      }
+      onTested();
+    } catch (err) {
+      toast.error(t('destinations.testFailed', { error: errorMessage(err) }));
+    } finally {
+      setTesting(false);
+    }
+  }
+
+  async function rotate() {
+    setConfirmOpen(false);
+    setRotating(true);
+    try {
+      const result = await rotateDestinationSecret(reminderId, destination.id);
+      setSecret(result.secret);
+    } catch (err) {
+      toast.error(t('destinations.rotateFailed'), { description: errorMessage(err) });
+    } finally {
+      setRotating(false);
+    }
+  }
+
+  return (
+    <>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" size="sm" onClick={() => void sendTest()} disabled={testing} data-testid="webhook-test">
+          {testing ? <Spinner /> : <Send />}
+          {testing ? t('destinations.sending') : t('destinations.sendTest')}
+        </Button>
+        <Button variant="outline" size="sm" onClick={() => setConfirmOpen(true)} disabled={rotating} data-testid="webhook-rotate">
+          {rotating ? <Spinner /> : <KeyRound />}
+          {rotating ? t('destinations.rotating') : t('destinations.rotate')}
+        </Button>
+      </div>
+      {secret && (
+        <Alert variant="info" className="flex-col gap-2 [&>svg]:hidden" data-testid="new-secret">
+          <div className="flex w-full items-center gap-2 font-medium">
+            <KeyRound className="size-4 text-primary" />
+            {t('destinations.newSecretTitle')}
+          </div>
+          <div className="flex w-full min-w-0 items-center gap-2">
+            <code className="min-w-0 flex-1 truncate rounded-md border bg-background px-2.5 py-1.5 font-mono text-xs" data-testid="new-secret-value">
+              {secret}
+            </code>
+            <CopyButton value={secret} copiedLabel={t('actions.copied')} label={t('actions.copy')} data-testid="new-secret-copy" />
+          </div>
+          <div className="flex w-full flex-wrap items-center justify-between gap-2">
+            <p className="text-xs text-muted-foreground">{t('destinations.newSecretHint')}</p>
+            <Button variant="ghost" size="sm" onClick={() => setSecret(null)}>
+              {t('destinations.hideSecret')}
+            </Button>
+          </div>
+        </Alert>
+      )}
+      <AlertDialog open={confirmOpen} onOpenChange={setConfirmOpen}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>{t('destinations.rotateTitle')}</AlertDialogTitle>
+            <AlertDialogDescription>{t('destinations.rotateText')}</AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>{t('actions.cancel')}</AlertDialogCancel>
+            <AlertDialogAction onClick={() => void rotate()} data-testid="webhook-rotate-confirm">
+              {t('destinations.rotateConfirm')}
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
+  );
+}
+
+function DestinationItem({ reminderId, destination, onChanged }: { reminderId: string; destination: Destination; onChanged: () => void }) {
+  const { t } = useTranslation('details');
+  const m = destination.metadata ?? {};
+  let Icon = MessageCircle;
+  let title = t('destinations.dm');
+  let detail: string | null = t('destinations.dmDetail');
+  let extra: string | null = null;
+  if (destination.type === 'discord_channel') {
+    Icon = Hash;
+    title = t('destinations.channel');
+    detail = t('destinations.channelDetail', { channel: m.channel_id ?? '?', guild: m.guild_id ?? '?' });
+    extra = m.mention_role_id ? t('destinations.mentionRole', { role: m.mention_role_id }) : null;
+  } else if (destination.type === 'webhook') {
+    Icon = Webhook;
+    title = t('destinations.webhook');
+    detail = maskWebhookUrl(m.url);
+    extra = m.username ? t('destinations.postAs', { name: m.username }) : null;
+  }
+  const platform = destination.type === 'webhook' ? (m.platform ?? 'generic') : null;
+
+  return (
+    <li
+      className={cn('space-y-3 rounded-lg border p-4', destination.disabled_reason && 'border-warning/60 bg-warning/5')}
+      data-testid="destination-item"
+      data-type={destination.type}
+    >
+      <div className="flex items-start gap-3">
+        <span className="grid size-9 shrink-0 place-items-center rounded-md bg-primary/10 text-primary">
+          <Icon className="size-4" />
+        </span>
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="font-medium">{title}</span>
+            {platform && <Badge variant="secondary">{t(PLATFORM_KEYS[platform])}</Badge>}
+          </div>
+          {detail && <p className={cn('mt-0.5 truncate text-sm text-muted-foreground', destination.type !== 'discord_dm' && 'font-mono text-xs sm:text-sm')}>{detail}</p>}
+          {extra && <p className="mt-0.5 text-sm text-muted-foreground">{extra}</p>}
+        </div>
+      </div>
+      {destination.disabled_reason && (
+        <div
+          className="flex items-start gap-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-2 text-sm text-amber-800 dark:text-warning"
+          role="status"
+          data-testid="destination-disabled"
+        >
+          <AlertTriangle className="mt-0.5 size-4 shrink-0" />
+          <span>{t('destinations.disabled', { reason: destination.disabled_reason })}</span>
+        </div>
+      )}
+      {destination.type === 'webhook' && <WebhookActions reminderId={reminderId} destination={destination} onTested={onChanged} />}
+    </li>
+  );
+}
+
+export function DestinationList({ reminderId, destinations, onChanged }: { reminderId: string; destinations: Destination[]; onChanged: () => void }) {
+  const { t } = useTranslation('details');
+  return (
+    <Card className="gap-5" data-testid="destinations-card">
+      <CardHeader>
+        <CardTitle className="text-base">{t('destinations.title')}</CardTitle>
+        <CardDescription>{t('destinations.description')}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {destinations.length === 0 ? (
+          <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground" data-testid="destinations-empty">
+            {t('destinations.empty')}
+          </p>
+        ) : (
+          <ul className="space-y-3">
+            {destinations.map((d) => (
+              <DestinationItem key={d.id} reminderId={reminderId} destination={d} onChanged={onChanged} />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,53 @@
+import { Info } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import type { Reminder } from '@/lib/api/reminders';
+import { formatDateTime } from '@/lib/format';
+import { type DisplayStatus } from './reminder-meta';
+import { StatusBadge } from './status-badge';
+
+export function InfoCard({ reminder, status, timezone }: { reminder: Reminder; status: DisplayStatus; timezone: string }) {
+  const { t } = useTranslation('details');
+  return (
+    <Card className="gap-4" data-testid="info-card">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-base">
+          <Info className="size-4 text-primary" />
+          {t('info.title')}
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl className="space-y-3 text-sm">
+          <div className="flex items-center justify-between gap-3">
+            <dt className="text-muted-foreground">{t('info.created')}</dt>
+            <dd className="text-right font-medium" data-testid="info-created">
+              {formatDateTime(reminder.created_at, timezone)}
+            </dd>
+          </div>
+          {reminder.updated_at && reminder.updated_at !== reminder.created_at && (
+            <div className="flex items-center justify-between gap-3">
+              <dt className="text-muted-foreground">{t('info.updated')}</dt>
+              <dd className="text-right font-medium">{formatDateTime(reminder.updated_at, timezone)}</dd>
+            </div>
+          )}
+          <div className="flex items-center justify-between gap-3">
+            <dt className="text-muted-foreground">{t('info.status')}</dt>
+            <dd>
+              <StatusBadge status={status} />
+            </dd>
+          </div>
+          <div className="space-y-1.5 border-t pt-3">
+            <dt className="text-muted-foreground">{t('info.id')}</dt>
+            <dd className="flex items-center gap-2">
+              <code className="min-w-0 flex-1 rounded-md bg-muted px-2 py-1.5 font-mono text-xs break-all" data-testid="info-id">
+                {reminder.id}
+              </code>
+              <CopyButton value={reminder.id} copiedLabel={t('actions.copied')} aria-label={t('actions.copyId')} />
+            </dd>
+          </div>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}

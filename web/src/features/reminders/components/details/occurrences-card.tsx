@@ -1,0 +1,68 @@
+import { CalendarClock } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import useSWR from 'swr';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { type Reminder, reminderOccurrences } from '@/lib/api/reminders';
+import { formatDate, formatRelative, formatTime } from '@/lib/format';
+
+export const OCCURRENCE_COUNT = 5;
+
+/** The next 5 times the reminder fires, in the account's zone. */
+export function OccurrencesCard({ reminder, timezone }: { reminder: Reminder; timezone: string }) {
+  const { t } = useTranslation('details');
+  // The key changes with anything that moves the schedule, so an edit, pause or resume refetches.
+  const { data, error, isLoading } = useSWR(
+    ['reminder-occurrences', reminder.id, reminder.updated_at, reminder.is_paused, reminder.recurrence_type, reminder.remind_at_utc],
+    () => reminderOccurrences(reminder.id, undefined, OCCURRENCE_COUNT),
+  );
+  const occurrences = data?.occurrences ?? [];
+
+  return (
+    <Card className="gap-4" data-testid="occurrences-card">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-base">
+          <CalendarClock className="size-4 text-primary" />
+          {t('occurrences.title')}
+        </CardTitle>
+        <CardDescription>{reminder.is_paused ? t('occurrences.pausedNote') : t('occurrences.description')}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {isLoading ? (
+          <div className="space-y-2">
+            {Array.from({ length: 3 }, (_, i) => (
+              <Skeleton key={i} className="h-11 w-full" />
+            ))}
+          </div>
+        ) : error ? (
+          <p className="text-sm text-destructive">{t('occurrences.failed')}</p>
+        ) : occurrences.length === 0 ? (
+          <p className="text-sm text-muted-foreground" data-testid="occurrences-empty">
+            {t('occurrences.empty')}
+          </p>
+        ) : (
+          <ol className="space-y-1.5" data-testid="occurrences-list">
+            {occurrences.map((iso, index) => (
+              <li
+                key={iso}
+                className="flex items-center gap-3 rounded-md px-2 py-1.5 text-sm odd:bg-muted/50"
+                data-testid="occurrence"
+                data-value={iso}
+              >
+                <span className="grid size-6 shrink-0 place-items-center rounded-full bg-primary/10 text-xs font-semibold text-primary tabular-nums">
+                  {index + 1}
+                </span>
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate">
+                    {formatDate(iso, timezone, 'medium')} · <span className="font-medium tabular-nums">{formatTime(iso, timezone)}</span>
+                  </span>
+                  <span className="block text-xs text-muted-foreground">{formatRelative(iso)}</span>
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,88 @@
+import { Save, X } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Separator } from '@/components/ui/separator';
+import type { Reminder, ReminderPayload } from '@/lib/api/reminders';
+import { wallClock } from '@/lib/format';
+import { type EditableDestination, toDestinationInputs } from '../../api/destinations';
+import { DestinationsEditor } from '../destinations-editor';
+import { isReminderFormValid, normalizeRecurrence, ReminderFormFields, type ReminderFormState } from '../reminder-form-fields';
+
+/** SPEC section 3: the edit form defaults to ONCE and 10:00 when the stored reminder lacks them. */
+export const EDIT_DEFAULT_TIME = '10:00';
+
+/** The form state of a stored reminder, with date and time as wall clock in the account zone (SPEC section 4). */
+export function formFromReminder(reminder: Reminder, timezone: string): { form: ReminderFormState; destinations: EditableDestination[] } {
+  const valid = reminder.remind_at_utc && !Number.isNaN(Date.parse(reminder.remind_at_utc));
+  const clock = valid ? wallClock(reminder.remind_at_utc, timezone) : { date: '', time: EDIT_DEFAULT_TIME };
+  return {
+    form: {
+      date: clock.date,
+      time: clock.time || EDIT_DEFAULT_TIME,
+      message: reminder.message ?? '',
+      recurrence: normalizeRecurrence(reminder.recurrence_type),
+    },
+    destinations: (reminder.destinations ?? []).map(({ id, type, metadata }) => ({ id, type, metadata: { ...metadata } })),
+  };
+}
+
+export interface ReminderEditFormProps {
+  reminder: Reminder;
+  timezone: string;
+  saving: boolean;
+  onSave: (payload: ReminderPayload) => void;
+  onCancel: () => void;
+}
+
+export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel }: ReminderEditFormProps) {
+  const { t } = useTranslation('details');
+  // Reset once from the stored reminder each time edit mode opens (the parent remounts this form).
+  const [initial] = useState(() => formFromReminder(reminder, timezone));
+  const [form, setForm] = useState<ReminderFormState>(initial.form);
+  const [destinations, setDestinations] = useState<EditableDestination[]>(initial.destinations);
+  const [submitted, setSubmitted] = useState(false);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (!isReminderFormValid(form)) return;
+    onSave({
+      date: form.date,
+      time: form.time || EDIT_DEFAULT_TIME,
+      message: form.message.trim(),
+      recurrence: form.recurrence,
+      destinations: toDestinationInputs(destinations),
+      timezone,
+    });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="edit-form" aria-labelledby="edit-form-title">
+      <Card className="gap-6">
+        <CardHeader>
+          <CardTitle id="edit-form-title" className="text-lg">
+            {t('edit.title')}
+          </CardTitle>
+          <CardDescription>{t('edit.description')}</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-6">
+          <ReminderFormFields value={form} onChange={setForm} timezone={timezone} disabled={saving} showErrors={submitted} idPrefix="edit" />
+          <Separator />
+          <DestinationsEditor value={destinations} onChange={setDestinations} disabled={saving} idPrefix="edit-destinations" />
+        </CardContent>
+        <CardFooter className="flex-col-reverse gap-2 border-t pt-6 sm:flex-row sm:justify-end">
+          <Button type="button" variant="outline" onClick={onCancel} disabled={saving} className="w-full sm:w-auto" data-testid="edit-cancel">
+            <X />
+            {t('actions.cancel')}
+          </Button>
+          <Button type="submit" disabled={saving} className="w-full sm:w-auto" data-testid="edit-save">
+            {saving ? <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" /> : <Save />}
+            {saving ? t('actions.saving') : t('actions.save')}
+          </Button>
+        </CardFooter>
+      </Card>
+    </form>
+  );
+}

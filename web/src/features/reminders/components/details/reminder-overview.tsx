@@ -1,0 +1,70 @@
+import { AlarmClockOff, CalendarDays, Clock, Repeat } from 'lucide-react';
+import type { ComponentType, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from '@/components/ui/alert';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import type { Reminder } from '@/lib/api/reminders';
+import { formatDateTime, formatLongDate, formatTime, zoneLabel, zoneOffset } from '@/lib/format';
+import { recurrenceLabel } from './reminder-meta';
+
+function Fact({ icon: Icon, label, children, testId }: { icon: ComponentType<{ className?: string }>; label: string; children: ReactNode; testId: string }) {
+  return (
+    <div className="flex min-w-0 items-start gap-3 rounded-lg border bg-muted/40 p-3.5">
+      <span className="grid size-9 shrink-0 place-items-center rounded-md bg-primary/10 text-primary">
+        <Icon className="size-4" />
+      </span>
+      <div className="min-w-0">
+        <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{label}</dt>
+        <dd className="mt-0.5 font-medium break-words" data-testid={testId}>
+          {children}
+        </dd>
+      </div>
+    </div>
+  );
+}
+
+/** View mode: the message and its schedule, in the account's time zone. */
+export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; timezone: string }) {
+  const { t } = useTranslation('details');
+  const valid = !Number.isNaN(Date.parse(reminder.remind_at_utc));
+  const snoozed = reminder.snoozed_at_utc && Date.parse(reminder.snoozed_at_utc) > Date.now() ? reminder.snoozed_at_utc : null;
+
+  return (
+    <Card className="gap-5" data-testid="reminder-overview">
+      <CardHeader>
+        <CardTitle className="text-sm font-medium tracking-wide text-muted-foreground uppercase">{t('overview.message')}</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-5">
+        <p className="text-lg leading-relaxed font-medium break-words whitespace-pre-wrap sm:text-xl" data-testid="view-message">
+          {reminder.message}
+        </p>
+        <dl className="grid gap-3 sm:grid-cols-3">
+          <Fact icon={CalendarDays} label={t('overview.date')} testId="view-date">
+            {valid ? formatLongDate(reminder.remind_at_utc, timezone) : '—'}
+          </Fact>
+          <Fact icon={Clock} label={t('overview.time')} testId="view-time">
+            {valid ? formatTime(reminder.remind_at_utc, timezone) : '—'}
+          </Fact>
+          <Fact icon={Repeat} label={t('overview.recurrence')} testId="view-recurrence">
+            {recurrenceLabel(reminder.recurrence_type)}
+          </Fact>
+        </dl>
+        <p className="text-xs text-muted-foreground" data-testid="view-zone">
+          {t('overview.timezone', { zone: zoneLabel(timezone), offset: zoneOffset(timezone) })}
+        </p>
+        {reminder.is_paused && (
+          <Alert variant="info" data-testid="paused-hint">
+            <AlarmClockOff />
+            <span>{t('overview.pausedHint')}</span>
+          </Alert>
+        )}
+        {snoozed && !reminder.is_paused && (
+          <Alert variant="info" data-testid="snoozed-hint">
+            <AlarmClockOff />
+            <span>{t('overview.snoozedUntil', { time: formatDateTime(snoozed, timezone) })}</span>
+          </Alert>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
