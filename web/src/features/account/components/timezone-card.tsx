@@ -1,0 +1,98 @@
+import { Check, Globe2 } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { type Account, updateTimezone } from '@/lib/api/reminders';
+import { errorMessage } from '@/lib/api-client';
+import { formatTime, zoneLabel, zoneOffset } from '@/lib/format';
+import { ACCOUNT_TIMEZONES } from '@/lib/timezones';
+
+/** Saves on change (SPEC section 2); a failure reverts the selection (SPEC section 8). */
+export function TimezoneCard({ timezone, onUpdated }: { timezone: string; onUpdated: (next: Account) => void }) {
+  const { t } = useTranslation('account');
+  const [value, setValue] = useState(timezone);
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const [now, setNow] = useState(() => Date.now());
+
+  useEffect(() => setValue(timezone), [timezone]);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  useEffect(() => {
+    if (!saved) return;
+    const timer = setTimeout(() => setSaved(false), 2500);
+    return () => clearTimeout(timer);
+  }, [saved]);
+
+  // A zone chosen at sign-up may be outside the 23 account choices: keep it visible as the current value.
+  const options = ACCOUNT_TIMEZONES.includes(value) || !value ? ACCOUNT_TIMEZONES : [value, ...ACCOUNT_TIMEZONES];
+
+  async function change(next: string) {
+    if (next === value) return;
+    const previous = value;
+    setValue(next);
+    setSaving(true);
+    setSaved(false);
+    try {
+      const account = await updateTimezone(next);
+      onUpdated(account);
+      setSaved(true);
+      toast.success(t('timezone.saved', { zone: next }));
+    } catch (err) {
+      console.error('Failed to update timezone', err);
+      setValue(previous);
+      toast.error(t('errors.timezone'), { description: errorMessage(err) });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card className="gap-5" data-testid="timezone-card">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-base">
+          <Globe2 className="size-4 text-primary" />
+          {t('timezone.title')}
+        </CardTitle>
+        <CardDescription>{t('timezone.description')}</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        <Label htmlFor="account-timezone" className="sr-only">
+          {t('timezone.label')}
+        </Label>
+        <div className="flex items-center gap-3">
+          <Select value={value} onValueChange={(v) => void change(v)} disabled={saving}>
+            <SelectTrigger id="account-timezone" className="sm:max-w-sm" aria-busy={saving} data-testid="timezone-select">
+              <SelectValue placeholder={t('timezone.label')} />
+            </SelectTrigger>
+            <SelectContent>
+              {options.map((zone) => (
+                <SelectItem key={zone} value={zone} data-testid={`timezone-option-${zone}`}>
+                  <span className="flex w-full items-center justify-between gap-3">
+                    <span>{zoneLabel(zone)}</span>
+                    <span className="text-xs text-muted-foreground">{zoneOffset(zone)}</span>
+                  </span>
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          <span className="flex size-5 shrink-0 items-center justify-center" aria-live="polite">
+            {saving ? (
+              <span className="size-4 animate-spin rounded-full border-2 border-primary/30 border-t-primary" role="status" aria-label={t('actions.saving')} />
+            ) : saved ? (
+              <Check className="size-4 text-success" aria-label={t('timezone.savedShort')} data-testid="timezone-saved" />
+            ) : null}
+          </span>
+        </div>
+        <p className="text-sm text-muted-foreground" data-testid="timezone-now">
+          {t('timezone.currentTime', { time: formatTime(now, value) })}
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
