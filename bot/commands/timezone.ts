@@ -23,9 +23,10 @@ export function matchTimeZones(query: string, limit = 25): string[] {
   const q = query.trim().toLowerCase().replace(/\s+/g, '_');
   if (!q) return allTimeZones().slice(0, limit);
   const hits = allTimeZones().filter((z) => z.toLowerCase().includes(q));
-  // Zones whose city starts with the query first: "par" -> Europe/Paris before America/Paramaribo.
+  // Best first: the city itself ("paris"), then cities starting with the query, then the rest.
   const city = (z: string) => z.slice(z.lastIndexOf('/') + 1).toLowerCase();
-  hits.sort((a, b) => Number(!city(a).startsWith(q)) - Number(!city(b).startsWith(q)) || a.localeCompare(b));
+  const rank = (z: string) => (city(z) === q || z.toLowerCase() === q ? 0 : city(z).startsWith(q) ? 1 : 2);
+  hits.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   return hits.slice(0, limit);
 }
 

@@ -1,0 +1,323 @@
+/**
+ * Slash commands end to end: the real discord.js client connected to the fake Discord, a real
+ * Chime server and SQLite file. Interactions go in through the fake's gateway, replies come back
+ * through its REST API.
+ */
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkInteractionChannelAccess } from '../bot/access.ts';
+import { createReminder } from '../server/reminders/service.ts';
+import { accountOf, command, EPHEMERAL, fireNow, ids, interact, P, PUBLIC_URL, reminderRows, startBotEnv, waitForMessages, type BotEnv } from './bot-harness.ts';
+
+let env: BotEnv;
+beforeAll(async () => {
+  env = await startBotEnv();
+});
+afterAll(async () => {
+  await env?.server.close();
+  await env?.fake.close();
+});
+
+const remind = (userId: string, options: Array<{ name: string; value: string }>, extra: { guildId?: string; channelId?: string; locale?: string } = {}) =>
+  command(env.fake, { userId, name: 'remind', options, ...extra });
+
+describe('connection and registration', () => {
+  it('identifies with the Guilds intent only and registers the commands globally, localized in fr and es', async () => {
+    const identify = env.fake.gateway.received.find((p) => p.op === 2);
+    expect((identify?.d as { intents: number }).intents).toBe(1);
+    const commands = env.fake.registeredCommands();
+    expect(commands.map((c) => c.name).sort()).toEqual(['remind', 'reminder', 'reminders', 'timezone']);
+    const remindCmd = commands.find((c) => c.name === 'remind') as any;
+    expect(remindCmd.name_localizations).toMatchObject({ fr: 'rappeler', 'es-ES': 'recordar', 'es-419': 'recordar' });
+    expect(remindCmd.description_localizations).toMatchObject({ fr: 'Créer un rappel', 'es-ES': 'Crear un recordatorio' });
+    const repeat = remindCmd.options.find((o: any) => o.name === 'repeat');
+    expect(repeat.name_localizations.fr).toBe('répétition');
+    expect(repeat.choices).toHaveLength(8);
+    expect(repeat.choices.find((c: any) => c.value === 'WORKDAYS').name_localizations['es-ES']).toBe('Entre semana (de lunes a viernes)');
+    const where = remindCmd.options.find((o: any) => o.name === 'where');
+    expect(where.choices.map((c: any) => c.value)).toEqual(['dm', 'channel']);
+    const reminder = commands.find((c) => c.name === 'reminder') as any;
+    expect(reminder.options.map((o: any) => o.name)).toEqual(['pause', 'resume', 'delete', 'snooze']);
+    expect(reminder.options[3].name_localizations).toMatchObject({ fr: 'reporter', 'es-ES': 'posponer' });
+    expect(env.fake.unhandledRequests()).toEqual([]);
+  });
+});
+
+describe('/remind', () => {
+  it('creates the account on first use, replies ephemerally, and the DM arrives with buttons', async () => {
+    const r = await remind(ids.alice, [
+      { name: 'message', value: 'Water the plants @everyone' },
+      { name: 'when', value: 'in 10 minutes' },
+    ]);
+    expect(r.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(r.data.allowed_mentions).toEqual({ parse: [] });
+    const unixes = [...r.content.matchAll(/<t:(\d+):([FR])>/g)];
+    expect(unixes.map((m) => m[2])).toEqual(['F', 'R']);
+    const fire = Number(unixes[0]![1]) * 1000;
+    expect(Math.abs(fire - (Date.now() + 600_000))).toBeLessThan(5_000);
+    expect(r.content).toContain('Once');
+    expect(r.content).toContain('your direct messages');
+
+    const account = (await accountOf(env.app, ids.alice))!;
+    expect(account).toMatchObject({ email: null, username: 'alice', timezone: 'UTC', locale: 'en-US' });
+    const [row] = await reminderRows(env.app, account.id);
+    expect(row).toMatchObject({ message: 'Water the plants @everyone', recurrence_type: 'ONCE', timezone: 'UTC', is_paused: 0 });
+    expect(r.content).toContain(`${PUBLIC_URL}/reminders/${row!.id}`);
+    const dest = await env.app.db.selectFrom('destinations').selectAll().where('reminder_id', '=', row!.id).execute();
+    expect(dest.map((d) => [d.type, d.metadata])).toEqual([['discord_dm', '{}']]);
+
+    // Due now: the real scheduler delivers it through the DM sender.
+    await fireNow(env.app, row!.id);
+    const [dm] = await waitForMessages(env.fake, () => env.fake.dmMessagesTo(ids.alice));
+    expect(dm!.content).toBe('⏰ **Reminder**\nWater the plants @everyone');
+    expect(dm!.mention_everyone).toBe(false);
+    expect(dm!.body.allowed_mentions).toEqual({ parse: [] });
+    expect(dm!.body.enforce_nonce).toBe(true);
+    expect(String(dm!.nonce)).toHaveLength(25);
+    expect((dm!.components as any[])[0].components.map((c: any) => c.custom_id)).toEqual([
+      `rem:snooze10:${row!.id}`,
+      `rem:snooze60:${row!.id}`,
+      `rem:tomorrow:${row!.id}`,
+      `rem:done:${row!.id}`,
+    ]);
+    const identity = await env.app.db.selectFrom('identities').selectAll().where('external_id', '=', ids.alice).executeTakeFirstOrThrow();
+    expect(identity.dm_channel_id).toBe(env.fake.dmChannelIdOf(ids.alice));
+    await env.fake.waitFor(async () => {
+      const d = await env.app.db.selectFrom('deliveries').selectAll().where('reminder_id', '=', row!.id).executeTakeFirst();
+      return d?.status === 'delivered';
+    }, 3000, 'delivered');
+    const after = await env.app.db.selectFrom('reminders').selectAll().where('id', '=', row!.id).executeTakeFirstOrThrow();
+    expect(after.next_fire_utc).toBeNull();
+  });
+
+  it('posts in the channel mentioning the role, and only that role may ping', async () => {
+    const r = await remind(
+      ids.alice,
+      [
+        { name: 'message', value: 'Stand-up <@&300000000000000022>' },
+        { name: 'when', value: 'tomorrow at 9' },
+        { name: 'repeat', value: 'WORKDAYS' },
+        { name: 'where', value: 'channel' },
+        { name: 'role', value: ids.team },
+      ],
+      { guildId: ids.guild, channelId: ids.general },
+    );
+    expect(r.content).toContain(`<#${ids.general}>, mentioning <@&${ids.team}>`);
+    expect(r.content).toContain('Weekdays (Monday to Friday)');
+    const id = /reminders\/([\w-]+)/.exec(r.content)![1]!;
+    const dest = await env.app.db.selectFrom('destinations').selectAll().where('reminder_id', '=', id).executeTakeFirstOrThrow();
+    expect(JSON.parse(dest.metadata)).toEqual({ guild_id: ids.guild, channel_id: ids.general, mention_role_id: ids.team });
+
+    await fireNow(env.app, id);
+    const [msg] = await waitForMessages(env.fake, () => env.fake.messagesIn(ids.general));
+    expect(msg!.content).toBe(`<@&${ids.team}> ⏰ **Reminder**\nStand-up <@&300000000000000022>`);
+    expect(msg!.body.allowed_mentions).toEqual({ parse: [], roles: [ids.team] });
+    expect(msg!.mention_roles).toEqual([ids.team]);
+    expect((msg!.components as any[])[0].components).toHaveLength(4);
+    // A recurring reminder goes on.
+    const row = await env.app.db.selectFrom('reminders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.next_fire_utc).not.toBeNull();
+  });
+
+  it('speaks the user\'s language and parses it: French and Spanish', async () => {
+    const fr = await remind(ids.bob, [{ name: 'message', value: 'Appeler maman' }, { name: 'when', value: 'demain à 9h' }, { name: 'repeat', value: 'DAILY' }], { locale: 'fr' });
+    expect(fr.content).toContain('✅ Rappel programmé : <t:');
+    expect(fr.content).toContain('Chaque jour');
+    expect(fr.content).toContain('vos messages privés');
+    expect((await accountOf(env.app, ids.bob))!.locale).toBe('fr');
+
+    const es = await remind(ids.carol, [{ name: 'message', value: 'Llamar a mamá' }, { name: 'when', value: 'mañana a las 9' }], { locale: 'es-ES' });
+    expect(es.content).toContain('✅ Recordatorio programado: <t:');
+    const carol = (await accountOf(env.app, ids.carol))!;
+    const [row] = await reminderRows(env.app, carol.id);
+    const expected = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(row!.remind_at_utc).toBe(`${expected}T09:00:00.000Z`);
+  });
+
+  it('refuses unparseable and past times with examples, and creates nothing', async () => {
+    const account = (await accountOf(env.app, ids.alice))!;
+    const before = (await reminderRows(env.app, account.id)).length;
+    const bad = await remind(ids.alice, [{ name: 'message', value: 'x' }, { name: 'when', value: 'whenever you like' }]);
+    expect(bad.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(bad.content).toContain('I couldn\'t understand "whenever you like"');
+    expect(bad.content).toContain('`tomorrow at 9`');
+    const past = await remind(ids.alice, [{ name: 'message', value: 'x' }, { name: 'when', value: 'yesterday at 9' }]);
+    expect(past.content).toMatch(/^<t:\d+:F> is in the past/);
+    const frBad = await remind(ids.bob, [{ name: 'message', value: 'x' }, { name: 'when', value: 'nimporte' }], { locale: 'fr' });
+    expect(frBad.content).toContain('`demain à 9h`');
+    expect((await reminderRows(env.app, account.id)).length).toBe(before);
+  });
+
+  it('refuses channels and roles the caller or the bot may not use', async () => {
+    const inGuild = (channelId: string, extra: Array<{ name: string; value: string }> = []) =>
+      remind(ids.alice, [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }, ...extra], { guildId: ids.guild, channelId });
+
+    expect((await inGuild(ids.readonly)).content).toBe(`You can't send messages in <#${ids.readonly}>, so you can't set a reminder there.`);
+    expect((await inGuild(ids.hidden)).content).toContain(`I can't send messages in <#${ids.hidden}>`);
+    expect((await inGuild(ids.general, [{ name: 'role', value: ids.locked }])).content).toContain(`You can't mention <@&${ids.locked}>`);
+    expect((await inGuild(ids.general, [{ name: 'role', value: ids.guild }])).content).toContain("can't mention @everyone");
+    expect((await inGuild(ids.voice)).content).toContain('only be posted in text channels');
+    // A server the bot is not a member of (the user has the app installed on their account). The
+    // fake cannot store a reply there (it resolves mentions with the bot's guild permissions), so
+    // the check is read off the real discord.js interaction.
+    const client = env.app.bot!.client;
+    const seen = new Promise<ChatInputCommandInteraction>((resolve) =>
+      client.prependOnceListener('interactionCreate', (i) => resolve(i as ChatInputCommandInteraction)),
+    );
+    env.fake.dispatchInteraction(
+      env.fake.slashCommand({
+        userId: ids.alice,
+        name: 'remind',
+        options: [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }],
+        guildId: ids.otherGuild,
+        channelId: ids.otherChannel,
+      }),
+    );
+    expect(checkInteractionChannelAccess(await seen, null)).toEqual({ ok: false, key: 'remind.botNotInGuild', vars: {} });
+    // "This channel" in a DM, a role for a DM.
+    expect((await remind(ids.alice, [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }])).content).toContain(
+      'only works in a server channel',
+    );
+    expect(
+      (await remind(ids.alice, [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'dm' }, { name: 'role', value: ids.team }], {
+        guildId: ids.guild,
+        channelId: ids.general,
+      })).content,
+    ).toContain('A role can only be mentioned in a channel reminder');
+
+    // A caller allowed to mention every role passes; then it is the bot that lacks the permission.
+    env.fake.addRole(ids.guild, { id: '300000000000000023', name: 'mods', permissions: P.MentionEveryone });
+    env.fake.updateMember(ids.guild, ids.alice, { roles: ['300000000000000023'] });
+    const botLacks = await inGuild(ids.general, [{ name: 'role', value: ids.locked }]);
+    expect(botLacks.content).toContain(`I can't mention <@&${ids.locked}>`);
+    env.fake.updateMember(ids.guild, ids.alice, { roles: [] });
+  });
+});
+
+describe('/reminders', () => {
+  it('lists upcoming reminders five per page with Previous/Next', async () => {
+    // Dave has 7 reminders (made through the service, like /remind does).
+    env.fake.addUser({ id: '200000000000000004', username: 'dave' });
+    const empty = await command(env.fake, { userId: '200000000000000004', name: 'reminders' });
+    expect(empty.content).toBe('You have no upcoming reminders. Create one with /remind.');
+    const dave = (await accountOf(env.app, '200000000000000004'))!;
+    for (let i = 1; i <= 7; i++) {
+      await createReminder(env.app, {
+        accountId: dave.id,
+        message: `Task ${i}`,
+        anchorMs: Date.now() + i * 3_600_000,
+        timezone: 'UTC',
+        recurrence: 'ONCE',
+        destinations: [{ type: 'discord_dm', metadata: {} }],
+      });
+    }
+    const first = await command(env.fake, { userId: '200000000000000004', name: 'reminders' });
+    expect(first.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(first.content).toContain('(1–5 of 7)');
+    expect(first.content).toContain('> Task 1');
+    expect(first.content).not.toContain('Task 6');
+    const row = first.data.components[0].components;
+    expect(row.map((b: any) => [b.custom_id, !!b.disabled])).toEqual([
+      ['list:-1', true],
+      ['list:1', false],
+    ]);
+    const original = env.fake.interaction(first.id)!.original!;
+    const next = await interact(env.fake, env.fake.buttonPress({ userId: '200000000000000004', customId: 'list:1', messageId: original.id }));
+    expect(next.type).toBe(7);
+    expect(next.data.content).toContain('(6–7 of 7)');
+    expect(next.data.content).toContain('> Task 7');
+    expect(next.data.components[0].components.map((b: any) => !!b.disabled)).toEqual([false, true]);
+    const back = await interact(env.fake, env.fake.buttonPress({ userId: '200000000000000004', customId: 'list:0', messageId: original.id }));
+    expect(back.data.content).toContain('(1–5 of 7)');
+  });
+});
+
+describe('/timezone', () => {
+  it('autocompletes IANA zones, shows and sets the account zone, which /remind then uses', async () => {
+    const ac = await interact(env.fake, env.fake.autocomplete({ userId: ids.carol, name: 'timezone', options: [{ name: 'zone', value: 'new york' }], focused: 'zone' }));
+    expect(ac.type).toBe(8);
+    expect(ac.data.choices[0]).toEqual({ name: 'America/New_York', value: 'America/New_York' });
+    const many = await interact(env.fake, env.fake.autocomplete({ userId: ids.carol, name: 'timezone', options: [{ name: 'zone', value: 'a' }], focused: 'zone' }));
+    expect(many.data.choices).toHaveLength(25);
+
+    const show = await command(env.fake, { userId: ids.carol, name: 'timezone', locale: 'es-ES' });
+    expect(show.content).toContain('Tu zona horaria es **UTC**');
+    const bad = await command(env.fake, { userId: ids.carol, name: 'timezone', options: [{ name: 'zone', value: 'Mars/Olympus' }], locale: 'en-US' });
+    expect(bad.content).toContain('"Mars/Olympus" isn\'t a time zone I know');
+    const set = await command(env.fake, { userId: ids.carol, name: 'timezone', options: [{ name: 'zone', value: 'america/new_york' }], locale: 'en-US' });
+    expect(set.content).toContain('Time zone set to **America/New_York**');
+    const carol = (await accountOf(env.app, ids.carol))!;
+    expect(carol.timezone).toBe('America/New_York');
+
+    await remind(ids.carol, [{ name: 'message', value: 'NY time' }, { name: 'when', value: '2030-01-05 08:00' }]);
+    const rows = await reminderRows(env.app, carol.id);
+    const ny = rows.find((r) => r.message === 'NY time')!;
+    expect(ny).toMatchObject({ timezone: 'America/New_York', remind_at_utc: '2030-01-05T13:00:00.000Z' });
+  });
+});
+
+describe('/reminder', () => {
+  it('autocompletes the caller\'s reminders and pauses, resumes, snoozes and deletes them', async () => {
+    env.fake.addUser({ id: '200000000000000005', username: 'erin' });
+    const erin = '200000000000000005';
+    await remind(erin, [{ name: 'message', value: 'Buy milk' }, { name: 'when', value: 'in 2 hours' }, { name: 'repeat', value: 'DAILY' }]);
+    await remind(erin, [{ name: 'message', value: 'Call the bank' }, { name: 'when', value: 'in 3 hours' }]);
+    const account = (await accountOf(env.app, erin))!;
+    const rows = await reminderRows(env.app, account.id);
+    const milk = rows.find((r) => r.message === 'Buy milk')!;
+
+    const complete = (sub: string, value: string) =>
+      interact(env.fake, env.fake.autocomplete({ userId: erin, name: 'reminder', options: [{ name: sub, options: [{ name: 'reminder', value, focused: true }] }] }));
+    const all = await complete('delete', '');
+    expect(all.type).toBe(8);
+    expect(all.data.choices.map((c: any) => c.value)).toEqual([milk.id, rows.find((r) => r.message === 'Call the bank')!.id]);
+    expect(all.data.choices[0].name).toMatch(/^Buy milk — \d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/);
+    expect((await complete('pause', 'MILK')).data.choices.map((c: any) => c.value)).toEqual([milk.id]);
+    expect((await complete('resume', '')).data.choices).toEqual([]);
+    // Another user's reminders never show up.
+    const other = await interact(env.fake, env.fake.autocomplete({ userId: ids.alice, name: 'reminder', options: [{ name: 'delete', options: [{ name: 'reminder', value: 'milk', focused: true }] }] }));
+    expect(other.data.choices).toEqual([]);
+
+    const sub = (name: string, options: any[] = []) =>
+      command(env.fake, { userId: erin, name: 'reminder', options: [{ name, options: [{ name: 'reminder', value: milk.id }, ...options] }] });
+    const row = () => env.app.db.selectFrom('reminders').selectAll().where('id', '=', milk.id).executeTakeFirst();
+
+    expect((await sub('pause')).content).toBe('⏸ Paused: Buy milk');
+    expect((await row())!.is_paused).toBe(1);
+    expect((await complete('resume', '')).data.choices.map((c: any) => c.value)).toEqual([milk.id]);
+    expect((await complete('resume', '')).data.choices[0].name).toContain('(paused)');
+    expect((await sub('resume')).content).toMatch(/^▶️ Resumed: Buy milk\. Next: <t:\d+:F>/);
+    expect((await row())!.is_paused).toBe(0);
+
+    const before = (await row())!;
+    const snoozed = await sub('snooze', [{ name: 'minutes', value: 30 }]);
+    expect(snoozed.content).toMatch(/^💤 Snoozed until <t:\d+:F>/);
+    const after = (await row())!;
+    expect(Math.abs(Date.parse(after.next_fire_utc!) - (Date.now() + 30 * 60_000))).toBeLessThan(5_000);
+    expect(after.snoozed_at_utc).toBe(after.next_fire_utc);
+    expect(after.next_occurrence_utc).toBe(before.next_occurrence_utc);
+    const defaultSnooze = await sub('snooze');
+    expect(defaultSnooze.content).toMatch(/^💤 Snoozed until/);
+    expect(Math.abs(Date.parse((await row())!.next_fire_utc!) - (Date.now() + 10 * 60_000))).toBeLessThan(5_000);
+
+    // Alice cannot touch Erin's reminder, even with its id.
+    const foreign = await command(env.fake, { userId: ids.alice, name: 'reminder', options: [{ name: 'delete', options: [{ name: 'reminder', value: milk.id }] }] });
+    expect(foreign.content).toBe("That reminder doesn't exist anymore.");
+    expect(await row()).toBeDefined();
+
+    expect((await sub('delete')).content).toBe('🗑️ Deleted: Buy milk');
+    expect(await row()).toBeUndefined();
+    expect((await sub('pause')).content).toBe("That reminder doesn't exist anymore.");
+  });
+});
+
+describe('error boundary', () => {
+  it('an unexpected failure becomes a localized ephemeral "something went wrong"', async () => {
+    const r = await interact(env.fake, env.fake.buttonPress({ userId: ids.bob, customId: 'nope:1', locale: 'fr' }));
+    expect(r.data.content).toBe('Une erreur est survenue. Réessayez dans un instant.');
+    expect(r.data.flags & EPHEMERAL).toBe(EPHEMERAL);
+    // The bot is still there.
+    const ok = await command(env.fake, { userId: ids.bob, name: 'reminders', locale: 'fr' });
+    expect(ok.content).toContain('rappels');
+  });
+});
