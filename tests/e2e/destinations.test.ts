@@ -293,7 +293,13 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     await page.getByTestId('add-dm').click();
     await screenshot(page, 'destinations-dark');
     await page.getByTestId('add-channel').click();
-    await picker(page).getByTestId(`guild-${DEMO_GUILD}`).click();
+    // Keyboard: the list is one tab stop; arrow keys move and choose.
+    await picker(page).getByTestId(`guild-${ART_GUILD}`).focus();
+    expect(await picker(page).getByTestId(`guild-${ART_GUILD}`).getAttribute('tabindex')).toBe('0');
+    expect(await picker(page).getByTestId(`guild-${DEMO_GUILD}`).getAttribute('tabindex')).toBe('-1');
+    await page.keyboard.press('ArrowDown');
+    expect(await picker(page).getByTestId(`guild-${DEMO_GUILD}`).getAttribute('aria-checked')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(`guild-${DEMO_GUILD}`);
     await screenshot(page, 'picker-guild-dark', { fullPage: false });
     await picker(page).getByTestId('picker-next').click();
     await picker(page).getByTestId(`channel-${CH.general}`).click();

@@ -216,7 +216,7 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="gap-5 sm:max-w-lg" data-testid="server-picker" data-mode={mode} aria-describedby="server-picker-description">
-        <DialogHeader>
+        <DialogHeader className="pr-6 text-left">
           <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase" data-testid="picker-step">
             {t('picker.step', { current: stepIndex, total: 3 })}
           </p>
@@ -413,17 +413,32 @@ function EmptyText({ children }: { children: ReactNode }) {
   return <p className="rounded-lg border border-dashed px-4 py-8 text-center text-sm text-muted-foreground">{children}</p>;
 }
 
-/** A single-choice list (radio group): arrow keys move, Enter/Space choose. */
+/**
+ * A single-choice list (ARIA radio group): one tab stop (the chosen item, else the first), arrow
+ * keys move and choose, Home/End jump.
+ */
 function OptionList({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
-    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+    if (!['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
     const items = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('[role="radio"]') ?? []);
+    if (items.length === 0) return;
     const index = items.indexOf(document.activeElement as HTMLButtonElement);
-    const nextIndex = e.key === 'Home' ? 0 : e.key === 'End' ? items.length - 1 : e.key === 'ArrowDown' ? Math.min(index + 1, items.length - 1) : Math.max(index - 1, 0);
-    items[nextIndex]?.focus();
+    const forward = e.key === 'ArrowDown' || e.key === 'ArrowRight';
+    const nextIndex = e.key === 'Home' ? 0 : e.key === 'End' ? items.length - 1 : forward ? (index + 1) % items.length : (index - 1 + items.length) % items.length;
+    const target = items[nextIndex];
+    target?.focus();
+    target?.click();
     e.preventDefault();
   }
+  // Roving tab stop: computed from the DOM after each render.
+  useEffect(() => {
+    const items = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('[role="radio"]') ?? []);
+    const chosen = items.findIndex((el) => el.getAttribute('aria-checked') === 'true');
+    items.forEach((el, i) => {
+      el.tabIndex = i === (chosen >= 0 ? chosen : 0) ? 0 : -1;
+    });
+  });
   return (
     <div ref={ref} role="radiogroup" aria-label={label} onKeyDown={onKeyDown} className="max-h-72 space-y-1.5 overflow-y-auto p-0.5" data-testid={testId}>
       {children}
