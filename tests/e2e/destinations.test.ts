@@ -11,6 +11,7 @@ import { MOBILE, screenshot as rawScreenshot, useE2E } from './helpers.ts';
 const PUBLIC_URL = 'http://localhost:5173';
 const DISCORD_USER = '100000000000000001';
 const DISCORD_USER_2 = '100000000000000002';
+const DISCORD_USER_3 = '100000000000000003';
 const DEMO_GUILD = '1187000000000001000';
 const SIDE_GUILD = '1187000000000002000';
 const ART_GUILD = '1187000000000003000';
@@ -40,6 +41,7 @@ beforeAll(async () => {
   });
   fake.addUser({ id: DISCORD_USER, username: 'demo', global_name: 'Demo User', email: 'demo@discord.example' });
   fake.addUser({ id: DISCORD_USER_2, username: 'alex', global_name: 'Alex', email: 'alex@discord.example' });
+  fake.addUser({ id: DISCORD_USER_3, username: 'sam', global_name: 'Sam', email: 'sam@discord.example' });
   fake.addGuild({
     id: DEMO_GUILD,
     name: 'Demo Server',
@@ -56,11 +58,11 @@ beforeAll(async () => {
       { id: ROLE.admins, name: 'Admins', color: 0xe74c3c, mentionable: true },
       { id: ROLE.bot, name: 'Chime', managed: true, permissions: 0x400n | 0x800n | 0x4000n | 0x10000n },
     ],
-    members: [{ userId: DISCORD_USER, roles: [ROLE.team] }, { userId: DISCORD_USER_2, roles: [ROLE.team] }],
+    members: [DISCORD_USER, DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId, roles: [ROLE.team] })),
     botMember: true,
   });
-  fake.addGuild({ id: SIDE_GUILD, name: 'Side Project', ownerId: DISCORD_USER, channels: [{ id: '1187000000000002101', name: 'general', type: 0 }], members: [{ userId: DISCORD_USER }, { userId: DISCORD_USER_2 }], botMember: false });
-  fake.addGuild({ id: ART_GUILD, name: 'Art Club', icon: 'a1b2c3d4e5f6', ownerId: DISCORD_USER, channels: [{ id: '1187000000000003101', name: 'gallery', type: 0 }], members: [{ userId: DISCORD_USER }, { userId: DISCORD_USER_2 }] });
+  fake.addGuild({ id: SIDE_GUILD, name: 'Side Project', ownerId: DISCORD_USER, channels: [{ id: '1187000000000002101', name: 'general', type: 0 }], members: [DISCORD_USER, DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId })), botMember: false });
+  fake.addGuild({ id: ART_GUILD, name: 'Art Club', icon: 'a1b2c3d4e5f6', ownerId: DISCORD_USER, channels: [{ id: '1187000000000003101', name: 'gallery', type: 0 }], members: [DISCORD_USER, DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId })) });
 });
 
 afterAll(async () => {
@@ -281,9 +283,9 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
         { type: 'discord_channel', metadata: { guild_id: DEMO_GUILD, channel_id: CH.reminders } },
       ]),
     );
-  });
+  }, 60_000);
 
-  it('failed guild load shows the error; the picker in dark mode and on a 390 px screen', async () => {
+  it('the picker in dark mode, keyboard choice, and a failed guild load', async () => {
     const user = await e2e.signUp();
     await linkDiscord(user, DISCORD_USER_2);
     const { page } = await e2e.signedInPage({ user, colorScheme: 'dark', storage: { 'vite-ui-theme': 'dark' } });
@@ -313,7 +315,11 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     await picker(page).getByTestId('picker-error').waitFor();
     expect((await picker(page).getByTestId('picker-error').textContent())?.length).toBeGreaterThan(0);
     await page.keyboard.press('Escape');
+  });
 
+  it('the editor and the picker on a 390 px screen', async () => {
+    const user = await e2e.signUp();
+    await linkDiscord(user, DISCORD_USER_3);
     const mobile = (await e2e.signedInPage({ user, viewport: MOBILE })).page;
     await preparePage(mobile);
     await toDestinations(mobile);

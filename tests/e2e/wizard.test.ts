@@ -218,7 +218,7 @@ describe('create-reminder wizard (browser)', () => {
     expect(reminder.destinations).toHaveLength(1);
     expect(reminder.destinations[0]).toMatchObject({ type: 'webhook', metadata: { url: hookUrl, platform: 'generic' } });
     expect(reminder.destinations[0].secret).toBeUndefined();
-  });
+  }, 60_000);
 
   it('creates a reminder without destinations (no secret dialog) and prefills the date from ?date=', async () => {
     const { page, user } = await e2e.signedInPage();
@@ -252,7 +252,7 @@ describe('create-reminder wizard (browser)', () => {
     await page.getByTestId('review-in-past').waitFor();
   });
 
-  it('renders every step in dark mode and on a 390 px screen, in French', async () => {
+  it('renders every step in dark mode', async () => {
     const { page } = await e2e.signedInPage({ colorScheme: 'dark', storage: { 'vite-ui-theme': 'dark' } });
     await openWizard(page, e2e.url('/reminders/create'));
     await fillDetails(page);
@@ -265,7 +265,9 @@ describe('create-reminder wizard (browser)', () => {
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('review-occurrences').waitFor();
     await screenshot(page, 'wizard-step3-dark');
+  });
 
+  it('renders every step on a 390 px screen, in French', async () => {
     const mobile = (await e2e.signedInPage({ viewport: MOBILE, storage: { language: 'fr' } })).page;
     await openWizard(mobile, e2e.url('/reminders/create'));
     expect(await mobile.getByTestId('step-counter').textContent()).toBe('Étape 1 sur 3');
