@@ -468,7 +468,9 @@ describe('fuzzing every endpoint', () => {
       expect(JSON.parse(before.list)).toHaveLength(5);
       const started = Date.now();
 
+      const timings: string[] = [];
       for (const [name, arb, numRuns] of ENDPOINTS) {
+        const t0 = Date.now();
         await fc.assert(
           fc.asyncProperty(arb, async (spec) => {
             await send(name, spec);
@@ -484,11 +486,12 @@ describe('fuzzing every endpoint', () => {
             },
           },
         );
+        timings.push(`${name} ${Date.now() - t0} ms`);
       }
 
       const elapsed = Date.now() - started;
       const summary = [...stats.entries()].map(([name, byStatus]) => `${name}: ${[...byStatus.entries()].sort(([x], [y]) => x - y).map(([st, c]) => `${st}x${c}`).join(' ')}`);
-      console.info(`fuzz: ${requests} requests in ${elapsed} ms\n  ${summary.join('\n  ')}`);
+      console.info(`fuzz: ${requests} requests in ${elapsed} ms\n  ${summary.join('\n  ')}\n  ${timings.join('\n  ')}`);
       expect(requests).toBeGreaterThanOrEqual(6000);
       // Sanity: the generators reach the handlers, not only the validators.
       const ok = (name: string) => [...(stats.get(name) ?? new Map<number, number>()).entries()].filter(([s]) => s < 300).reduce((n, [, c]) => n + c, 0);
