@@ -1,8 +1,65 @@
+import { Plus } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { PlaceholderPage } from '@/components/placeholder-page';
+import { Link } from 'wouter';
+import { PageContainer, PageHeader } from '@/components/layout/page-shell';
+import { Button } from '@/components/ui/button';
+import { errorMessage } from '@/lib/api-client';
+import { useAccount, useDeliveryErrors, useReminders } from '@/lib/api/reminders';
+import { MonthCalendar } from '../components/calendar/month-calendar';
+import { DashboardError, DashboardSkeleton, EmptyState } from '../components/dashboard-states';
+import { DeliveryProblems } from '../components/delivery-problems';
+import { ReminderList } from '../components/reminder-list';
+import { StatCards } from '../components/stat-cards';
+import { accountZone } from '../lib/reminder-display';
 
-// Placeholder: replaced by the feature's own screen.
-export default function Screen() {
-  const { t } = useTranslation('common');
-  return <PlaceholderPage title={t('nav.home')} />;
+/** /home (SPEC section 2 "Dashboard" and "Calendar"). */
+export default function HomePage() {
+  const { t } = useTranslation('dashboard');
+  const reminders = useReminders();
+  const account = useAccount();
+  // SPEC section 7: the errors list is empty on failure, so its error is never shown.
+  const deliveryErrors = useDeliveryErrors();
+
+  // Dates are shown in the account zone: wait for it (a failed account call falls back to UTC).
+  const accountPending = account.data === undefined && account.error === undefined;
+  const zone = accountZone(account.data);
+
+  let content;
+  if (reminders.error) {
+    content = <DashboardError message={errorMessage(reminders.error, t('error.fetchFailed'))} onRetry={() => void reminders.mutate()} />;
+  } else if (!reminders.data || accountPending) {
+    content = <DashboardSkeleton />;
+  } else {
+    const list = reminders.data;
+    content = (
+      <div className="space-y-6" data-testid="dashboard">
+        {list.length > 0 && <StatCards reminders={list} account={account.data} zone={zone} />}
+        <DeliveryProblems errors={deliveryErrors.data ?? []} zone={zone} />
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(320px,400px)] lg:items-start">
+          {/* Below lg the list (the main content) comes first and the calendar becomes a day list. */}
+          <MonthCalendar reminders={list} zone={zone} className="order-2 lg:order-1" />
+          <div className="order-1 lg:order-2">{list.length > 0 ? <ReminderList reminders={list} zone={zone} /> : <EmptyState />}</div>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <PageContainer size="xl" className="sm:py-10">
+      <PageHeader
+        title={t('title')}
+        description={t('subtitle')}
+        className="mb-6"
+        actions={
+          <Button variant="brand" asChild>
+            <Link href="/reminders/create" data-testid="new-reminder">
+              <Plus />
+              {t('newReminder')}
+            </Link>
+          </Button>
+        }
+      />
+      {content}
+    </PageContainer>
+  );
 }

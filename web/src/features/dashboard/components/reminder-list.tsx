@@ -1,0 +1,89 @@
+import { BellOff, CalendarDays, ChevronRight, Clock, Repeat } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import type { Reminder } from '@/lib/api/reminders';
+import { formatDate, formatTime } from '@/lib/format';
+import { cn } from '@/lib/utils';
+import { displayInstant, recurrenceKey, sortForList, statusOf } from '../lib/reminder-display';
+import { DestinationBadges } from './destination-badges';
+import { StatusBadge } from './status-badge';
+
+/** The scrollable list of reminders (SPEC: max height 800 px); a card opens the details page. */
+export function ReminderList({ reminders, zone, className }: { reminders: Reminder[]; zone: string; className?: string }) {
+  const { t } = useTranslation('dashboard');
+  const sorted = sortForList(reminders);
+  return (
+    <Card className={cn('gap-0 overflow-hidden py-0', className)} data-testid="reminder-list">
+      <CardHeader className="border-b px-4 py-4 sm:px-5">
+        <CardTitle className="text-lg" id="reminder-list-title">
+          {t('list.title')}
+        </CardTitle>
+        <CardDescription>{t('list.description', { count: reminders.length })}</CardDescription>
+      </CardHeader>
+      <ul className="max-h-[800px] space-y-2.5 overflow-y-auto p-3 sm:p-4" aria-labelledby="reminder-list-title">
+        {sorted.map((reminder) => (
+          <li key={reminder.id}>
+            <ReminderCard reminder={reminder} zone={zone} />
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function ReminderCard({ reminder, zone }: { reminder: Reminder; zone: string }) {
+  const { t } = useTranslation('dashboard');
+  const status = statusOf(reminder);
+  const at = displayInstant(reminder);
+  // The shown time is the next firing, so a snooze moves it: say so.
+  const snoozed = reminder.snoozed_at_utc !== null && reminder.snoozed_at_utc === reminder.next_fire_utc && status === 'active';
+  return (
+    <Link
+      href={`/reminders/${reminder.id}`}
+      data-testid="reminder-card"
+      data-reminder-id={reminder.id}
+      className={cn(
+        'group block rounded-lg border bg-card p-3.5 transition-all outline-none',
+        'hover:border-primary/40 hover:shadow-md hover:shadow-primary/5 focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/40',
+        status === 'completed' && 'bg-muted/30',
+      )}
+    >
+      <div className="flex items-start gap-3">
+        <p
+          className={cn('line-clamp-2 min-w-0 flex-1 font-medium break-words', status === 'completed' && 'text-muted-foreground')}
+          data-testid="reminder-card-message"
+        >
+          {reminder.message}
+        </p>
+        <StatusBadge status={status} />
+      </div>
+      <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
+        <span className="inline-flex items-center gap-1.5" data-testid="reminder-card-date">
+          <CalendarDays className="size-3.5" aria-hidden />
+          {formatDate(at, zone)}
+        </span>
+        <span className="inline-flex items-center gap-1.5 tabular-nums" data-testid="reminder-card-time">
+          <Clock className="size-3.5" aria-hidden />
+          {formatTime(at, zone)}
+        </span>
+        <span className="inline-flex items-center gap-1.5">
+          <Repeat className="size-3.5" aria-hidden />
+          {t(recurrenceKey(reminder))}
+        </span>
+        {snoozed && (
+          <span className="inline-flex items-center gap-1.5 font-medium text-amber-700 dark:text-warning" data-testid="reminder-card-snoozed">
+            <BellOff className="size-3.5" aria-hidden />
+            {t('list.snoozed')}
+          </span>
+        )}
+      </div>
+      <div className="mt-3 flex items-center gap-2">
+        <div className="flex min-w-0 flex-1 flex-wrap gap-1.5">
+          <DestinationBadges destinations={reminder.destinations} />
+        </div>
+        <ChevronRight className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5 group-hover:text-primary" aria-hidden />
+      </div>
+    </Link>
+  );
+}

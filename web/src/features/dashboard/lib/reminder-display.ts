@@ -1,0 +1,75 @@
+import { type Account, type Destination, RECURRENCES, type Recurrence, type Reminder } from '@/lib/api/reminders';
+
+/*
+ * Small pure helpers shared by the dashboard list, the stat cards and the calendar.
+ */
+
+/** SPEC section 3: the account zone is text; an object carries iana_location, then name; else UTC. */
+export function accountZone(account: Account | undefined | null): string {
+  const zone: unknown = account?.timezone;
+  if (typeof zone === 'string' && zone) return zone;
+  if (zone && typeof zone === 'object') {
+    const z = zone as { iana_location?: unknown; name?: unknown };
+    if (typeof z.iana_location === 'string' && z.iana_location) return z.iana_location;
+    if (typeof z.name === 'string' && z.name) return z.name;
+  }
+  return 'UTC';
+}
+
+/** recurrence_type is case-insensitive; anything outside the 8 known values is "unknown". */
+export function recurrenceOf(reminder: Pick<Reminder, 'recurrence_type'>): Recurrence | null {
+  const type = String(reminder.recurrence_type ?? 'ONCE').toUpperCase() || 'ONCE';
+  return (RECURRENCES as readonly string[]).includes(type) ? (type as Recurrence) : null;
+}
+
+/** A reminder whose occurrences the server computes (everything except ONCE and unknown types). */
+export function isRecurring(reminder: Pick<Reminder, 'recurrence_type'>): boolean {
+  const type = recurrenceOf(reminder);
+  return type !== null && type !== 'ONCE';
+}
+
+/** Locale key of the recurrence label (owned by the reminders namespace). */
+export function recurrenceKey(reminder: Pick<Reminder, 'recurrence_type'>): string {
+  const type = recurrenceOf(reminder);
+  return type ? `reminders:recurrence.${type}` : 'reminders:recurrence.unknown';
+}
+
+/** The instant shown for a reminder: the next firing (snooze included), else its anchor. */
+export function displayInstant(reminder: Pick<Reminder, 'next_fire_utc' | 'remind_at_utc'>): string {
+  return reminder.next_fire_utc ?? reminder.remind_at_utc;
+}
+
+/**
+ * Display status. SPEC section 4 gives two readings for a reminder that will not fire again:
+ * a "completed" badge, or no badge at all. The API already computes `status`
+ * (paused | active | completed) and we show "Completed" as a muted badge, so a finished
+ * one-time reminder is never mistaken for an active one.
+ */
+export type DisplayStatus = Reminder['status'];
+export function statusOf(reminder: Pick<Reminder, 'status' | 'is_paused' | 'next_fire_utc'>): DisplayStatus {
+  if (reminder.status === 'paused' || reminder.status === 'active' || reminder.status === 'completed') return reminder.status;
+  if (reminder.is_paused) return 'paused';
+  return reminder.next_fire_utc ? 'active' : 'completed';
+}
+
+/** Destination kinds in display order, with how many of each the reminder has. */
+export function destinationCounts(destinations: Pick<Destination, 'type'>[]): { type: Destination['type']; count: number }[] {
+  const order: Destination['type'][] = ['discord_dm', 'discord_channel', 'webhook'];
+  return order
+    .map((type) => ({ type, count: destinations.filter((d) => d.type === type).length }))
+    .filter((entry) => entry.count > 0);
+}
+
+const STATUS_RANK: Record<DisplayStatus, number> = { active: 0, paused: 1, completed: 2 };
+
+/** Upcoming first: active by next firing, then paused, then completed (most recent first). */
+export function sortForList(reminders: Reminder[]): Reminder[] {
+  return [...reminders].sort((a, b) => {
+    const sa = statusOf(a);
+    const sb = statusOf(b);
+    if (sa !== sb) return STATUS_RANK[sa] - STATUS_RANK[sb];
+    const ta = Date.parse(displayInstant(a));
+    const tb = Date.parse(displayInstant(b));
+    return sa === 'completed' ? tb - ta : ta - tb;
+  });
+}
