@@ -37,3 +37,16 @@ describe('GET /api/reminders cache', () => {
     expect((await b.api.get('/api/reminders')).body).toEqual([]);
   });
 });
+
+describe('API answers are not cacheable by browsers or proxies', () => {
+  it('sends Cache-Control: no-store on authenticated answers', async () => {
+    const server = await startTestServer();
+    try {
+      const user = await signUp(server.url);
+      expect((await user.api.get('/api/reminders')).headers.get('cache-control')).toBe('no-store');
+      expect((await user.api.get('/api/account')).headers.get('cache-control')).toBe('no-store');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -77,6 +77,11 @@ export default fp(
       return request.auth;
     }
 
+    // Answers of the API are per-user: no browser or proxy may keep them.
+    app.addHook('onSend', async (request, reply) => {
+      if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    });
+
     app.decorateRequest('auth', null);
     app.decorate('readSession', readSession);
     app.decorate('authenticate', async (request: FastifyRequest) => {
