@@ -158,7 +158,11 @@ describe('delivery failures', () => {
     fake.failNext({ method: 'POST', pathPattern: /^\/channels\/\d+\/messages$/, status: 502, body: { message: 'Bad Gateway', code: 0 }, times: 3 });
     await fireNow(app(), id);
     const [msg] = await waitForMessages(fake, () => fake.dmMessagesTo('200000000000000007'), 1, 8000);
-    const attempts = await app().db.selectFrom('delivery_attempts').selectAll().where('reminder_id', '=', id).orderBy('attempt').execute();
+    // Attempt rows are written in batches, a moment after the message itself.
+    const attempts = await fake.waitFor(async () => {
+      const rows = await app().db.selectFrom('delivery_attempts').selectAll().where('reminder_id', '=', id).orderBy('attempt').execute();
+      return rows.length >= 2 ? rows : null;
+    }, 3000, 'two attempts');
     expect(attempts.map((a) => [a.attempt, a.outcome, a.http_status])).toEqual([
       [1, 'retrying', 502],
       [2, 'delivered', 200],
