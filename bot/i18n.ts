@@ -3,6 +3,8 @@
  * A deliberately tiny i18next look-alike: dotted keys, `{{var}}` interpolation, English fallback.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { LOCALES_DIR } from '../server/lib/paths.ts';
 
 export const LANGUAGES = ['en', 'fr', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -13,8 +15,8 @@ export const DISCORD_LOCALES: Record<string, Language> = { fr: 'fr', 'es-ES': 'e
 type Tree = { [key: string]: string | Tree };
 
 function load(lang: Language): Tree {
-  const file = new URL(`../locales/${lang}/bot.json`, import.meta.url);
-  return JSON.parse(readFileSync(file, 'utf8')) as Tree;
+  // LOCALES_DIR is right both from the sources (tsx) and from the compiled bundle in dist/.
+  return JSON.parse(readFileSync(path.join(LOCALES_DIR, lang, 'bot.json'), 'utf8')) as Tree;
 }
 
 const catalogs: Record<Language, Tree> = { en: load('en'), fr: load('fr'), es: load('es') };
