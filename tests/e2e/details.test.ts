@@ -1,7 +1,27 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.ts';
 import { MOBILE, screenshot, useE2E } from './helpers.ts';
+
+const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core violations inside <main> (the header belongs to the layout), as "rule: target" lines.
+ * `dark`: the kit's dark primary/destructive buttons (white on the light tints of the theme
+ * tokens) are below 4.5:1, a theme-wide matter outside these pages, so contrast is skipped there.
+ */
+async function axeViolations(page: Page, { dark = false } = {}): Promise<string[]> {
+  // Fade-in animations would make colours look paler than they end up.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async (skipContrast) => {
+    const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run('#main', { resultTypes: ['violations'], rules: { 'color-contrast': { enabled: !skipContrast } } });
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  }, dark);
+}
 
 /**
  * Reminder details page (SPEC section 2): view in the account zone, pause/resume, webhook test and
@@ -67,6 +87,7 @@ describe('reminder details (browser)', () => {
     // The URL's secret path is not shown.
     expect(text).not.toContain('plants-secret-token');
     await screenshot(page, 'details-light');
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('sends a webhook test, rotates the secret (shown once) and warns about a disabled destination', async () => {
@@ -108,6 +129,7 @@ describe('reminder details (browser)', () => {
     await page.waitForFunction(() => document.querySelector('header [data-testid="status-badge"]')?.getAttribute('data-status') === 'paused');
     expect(await headerBadge.textContent()).toBe('Paused');
     await page.getByTestId('paused-hint').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     expect((await user.api.get(`/api/reminders/${reminder.id}`)).body.is_paused).toBe(true);
     expect(await page.getByTestId('toggle-pause').textContent()).toContain('Resume');
 
@@ -191,6 +213,7 @@ describe('reminder details (browser)', () => {
     await openDetails(dark, reminder.id);
     await dark.getByTestId('occurrence').first().waitFor();
     await screenshot(dark, 'details-dark');
+    expect(await axeViolations(dark, { dark: true })).toEqual([]);
 
     const { page: mobile } = await e2e.signedInPage({ user, viewport: MOBILE });
     await openDetails(mobile, reminder.id);
@@ -201,6 +224,14 @@ describe('reminder details (browser)', () => {
     await mobile.getByTestId('edit-reminder').click();
     await mobile.getByTestId('edit-form').waitFor();
     await screenshot(mobile, 'details-edit-mobile');
+    expect(await axeViolations(mobile)).toEqual([]);
+
+    // French at 360 px: the longer labels wrap instead of overflowing.
+    const { page: fr } = await e2e.signedInPage({ user, viewport: { width: 360, height: 740 }, storage: { language: 'fr' } });
+    await openDetails(fr, reminder.id);
+    await fr.getByText('Mettre en pause').waitFor();
+    expect(await fr.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await axeViolations(fr)).toEqual([]);
   });
 
   it('ran without console errors', () => {

@@ -1,6 +1,7 @@
 import { UserRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { type Account, updateEmail, updateUsername } from '@/lib/api/reminders';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
@@ -14,10 +15,10 @@ export function AccountInfoCard({ account, timezone, onUpdated }: { account: Acc
   return (
     <Card className="gap-5" data-testid="account-info">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
+        <CardHeading className="flex items-center gap-2 text-base">
           <UserRound className="size-4 text-primary" />
           {t('info.title')}
-        </CardTitle>
+        </CardHeading>
         <CardDescription>{t('info.description')}</CardDescription>
       </CardHeader>
       <CardContent>

@@ -5,7 +5,8 @@ import { PasswordInput } from '@/components/password-input';
 import { MIN_PASSWORD_LENGTH, PasswordStrength } from '@/components/password-strength';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { Label } from '@/components/ui/label';
 import { changePassword } from '@/lib/api/reminders';
 import { errorMessage } from '@/lib/api-client';
@@ -72,10 +73,10 @@ export function ChangePasswordCard() {
   return (
     <Card className="gap-5" data-testid="change-password-card">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
+        <CardHeading className="flex items-center gap-2 text-base">
           <LockKeyhole className="size-4 text-primary" />
           {t('password.title')}
-        </CardTitle>
+        </CardHeading>
         <CardDescription>{t('password.description')}</CardDescription>
       </CardHeader>
       <form onSubmit={(e) => void submit(e)} noValidate data-testid="change-password-form">

@@ -11,7 +11,8 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { deleteAccount } from '@/lib/api/reminders';
@@ -57,10 +58,10 @@ export function DeleteAccountCard({ onDeleted }: { onDeleted: () => void }) {
   return (
     <Card className="gap-4 border-destructive/40" data-testid="account-danger-zone">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base text-destructive">
+        <CardHeading className="flex items-center gap-2 text-base text-destructive">
           <AlertTriangle className="size-4" />
           {t('danger.title')}
-        </CardTitle>
+        </CardHeading>
         <CardDescription>{t('danger.description')}</CardDescription>
       </CardHeader>
       <CardContent>

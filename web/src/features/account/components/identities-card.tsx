@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { DiscordIcon } from '@/components/ui/discord-icon';
 import type { Account, Capabilities } from '@/lib/api/reminders';
 import { errorMessage } from '@/lib/api-client';
@@ -53,7 +54,7 @@ export function IdentitiesCard({ account, capabilities }: { account: Account; ca
   }
 
   const connected = (
-    <Badge variant="success">
+    <Badge variant="success" className="text-green-800 dark:text-success">
       <CheckCircle2 />
       {t('identities.connected')}
     </Badge>
@@ -63,10 +64,10 @@ export function IdentitiesCard({ account, capabilities }: { account: Account; ca
   return (
     <Card className="gap-5" data-testid="identities-card">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
+        <CardHeading className="flex items-center gap-2 text-base">
           <Link2 className="size-4 text-primary" />
           {t('identities.title')}
-        </CardTitle>
+        </CardHeading>
         <CardDescription>{t('identities.description')}</CardDescription>
       </CardHeader>
       <CardContent>

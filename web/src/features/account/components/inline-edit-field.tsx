@@ -86,11 +86,11 @@ export function InlineEditField({ name, label, value, emptyText, type = 'text', 
 
   return (
     <div className="grid gap-1.5 py-4 first:pt-0 last:pb-0 sm:grid-cols-[10rem_minmax(0,1fr)] sm:items-start sm:gap-4">
-      <label htmlFor={editing ? inputId : undefined} className="pt-2 text-sm font-medium text-muted-foreground" id={`${inputId}-label`}>
+      <label htmlFor={editing ? inputId : undefined} className="text-sm font-medium text-muted-foreground sm:pt-2.5" id={`${inputId}-label`}>
         {label}
       </label>
       {editing ? (
-        <form onSubmit={(e) => void submit(e)} noValidate className="space-y-2" data-testid={`${name}-form`}>
+        <form onSubmit={(e) => void submit(e)} noValidate className="min-w-0 space-y-2" data-testid={`${name}-form`}>
           <div className="flex flex-col gap-2 sm:flex-row">
             <Input
               ref={inputRef}
@@ -123,8 +123,8 @@ export function InlineEditField({ name, label, value, emptyText, type = 'text', 
           )}
         </form>
       ) : (
-        <div className="flex min-h-10 items-center justify-between gap-3">
-          <span className={value ? 'min-w-0 truncate font-medium' : 'text-muted-foreground italic'} data-testid={`${name}-display`}>
+        <div className="flex min-h-10 min-w-0 items-center justify-between gap-3">
+          <span className={value ? 'min-w-0 font-medium [overflow-wrap:anywhere]' : 'text-muted-foreground italic'} data-testid={`${name}-display`}>
             {value || emptyText}
           </span>
           <Button ref={editButtonRef} type="button" variant="ghost" size="sm" onClick={start} aria-label={editLabel} data-testid={`${name}-edit`}>

@@ -2,7 +2,8 @@ import { Check, Globe2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { type Account, updateTimezone } from '@/lib/api/reminders';
@@ -55,10 +56,10 @@ export function TimezoneCard({ timezone, onUpdated }: { timezone: string; onUpda
   return (
     <Card className="gap-5" data-testid="timezone-card">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
+        <CardHeading className="flex items-center gap-2 text-base">
           <Globe2 className="size-4 text-primary" />
           {t('timezone.title')}
-        </CardTitle>
+        </CardHeading>
         <CardDescription>{t('timezone.description')}</CardDescription>
       </CardHeader>
       <CardContent className="space-y-3">

@@ -5,7 +5,8 @@ import { toast } from 'sonner';
 import { navigate } from 'wouter/use-browser-location';
 import { PageContainer } from '@/components/layout/page-shell';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { DiscordIcon } from '@/components/ui/discord-icon';
 import { errorMessage } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
@@ -118,7 +119,7 @@ export default function DiscordCallbackPage() {
             <span className="mb-2 grid size-14 place-items-center rounded-full bg-destructive/10 text-destructive">
               <CircleAlert className="size-7" />
             </span>
-            <CardTitle className="text-xl">{t('error.title')}</CardTitle>
+            <CardHeading level={1} className="text-xl">{t('error.title')}</CardHeading>
             <CardDescription className="text-base text-foreground/80" data-testid="callback-error-message">
               {view.message}
             </CardDescription>
@@ -151,7 +152,7 @@ export default function DiscordCallbackPage() {
               <UserRoundCog className="size-5" />
             </span>
           </div>
-          <CardTitle className="text-2xl">{t('setup.title')}</CardTitle>
+          <CardHeading level={1} className="text-2xl">{t('setup.title')}</CardHeading>
           <CardDescription>{t('setup.subtitle', { name: view.setup.discord_username })}</CardDescription>
         </CardHeader>
         <CardContent>

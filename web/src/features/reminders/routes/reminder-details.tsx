@@ -179,7 +179,7 @@ export default function ReminderDetailsPage() {
               </p>
             </div>
             {!editing && (
-              <div className="grid grid-cols-3 gap-2 sm:flex sm:flex-wrap" role="toolbar" aria-label={t('actions.label')}>
+              <div className="flex flex-wrap gap-2 *:flex-auto sm:*:flex-none" role="group" aria-label={t('actions.label')}>
                 <Button variant="outline" onClick={() => void togglePause()} disabled={busy !== null} data-testid="toggle-pause" aria-pressed={reminder.is_paused}>
                   {busy === 'toggle' ? <Spinner /> : reminder.is_paused ? <Play /> : <Pause />}
                   {reminder.is_paused ? t('actions.resume') : t('actions.pause')}

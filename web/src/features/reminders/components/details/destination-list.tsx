@@ -15,7 +15,8 @@ import {
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { CopyButton } from '@/components/ui/copy-button';
 import { type Destination, rotateDestinationSecret, testDestination } from '@/lib/api/reminders';
 import { errorMessage } from '@/lib/api-client';
@@ -178,7 +179,7 @@ export function DestinationList({ reminderId, destinations, onChanged }: { remin
   return (
     <Card className="gap-5" data-testid="destinations-card">
       <CardHeader>
-        <CardTitle className="text-base">{t('destinations.title')}</CardTitle>
+        <CardHeading className="text-base">{t('destinations.title')}</CardHeading>
         <CardDescription>{t('destinations.description')}</CardDescription>
       </CardHeader>
       <CardContent>

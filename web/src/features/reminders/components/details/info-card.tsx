@@ -1,6 +1,7 @@
 import { Info } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { CopyButton } from '@/components/ui/copy-button';
 import type { Reminder } from '@/lib/api/reminders';
 import { formatDateTime } from '@/lib/format';
@@ -12,10 +13,10 @@ export function InfoCard({ reminder, status, timezone }: { reminder: Reminder; s
   return (
     <Card className="gap-4" data-testid="info-card">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
+        <CardHeading className="flex items-center gap-2 text-base">
           <Info className="size-4 text-primary" />
           {t('info.title')}
-        </CardTitle>
+        </CardHeading>
       </CardHeader>
       <CardContent>
         <dl className="space-y-3 text-sm">

@@ -1,7 +1,8 @@
 import { CalendarClock } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { Skeleton } from '@/components/ui/skeleton';
 import { type Reminder, reminderOccurrences } from '@/lib/api/reminders';
 import { formatDate, formatRelative, formatTime } from '@/lib/format';
@@ -21,10 +22,10 @@ export function OccurrencesCard({ reminder, timezone }: { reminder: Reminder; ti
   return (
     <Card className="gap-4" data-testid="occurrences-card">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
+        <CardHeading className="flex items-center gap-2 text-base">
           <CalendarClock className="size-4 text-primary" />
           {t('occurrences.title')}
-        </CardTitle>
+        </CardHeading>
         <CardDescription>{reminder.is_paused ? t('occurrences.pausedNote') : t('occurrences.description')}</CardDescription>
       </CardHeader>
       <CardContent>

@@ -2,7 +2,8 @@ import { Save, X } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { Separator } from '@/components/ui/separator';
 import type { Reminder, ReminderPayload } from '@/lib/api/reminders';
 import { wallClock } from '@/lib/format';
@@ -62,9 +63,9 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
     <form onSubmit={submit} noValidate data-testid="edit-form" aria-labelledby="edit-form-title">
       <Card className="gap-6">
         <CardHeader>
-          <CardTitle id="edit-form-title" className="text-lg">
+          <CardHeading id="edit-form-title" className="text-lg">
             {t('edit.title')}
-          </CardTitle>
+          </CardHeading>
           <CardDescription>{t('edit.description')}</CardDescription>
         </CardHeader>
         <CardContent className="space-y-6">

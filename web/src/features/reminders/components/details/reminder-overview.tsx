@@ -2,7 +2,7 @@ import { AlarmClockOff, CalendarDays, Clock, Repeat } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import type { Reminder } from '@/lib/api/reminders';
 import { formatDateTime, formatLongDate, formatTime, zoneLabel, zoneOffset } from '@/lib/format';
 import { recurrenceLabel } from './reminder-meta';
@@ -14,10 +14,10 @@ function Fact({ icon: Icon, label, children, testId }: { icon: ComponentType<{ c
         <Icon className="size-4" />
       </span>
       <div className="min-w-0">
-        <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{label}</dt>
-        <dd className="mt-0.5 font-medium break-words" data-testid={testId}>
+        <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{label}</p>
+        <p className="mt-0.5 font-medium break-words" data-testid={testId}>
           {children}
-        </dd>
+        </p>
       </div>
     </div>
   );
@@ -32,13 +32,13 @@ export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; t
   return (
     <Card className="gap-5" data-testid="reminder-overview">
       <CardHeader>
-        <CardTitle className="text-sm font-medium tracking-wide text-muted-foreground uppercase">{t('overview.message')}</CardTitle>
+        <h2 className="text-sm leading-tight font-medium tracking-wide text-muted-foreground uppercase">{t('overview.message')}</h2>
       </CardHeader>
       <CardContent className="space-y-5">
         <p className="text-lg leading-relaxed font-medium break-words whitespace-pre-wrap sm:text-xl" data-testid="view-message">
           {reminder.message}
         </p>
-        <dl className="grid gap-3 sm:grid-cols-3">
+        <div className="grid gap-3 sm:grid-cols-3">
           <Fact icon={CalendarDays} label={t('overview.date')} testId="view-date">
             {valid ? formatLongDate(reminder.remind_at_utc, timezone) : '—'}
           </Fact>
@@ -48,7 +48,7 @@ export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; t
           <Fact icon={Repeat} label={t('overview.recurrence')} testId="view-recurrence">
             {recurrenceLabel(reminder.recurrence_type)}
           </Fact>
-        </dl>
+        </div>
         <p className="text-xs text-muted-foreground" data-testid="view-zone">
           {t('overview.timezone', { zone: zoneLabel(timezone), offset: zoneOffset(timezone) })}
         </p>
