@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { createBot, type ChimeBot } from './bot.ts';
+import type { ChimeBot } from './bot.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,6 +20,8 @@ export default fp(
       app.decorate('bot', null);
       return;
     }
+    // Loaded only when configured: discord.js alone is about 30 MB of memory.
+    const { createBot } = await import('./bot.ts');
     const bot = createBot(app, config);
     app.decorate('bot', bot);
     app.addHook('onReady', async () => {

@@ -8,7 +8,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 export async function buildServer() {
   const common = { platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'warning', absWorkingDir: root };
-  await build({ ...common, bundle: true, entryPoints: { main: 'server/main.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' } });
+  // splitting keeps lazily imported parts (the Discord bot) and their packages out of memory until used.
+  await build({ ...common, bundle: true, splitting: true, entryPoints: { main: 'server/main.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, chunkNames: 'chunks/[name]-[hash]' });
   const migrations = readdirSync(`${root}/migrations`).filter((f) => f.endsWith('.ts'));
   await build({ ...common, bundle: false, entryPoints: migrations.map((f) => `migrations/${f}`), outdir: 'dist/migrations', outExtension: { '.js': '.mjs' } });
 }
