@@ -179,12 +179,17 @@ describe('dashboard and calendar (browser)', () => {
     await picker.waitFor({ state: 'detached' });
   });
 
-  it('jumps to the next month holding a reminder, three months ahead', async () => {
-    const other = await e2e.signUp();
-    const target = monthDay(3, 15);
-    await create(other, { date: target, time: '12:00', message: 'Renew passport', recurrence: 'ONCE' });
+  it('jumps to the next month holding a reminder, three months ahead, bucketed in the account zone', async () => {
+    // 08:00 in Tokyo on the 1st is 23:00 UTC on the last day of the month before: the browser runs
+    // in UTC, so only account-zone bucketing puts it on the 1st, three months ahead.
+    const other = await e2e.signUp({ timezone: 'Asia/Tokyo' });
+    const target = monthDay(3, 1);
+    const created = await create(other, { date: target, time: '08:00', message: 'Renew passport', recurrence: 'ONCE' });
     const { page } = await e2e.signedInPage({ user: other });
     await openHome(page, e2e.url('/home'));
+    expect(await page.getByTestId('stat-timezone-value').textContent()).toBe('Asia / Tokyo');
+    const card = page.locator(`[data-testid="reminder-card"][data-reminder-id="${created.id}"]`);
+    expect(await card.getByTestId('reminder-card-time').textContent()).toBe('08:00 AM');
     await page.getByTestId('calendar-next-reminder').click();
     expect(await page.getByTestId('calendar-title').textContent()).toBe(monthTitle(target));
     expect(await page.locator(`[data-testid="calendar-day"][data-date="${target}"]`).getByTestId('calendar-day-count').textContent()).toBe('1');

@@ -93,9 +93,26 @@ export function coveringRange(firstDate: string, lastDate: string): { from: stri
   };
 }
 
-/** The account-zone plain date of an instant. */
+const dateFormats = new Map<string, Intl.DateTimeFormat | null>();
+
+/**
+ * The account-zone plain date of an instant. Called for every occurrence on the grid (an hourly
+ * reminder has ~1,000), so the formatter is built once per zone.
+ */
 export function zonedDate(instant: string | number | Date, timeZone: string): string {
-  return wallClock(instant, timeZone).date;
+  let format = dateFormats.get(timeZone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone });
+    } catch {
+      format = null; // unknown zone: wallClock falls back to UTC
+    }
+    dateFormats.set(timeZone, format);
+  }
+  if (!format) return wallClock(instant, timeZone).date;
+  const parts = format.formatToParts(instant instanceof Date ? instant : new Date(instant));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '01';
+  return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
 /** Weekday names (Intl, current language) starting on `weekStart`. */
