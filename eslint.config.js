@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'web/dist', 'data', 'test-artifacts'] },
+  { ignores: ['node_modules', 'web/dist', 'dist', 'data', 'test-artifacts', 'tmp'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
