@@ -4,12 +4,33 @@ import { newMessageId, uuidv7 } from '../scheduler/ids.ts';
 import { type DueReminder, type FiringPlan, planFiring } from '../scheduler/plan.ts';
 import type { Executor } from './executor.ts';
 
-/** Rows per multi-row statement: well under SQLite's 32,766 bound parameters. */
-const CHUNK = 400;
-
-function chunks<T>(items: T[], size = CHUNK): T[][] {
+/**
+ * Multi-row statements come in a few fixed shapes only, so the prepared-statement cache keeps
+ * hitting instead of compiling (and holding on to) one statement per batch size:
+ *  - rows to insert: chunks whose sizes are powers of two up to `max`;
+ *  - ids for `in (...)`: lists padded to a power of two by repeating the last id (harmless in IN).
+ */
+function insertChunks<T>(items: T[], max = 256): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  let i = 0;
+  while (i < items.length) {
+    let size = max;
+    while (size > items.length - i) size >>= 1;
+    out.push(items.slice(i, i + size));
+    i += size;
+  }
+  return out;
+}
+
+function idLists(ids: string[], max = 512): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < ids.length; i += max) {
+    const part = ids.slice(i, i + max);
+    let size = 1;
+    while (size < part.length) size <<= 1;
+    while (part.length < size) part.push(part[part.length - 1]!);
+    out.push(part);
+  }
   return out;
 }
 
@@ -23,6 +44,8 @@ export interface ClaimResult {
   deliveries: number;
   /** Seconds between when each created delivery was due and now (for the lateness histogram). */
   lateness: number[];
+  /** The deliveries written, ready to send without reading them back. */
+  rows: OutboxRow[];
 }
 
 /**
@@ -35,43 +58,50 @@ export async function claimDueReminders(db: Executor, nowMs: number, limit: numb
   return db.transaction().execute(async (trx) => {
     // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
     const due = await trx
-      .selectFrom('reminders')
-      .select(['id', 'account_id', 'remind_at_utc', 'timezone', 'recurrence_type', 'snoozed_at_utc', 'next_fire_utc', 'next_occurrence_utc'])
-      .where('next_fire_utc', 'is not', null)
-      .where('is_paused', '=', sql.lit(0))
-      .where('next_fire_utc', '<=', nowIso)
-      .orderBy('next_fire_utc')
+      .selectFrom('reminders as r')
+      .innerJoin('accounts as a', 'a.id', 'r.account_id')
+      .select([
+        'r.id',
+        'r.account_id',
+        'r.message',
+        'r.remind_at_utc',
+        'r.timezone',
+        'r.recurrence_type',
+        'r.snoozed_at_utc',
+        'r.next_fire_utc',
+        'r.next_occurrence_utc',
+        'a.timezone as account_timezone',
+        'a.locale',
+        'a.username',
+      ])
+      .where('r.next_fire_utc', 'is not', null)
+      .where('r.is_paused', '=', sql.lit(0))
+      .where('r.next_fire_utc', '<=', nowIso)
+      .orderBy('r.next_fire_utc')
       .limit(limit)
       .execute();
-    if (due.length === 0) return { reminders: 0, deliveries: 0, lateness: [] };
+    if (due.length === 0) return { reminders: 0, deliveries: 0, lateness: [], rows: [] };
 
-    const destinations: { id: string; reminder_id: string }[] = [];
-    for (const part of chunks(due.map((r) => r.id), 900)) {
+    const destinations: { id: string; reminder_id: string; type: DestinationType; metadata: string; secret: string | null }[] = [];
+    for (const part of idLists(due.map((r) => r.id))) {
       destinations.push(
-        ...(await trx.selectFrom('destinations').select(['id', 'reminder_id']).where('reminder_id', 'in', part).where('disabled_at', 'is', null).execute()),
+        ...(await trx
+          .selectFrom('destinations')
+          .select(['id', 'reminder_id', 'type', 'metadata', 'secret'])
+          .where('reminder_id', 'in', part)
+          .where('disabled_at', 'is', null)
+          .orderBy('position')
+          .execute()),
       );
     }
-    const byReminder = new Map<string, string[]>();
+    const byReminder = new Map<string, typeof destinations>();
     for (const d of destinations) {
       const list = byReminder.get(d.reminder_id);
-      if (list) list.push(d.id);
-      else byReminder.set(d.reminder_id, [d.id]);
+      if (list) list.push(d);
+      else byReminder.set(d.reminder_id, [d]);
     }
 
-    const rows: {
-      id: string;
-      reminder_id: string;
-      destination_id: string;
-      account_id: string;
-      occurrence_utc: string;
-      idempotency_key: string;
-      status: DeliveryStatus;
-      attempts: number;
-      next_attempt_at: string;
-      late: number;
-      created_at: string;
-      updated_at: string;
-    }[] = [];
+    const rows: OutboxRow[] = [];
     const lateness: number[] = [];
     // Reminders that move to the same state are updated with one statement.
     const updates = new Map<string, { plan: FiringPlan; ids: string[] }>();
@@ -85,11 +115,11 @@ export async function claimDueReminders(db: Executor, nowMs: number, limit: numb
         plan = { occurrenceMs: at, dueMs: Date.parse(r.next_fire_utc!), late: nowMs - at > lateThresholdMs, nextFireMs: null, completed: true };
       }
       const occurrenceUtc = iso(plan.occurrenceMs);
-      for (const destinationId of byReminder.get(r.id) ?? []) {
+      for (const d of byReminder.get(r.id) ?? []) {
         rows.push({
           id: uuidv7(nowMs),
           reminder_id: r.id,
-          destination_id: destinationId,
+          destination_id: d.id,
           account_id: r.account_id,
           occurrence_utc: occurrenceUtc,
           idempotency_key: newMessageId(),
@@ -97,8 +127,18 @@ export async function claimDueReminders(db: Executor, nowMs: number, limit: numb
           attempts: 0,
           next_attempt_at: nowIso,
           late: plan.late ? 1 : 0,
-          created_at: nowIso,
-          updated_at: nowIso,
+          message: r.message,
+          recurrence_type: r.recurrence_type,
+          reminder_timezone: r.timezone,
+          remind_at_utc: r.remind_at_utc,
+          destination_type: d.type,
+          metadata: d.metadata,
+          secret: d.secret,
+          disabled_at: null,
+          disabled_reason: null,
+          account_timezone: r.account_timezone,
+          locale: r.locale,
+          username: r.username,
         });
         lateness.push(Math.max(0, (nowMs - plan.dueMs) / 1000));
       }
@@ -109,18 +149,37 @@ export async function claimDueReminders(db: Executor, nowMs: number, limit: numb
     }
 
     let inserted = 0;
-    for (const part of chunks(rows)) {
+    const written: OutboxRow[] = [];
+    for (const part of insertChunks(rows)) {
       const res = await trx
         .insertInto('deliveries')
-        .values(part)
+        .values(
+          part.map((d) => ({
+            id: d.id,
+            reminder_id: d.reminder_id,
+            destination_id: d.destination_id,
+            account_id: d.account_id,
+            occurrence_utc: d.occurrence_utc,
+            idempotency_key: d.idempotency_key,
+            status: d.status,
+            attempts: 0,
+            next_attempt_at: d.next_attempt_at,
+            late: d.late,
+            created_at: nowIso,
+            updated_at: nowIso,
+          })),
+        )
         .onConflict((oc) => oc.columns(['reminder_id', 'occurrence_utc', 'destination_id']).doNothing())
         .executeTakeFirst();
-      inserted += Number(res.numInsertedOrUpdatedRows ?? 0);
+      const n = Number(res.numInsertedOrUpdatedRows ?? 0);
+      inserted += n;
+      // On a conflict we cannot tell which rows went in: the outbox sweep reads them back instead.
+      if (n === part.length) written.push(...part);
     }
 
     for (const { plan, ids } of updates.values()) {
       const next = plan.nextFireMs === null ? null : iso(plan.nextFireMs);
-      for (const part of chunks(ids, 900)) {
+      for (const part of idLists(ids)) {
         await trx
           .updateTable('reminders')
           .set({
@@ -134,7 +193,7 @@ export async function claimDueReminders(db: Executor, nowMs: number, limit: numb
           .execute();
       }
     }
-    return { reminders: due.length, deliveries: inserted, lateness: inserted === rows.length ? lateness : lateness.slice(0, inserted) };
+    return { reminders: due.length, deliveries: inserted, lateness: inserted === rows.length ? lateness : lateness.slice(0, inserted), rows: written };
   });
 }
 
@@ -170,6 +229,12 @@ export interface OutboxRow {
   locale: string | null;
   username: string;
 }
+
+/**
+ * Open deliveries: exactly the predicate of the partial index deliveries_open_partial_idx
+ * (literals, so SQLite can prove the query is covered by it).
+ */
+const isOpen = sql<boolean>`d.status in ('pending', 'retrying')`;
 
 /** One page of deliveries ready to send, in (next_attempt_at, id) order after `cursor`. */
 export async function loadOutboxPage(
@@ -208,7 +273,8 @@ export async function loadOutboxPage(
       'a.locale',
       'a.username',
     ])
-    .where('d.status', '=', status)
+    .where(isOpen)
+    .where('d.status', '=', sql.lit(status))
     .where('d.next_attempt_at', '<=', nowIso);
   if (cursor) q = q.where(sql<boolean>`(d.next_attempt_at, d.id) > (${cursor.at}, ${cursor.id})`);
   const rows = await q.orderBy('d.next_attempt_at').orderBy('d.id').limit(limit).execute();
@@ -229,13 +295,15 @@ export async function recoverOutbox(db: Executor, nowIso: string): Promise<numbe
 /** The next instant a delivery becomes due, strictly after `afterIso`. */
 export async function nextDeliveryAttemptAfter(db: Executor, afterIso: string): Promise<string | null> {
   let best: string | null = null;
+  // One seek per status: an IN over both would sort every open row after afterIso.
   for (const status of ['pending', 'retrying'] as const) {
     const row = await db
-      .selectFrom('deliveries')
-      .select('next_attempt_at')
-      .where('status', '=', status)
-      .where('next_attempt_at', '>', afterIso)
-      .orderBy('next_attempt_at')
+      .selectFrom('deliveries as d')
+      .select('d.next_attempt_at')
+      .where(isOpen)
+      .where('d.status', '=', sql.lit(status))
+      .where('d.next_attempt_at', '>', afterIso)
+      .orderBy('d.next_attempt_at')
       .limit(1)
       .executeTakeFirst();
     if (row?.next_attempt_at && (best === null || row.next_attempt_at < best)) best = row.next_attempt_at;
@@ -300,13 +368,13 @@ export async function writeAttemptResults(db: Executor, records: AttemptRecord[]
   if (records.length === 0) return;
   await db.transaction().execute(async (trx) => {
     const existing = new Set<string>();
-    for (const part of chunks(records.map((r) => r.deliveryId), 900)) {
+    for (const part of idLists(records.map((r) => r.deliveryId))) {
       for (const row of await trx.selectFrom('deliveries').select('id').where('id', 'in', part).execute()) existing.add(row.id);
     }
     const live = records.filter((r) => existing.has(r.deliveryId));
     if (live.length === 0) return;
 
-    for (const part of chunks(live)) {
+    for (const part of insertChunks(live, 128)) {
       await trx
         .insertInto('delivery_attempts')
         .values(
@@ -338,11 +406,11 @@ export async function writeAttemptResults(db: Executor, records: AttemptRecord[]
     }
     for (const [attempt, list] of delivered) {
       const at = list.reduce((max, r) => (r.finishedAt > max ? r.finishedAt : max), list[0]!.finishedAt);
-      for (const part of chunks(list, 900)) {
+      for (const part of idLists(list.map((r) => r.deliveryId))) {
         await trx
           .updateTable('deliveries')
           .set({ status: 'delivered', attempts: attempt, delivered_at: at, updated_at: at, next_attempt_at: null, last_error: null })
-          .where('id', 'in', part.map((r) => r.deliveryId))
+          .where('id', 'in', part)
           .execute();
       }
     }

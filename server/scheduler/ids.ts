@@ -1,7 +1,20 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomFillSync, randomUUID } from 'node:crypto';
 
 let lastMs = 0;
 let seq = 0;
+// One getrandom call per 512 ids instead of one per id (bursts create 100,000s of them).
+const pool = Buffer.alloc(8 * 512);
+let poolOffset = pool.length;
+
+function random8(): Buffer {
+  if (poolOffset >= pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const out = pool.subarray(poolOffset, poolOffset + 8);
+  poolOffset += 8;
+  return out;
+}
 
 /**
  * UUIDv7 (RFC 9562), strictly increasing within the process: the outbox pages through deliveries
@@ -19,7 +32,7 @@ export function uuidv7(nowMs = Date.now()): string {
       seq = 0;
     }
   }
-  const rand = randomBytes(8);
+  const rand = random8();
   const ms = lastMs.toString(16).padStart(12, '0');
   const a = (0x7000 | seq).toString(16);
   const b = ((rand[0]! & 0x3f) | 0x80).toString(16).padStart(2, '0') + rand[1]!.toString(16).padStart(2, '0');

@@ -58,12 +58,21 @@ export function planFiring(reminder: DueReminder, nowMs: number, lateThresholdMs
   const fireMs = Date.parse(reminder.next_fire_utc);
   if (reminder.snoozed_at_utc !== null) return planSnoozeFiring(reminder, rule, fireMs, nowMs, lateThresholdMs);
   const scheduledMs = reminder.next_occurrence_utc ? Date.parse(reminder.next_occurrence_utc) : fireMs;
-  const occurrenceMs = reminder.recurrence_type === 'ONCE' ? scheduledMs : latestOccurrenceAtOrBefore(rule, scheduledMs, nowMs);
+  if (reminder.recurrence_type === 'ONCE') {
+    const dueMs = Math.max(fireMs, scheduledMs);
+    return { occurrenceMs: scheduledMs, dueMs, late: nowMs - dueMs > lateThresholdMs, nextFireMs: null, completed: true };
+  }
+  // The usual case (fired on time): the occurrence after the scheduled one is still ahead, so
+  // nothing was missed and it is the next fire. One recurrence call instead of three.
+  const following = nextOccurrenceAfter(rule, scheduledMs);
+  let occurrenceMs = scheduledMs;
+  let nextFireMs: number | null = following;
+  if (following !== null && following <= nowMs) {
+    occurrenceMs = latestOccurrenceAtOrBefore(rule, following, nowMs);
+    nextFireMs = nextOccurrenceAfter(rule, Math.max(nowMs, occurrenceMs));
+  }
   const dueMs = Math.max(fireMs, occurrenceMs);
-  const late = nowMs - dueMs > lateThresholdMs;
-  if (reminder.recurrence_type === 'ONCE') return { occurrenceMs, dueMs, late, nextFireMs: null, completed: true };
-  const nextFireMs = nextOccurrenceAfter(rule, Math.max(nowMs, occurrenceMs));
-  return { occurrenceMs, dueMs, late, nextFireMs, completed: nextFireMs === null };
+  return { occurrenceMs, dueMs, late: nowMs - dueMs > lateThresholdMs, nextFireMs, completed: nextFireMs === null };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db/connection.ts';
@@ -59,9 +60,9 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   retryJitter: 0.2,
   lateThresholdMs: 60_000,
   shutdownTimeoutMs: 10_000,
-  flushIntervalMs: 5,
+  flushIntervalMs: 100,
   maxBuffered: 20_000,
-  maxBufferedPerKey: 5_000,
+  maxBufferedPerKey: 10_000,
   pageSize: 1000,
   safetyNetCron: '*/30 * * * * *',
   pruneCron: '0 17 3 * * *',
@@ -70,6 +71,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
 
 interface Job {
   row: OutboxRow;
+  metadata: Record<string, unknown>;
   key: string;
 }
 
@@ -115,7 +117,16 @@ export class Scheduler {
   private tickAgain = false;
 
   // Outbox reading
+  /**
+   * Per status, a position in (next_attempt_at, id) order: every delivery of that status before
+   * it is in memory or done. Pending rows are created in that order (claim time, then a
+   * time-ordered id); a retry is always scheduled after the retrying cursor.
+   */
   private cursors: Record<'pending' | 'retrying', OutboxCursor | null> = { pending: null, retrying: null };
+  /** The last pending sweep reached the end and nothing was left behind since: claims may move its cursor. */
+  private caughtUp = false;
+  /** Bumped whenever a row is left in the table for lack of room. */
+  private leftBehind = 0;
   private filling: Promise<void> | null = null;
   private fillAgain = false;
   /** Keys whose rows were left in the table for lack of room (see refillIfRoom). */
@@ -148,6 +159,8 @@ export class Scheduler {
     options: Partial<SchedulerOptions> = {},
   ) {
     this.options = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
+    // Every in-flight send listens for shutdown on this one signal.
+    setMaxListeners(0, this.abort.signal);
   }
 
   registerSender(type: DestinationType, sender: DestinationSender): void {
@@ -324,8 +337,20 @@ export class Scheduler {
       const now = Date.now();
       const claimed = await claimDueReminders(this.db, now, this.options.batchSize, this.options.lateThresholdMs);
       for (const s of claimed.lateness) this.metrics.lateness.observe(s);
-      // Start sending this batch while the next one is claimed.
-      if (claimed.deliveries > 0) void this.fill();
+      // Start sending this batch while the next one is claimed; what finds no room in memory
+      // stays pending in the table for the outbox sweep.
+      // While the sweep is caught up, rows taken here move the cursor too, so it never re-reads them.
+      let advance = this.caughtUp && !this.filling && claimed.rows.length === claimed.deliveries;
+      for (const row of claimed.rows) {
+        if (this.offer(row)) {
+          if (advance) this.cursors.pending = { at: row.next_attempt_at, id: row.id };
+        } else advance = false;
+      }
+      if (claimed.rows.length < claimed.deliveries) {
+        this.caughtUp = false;
+        void this.fill();
+      }
+      this.pump();
       if (claimed.reminders < this.options.batchSize) return;
       // Let sends and API requests in between batches of a burst.
       await new Promise((r) => setImmediate(r));
@@ -337,6 +362,7 @@ export class Scheduler {
 
   private resetCursors(): void {
     this.cursors = { pending: null, retrying: null };
+    this.caughtUp = false;
   }
 
   private fill(): Promise<void> {
@@ -363,16 +389,17 @@ export class Scheduler {
   }
 
   /**
-   * Pages through sendable deliveries from the cursors on. The cursor never moves past a row that
+   * Pages through sendable deliveries from the cursor on. The cursor never moves past a row that
    * found no room in memory (so no row is ever skipped); rows for other hosts a little further on
    * are still taken, so one host with a deep backlog does not hold the others back.
    */
   private async fillOnce(): Promise<void> {
     const nowIso = new Date().toISOString();
+    const leftBehindAtStart = this.leftBehind;
     for (const status of ['pending', 'retrying'] as const) {
       let cursor = this.cursors[status];
       let held: OutboxCursor | null | undefined;
-      let pagesPastHeld = 0;
+      let reachedEnd = false;
       for (;;) {
         if (this.stopping) return;
         if (this.known.size >= this.options.maxBuffered) {
@@ -384,10 +411,15 @@ export class Scheduler {
           if (!this.offer(row) && held === undefined) held = cursor;
           cursor = { at: row.next_attempt_at, id: row.id };
         }
-        if (page.length < this.options.pageSize) break;
-        if (held !== undefined && ++pagesPastHeld >= 2) break;
+        if (page.length < this.options.pageSize) {
+          reachedEnd = true;
+          break;
+        }
+        // One page past a held row, for other hosts; the rest waits until there is room again.
+        if (held !== undefined) break;
       }
       this.cursors[status] = held !== undefined ? held : cursor;
+      if (status === 'pending') this.caughtUp = reachedEnd && held === undefined && this.leftBehind === leftBehindAtStart;
     }
     this.lastFillIso = nowIso;
     this.pump();
@@ -397,10 +429,11 @@ export class Scheduler {
   private offer(row: OutboxRow): boolean {
     if (this.known.has(row.id)) return true;
     const sender = this.senders.get(row.destination_type);
+    const metadata = parseMetadata(row.metadata);
     let key = `missing:${row.destination_type}`;
     if (sender) {
       try {
-        key = sender.concurrencyKey({ id: row.destination_id, type: row.destination_type, metadata: parseMetadata(row.metadata), secret: row.secret });
+        key = sender.concurrencyKey({ id: row.destination_id, type: row.destination_type, metadata, secret: row.secret });
       } catch {
         key = `invalid:${row.destination_type}`;
       }
@@ -408,17 +441,21 @@ export class Scheduler {
     let queue = this.queues.get(key);
     if (this.known.size >= this.options.maxBuffered) {
       this.full = true;
+      this.leftBehind += 1;
+      this.caughtUp = false;
       return false;
     }
     if ((queue?.length ?? 0) + (this.activeByKey.get(key) ?? 0) >= this.options.maxBufferedPerKey) {
       this.saturated.add(key);
+      this.leftBehind += 1;
+      this.caughtUp = false;
       return false;
     }
     if (!queue) {
       queue = [];
       this.queues.set(key, queue);
     }
-    queue.push({ row, key });
+    queue.push({ row, metadata, key });
     this.known.add(row.id);
     this.queued += 1;
     if ((this.activeByKey.get(key) ?? 0) < this.options.perHostConcurrency) this.runnable.add(key);
@@ -473,8 +510,7 @@ export class Scheduler {
   }
 
   private async run(job: Job): Promise<void> {
-    const { row } = job;
-    const metadata = parseMetadata(row.metadata);
+    const { row, metadata } = job;
     const attempt = row.attempts + 1;
     const started = Date.now();
     const firedAt = new Date(started).toISOString();
@@ -567,13 +603,18 @@ export class Scheduler {
   // -------------------------------------------------------------------------------------------
   // Writing results
 
+  /** Results are written every flushIntervalMs, or at once when 2000 are waiting. */
   private scheduleFlush(): void {
-    if (this.flushTimer || this.flushing) return;
-    const delay = this.results.length >= 500 ? 0 : this.options.flushIntervalMs;
+    if (this.flushing) return;
+    if (this.results.length >= 2000) {
+      void this.flush();
+      return;
+    }
+    if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
       void this.flush();
-    }, delay);
+    }, this.options.flushIntervalMs);
   }
 
   private async flush(): Promise<void> {

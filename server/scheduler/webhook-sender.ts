@@ -141,6 +141,63 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     bodyTimeoutMs: timeoutMs,
     ...(options.lookup ? { lookup: options.lookup } : {}),
   });
+ // Deadlines and shutdown for in-flight requests, without a timer and an event listener per
+  // request: a burst sends 10,000s a second, and those cost more than the rest of the send.
+  interface InFlight {
+    controller: AbortController;
+    deadline: number;
+    timedOut: boolean;
+    group: Set<InFlight> | null;
+  }
+  const inFlight = new Set<InFlight>();
+  const bySignal = new WeakMap<AbortSignal, Set<InFlight>>();
+  let sweeper: NodeJS.Timeout | null = null;
+  const sweepEveryMs = Math.max(10, Math.min(250, Math.floor(timeoutMs / 10)));
+
+  function sweep() {
+    const now = Date.now();
+    for (const e of inFlight) {
+      if (e.deadline <= now) {
+        e.timedOut = true;
+        untrack(e);
+        e.controller.abort();
+      }
+    }
+    if (inFlight.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = null;
+    }
+  }
+
+  function track(signal: AbortSignal | undefined): InFlight {
+    const entry: InFlight = { controller: new AbortController(), deadline: Date.now() + timeoutMs, timedOut: false, group: null };
+    if (signal) {
+      if (signal.aborted) entry.controller.abort();
+      let group = bySignal.get(signal);
+      if (!group) {
+        const members = new Set<InFlight>();
+        group = members;
+        bySignal.set(signal, members);
+        signal.addEventListener('abort', () => {
+          for (const e of members) e.controller.abort();
+        }, { once: true });
+      }
+      group.add(entry);
+      entry.group = group;
+    }
+    inFlight.add(entry);
+    if (!sweeper) {
+      sweeper = setInterval(sweep, sweepEveryMs);
+      sweeper.unref();
+    }
+    return entry;
+  }
+
+  function untrack(entry: InFlight) {
+    inFlight.delete(entry);
+    entry.group?.delete(entry);
+  }
+
   const timeoutText = `Timed out after ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`}`;
 
   async function post(target: WebhookTarget, platform: WebhookPlatform, msgId: string, body: string, signal: AbortSignal | undefined): Promise<Outcome> {
@@ -164,8 +221,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     } else {
       headers['webhook-id'] = msgId;
     }
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const entry = track(signal);
     try {
       const res = await agent.request({
         origin: url.origin,
@@ -173,7 +229,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         method: 'POST',
         headers,
         body,
-        signal: combined,
+        signal: entry.controller.signal,
       });
       // The answer's body is never used; read (bounded by bodyTimeout) so the socket can be reused.
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
@@ -198,11 +254,13 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       }
       return { ok: false, retryable: false, httpStatus: status, error: `HTTP ${status} from ${url.hostname}` };
     } catch (err) {
-      if (timeout.aborted) return { ok: false, retryable: true, error: timeoutText };
+      if (entry.timedOut) return { ok: false, retryable: true, error: timeoutText };
       if (signal?.aborted) return { ok: false, retryable: true, error: 'Interrupted by server shutdown' };
       const code = (err as { code?: string }).code;
       if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { ok: false, retryable: true, error: timeoutText };
       return { ok: false, ...networkError(err, host) };
+    } finally {
+      untrack(entry);
     }
   }
 
@@ -252,6 +310,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     },
 
     async close() {
+      if (sweeper) clearInterval(sweeper);
       await agent.close().catch(() => agent.destroy());
     },
   };
