@@ -111,7 +111,16 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
           <span className="sr-only">{isLoading ? t('loading') : ''}</span>
         </span>
 
-        <div className="ml-auto flex flex-wrap items-center gap-1.5">
+        {/* Narrow screens: arrows stay beside the title, Next reminder and Today go below. */}
+        <div className="ml-auto flex items-center sm:order-last sm:ml-0">
+          <Button variant="ghost" size="icon-sm" onClick={() => setShown((m) => addMonths(m, -1))} aria-label={t('previousMonth')} data-testid="calendar-prev">
+            <ChevronLeft />
+          </Button>
+          <Button variant="ghost" size="icon-sm" onClick={() => setShown((m) => addMonths(m, 1))} aria-label={t('nextMonth')} data-testid="calendar-next">
+            <ChevronRight />
+          </Button>
+        </div>
+        <div className="flex w-full flex-wrap items-center gap-1.5 sm:ml-auto sm:w-auto">
           {next.target && (
             <Button variant="outline" size="sm" onClick={() => setShown(next.target!)} data-testid="calendar-next-reminder" className="text-primary">
               <CalendarSearch />
@@ -121,14 +130,6 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
           <Button variant="outline" size="sm" onClick={() => setShown(todayMonth)} data-testid="calendar-today">
             {t('today')}
           </Button>
-          <div className="flex items-center">
-            <Button variant="ghost" size="icon-sm" onClick={() => setShown((m) => addMonths(m, -1))} aria-label={t('previousMonth')} data-testid="calendar-prev">
-              <ChevronLeft />
-            </Button>
-            <Button variant="ghost" size="icon-sm" onClick={() => setShown((m) => addMonths(m, 1))} aria-label={t('nextMonth')} data-testid="calendar-next">
-              <ChevronRight />
-            </Button>
-          </div>
         </div>
       </div>
 
