@@ -5,6 +5,11 @@ import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
+// The browser tests build web/dist from inside vitest, which sets NODE_ENV=test: Vite would then
+// bundle React's development build (jsx-dev-runtime, ~70 KB more gzipped). web/dist must be the
+// production build whoever starts it (NODE_ENV=development still gives a debug build on purpose).
+if (process.env.NODE_ENV === 'test' && process.argv.includes('build')) process.env.NODE_ENV = 'production';
+
 export default defineConfig({
   root,
   plugins: [react(), tailwindcss()],
@@ -23,5 +28,22 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // One chunk per lazily loaded language instead of one per namespace file (English, the
+            // fallback, is part of the entry: see web/src/lib/i18n.ts).
+            {
+              debugName: 'locales',
+              name: (id) => {
+                const lng = /[\\/]locales[\\/](\w+)[\\/][\w-]+\.json$/.exec(id)?.[1];
+                return lng && lng !== 'en' ? `locale-${lng}` : null;
+              },
+            },
+          ],
+        },
+      },
+    },
   },
 });

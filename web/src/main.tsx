@@ -1,6 +1,6 @@
 // Order matters: the theme class and the language are set before the first render.
 import './lib/theme';
-import './lib/i18n';
+import { i18nReady } from './lib/i18n';
 import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -8,8 +8,11 @@ import { App } from './app/app';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// A stored non-English language is fetched first, so the first paint is already translated.
+void i18nReady.then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { SWRConfig } from 'swr';
-import { Toaster } from '@/components/ui/toaster';
-import { TooltipProvider } from '@/components/ui/tooltip';
 import { ApiError, fetcher } from '@/lib/api-client';
 import { AuthProvider } from '@/lib/auth';
+
+// Toasts only follow user actions, so the toaster (sonner) is not part of the first page load.
+const Toaster = lazy(() => import('@/components/ui/toaster'));
 
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
@@ -17,10 +18,10 @@ export function AppProviders({ children }: { children: ReactNode }) {
       }}
     >
       <AuthProvider>
-        <TooltipProvider delayDuration={200}>
-          {children}
+        {children}
+        <Suspense fallback={null}>
           <Toaster />
-        </TooltipProvider>
+        </Suspense>
       </AuthProvider>
     </SWRConfig>
   );

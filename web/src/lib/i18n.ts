@@ -2,25 +2,36 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 /**
- * All locale files are bundled at build time from the repo-level `locales/` folder (shared with the
- * Discord bot). A new `locales/<lng>/<namespace>.json` is picked up without touching this file.
+ * Locale files come from the repo-level `locales/` folder (shared with the Discord bot). A new
+ * `locales/<lng>/<namespace>.json` is picked up without touching this file. `bot.json` is the
+ * bot's alone and is never shipped to the browser.
+ *
+ * English (the fallback) is bundled; the other languages are one lazy chunk each (grouped in
+ * vite.config.ts), loaded before the first render when stored and on demand when switching.
  */
 export const LANGUAGES = ['en', 'fr', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = 'language';
 export const FALLBACK_LANGUAGE: Language = 'en';
 
-const files = import.meta.glob<Record<string, unknown>>('../../../locales/*/*.json', { eager: true, import: 'default' });
+type Bundle = Record<string, Record<string, unknown>>;
 
-type Resources = Record<string, Record<string, Record<string, unknown>>>;
-const resources: Resources = {};
-for (const [file, content] of Object.entries(files)) {
-  const match = /locales\/([a-z]{2})\/([\w-]+)\.json$/.exec(file);
-  if (!match) continue;
-  const [, lng, ns] = match as unknown as [string, string, string];
-  (resources[lng] ??= {})[ns] = content;
+const fallbackFiles = import.meta.glob<Record<string, unknown>>(['../../../locales/en/*.json', '!../../../locales/en/bot.json'], {
+  eager: true,
+  import: 'default',
+});
+const lazyFiles = import.meta.glob<Record<string, unknown>>(['../../../locales/*/*.json', '!../../../locales/en/*.json', '!../../../locales/*/bot.json'], {
+  import: 'default',
+});
+
+const FILE_PATTERN = /locales\/([a-z]{2})\/([\w-]+)\.json$/;
+
+const fallbackBundle: Bundle = {};
+for (const [file, content] of Object.entries(fallbackFiles)) {
+  const match = FILE_PATTERN.exec(file);
+  if (match) fallbackBundle[match[2] as string] = content;
 }
-export const NAMESPACES = Object.keys(resources[FALLBACK_LANGUAGE] ?? {});
+export const NAMESPACES = Object.keys(fallbackBundle);
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -36,9 +47,42 @@ function storedLanguage(): Language {
   return FALLBACK_LANGUAGE;
 }
 
+const loaded = new Set<Language>([FALLBACK_LANGUAGE]);
+const loading = new Map<Language, Promise<void>>();
+
+/** Adds a language's namespaces to i18next (once, all together); resolves when they are usable. */
+export function loadLanguage(lng: Language): Promise<void> {
+  if (loaded.has(lng)) return Promise.resolve();
+  let pending = loading.get(lng);
+  if (!pending) {
+    const entries = Object.entries(lazyFiles).filter(([file]) => FILE_PATTERN.exec(file)?.[1] === lng);
+    pending = Promise.all(entries.map(async ([file, load]) => [FILE_PATTERN.exec(file)?.[2] as string, await load()] as const)).then(
+      (bundles) => {
+        for (const [ns, content] of bundles) i18n.addResourceBundle(lng, ns, content, true, true);
+        loaded.add(lng);
+        loading.delete(lng);
+      },
+      (err: unknown) => {
+        // Let a later attempt retry (e.g. after a network blip).
+        loading.delete(lng);
+        throw err;
+      },
+    );
+    loading.set(lng, pending);
+  }
+  return pending;
+}
+
+/** Warms the other languages (e.g. when the language menu opens) so a switch is instant. */
+export function preloadLanguages(): void {
+  for (const lng of LANGUAGES) loadLanguage(lng).catch(() => {});
+}
+
+const initialLanguage = storedLanguage();
+
 void i18n.use(initReactI18next).init({
-  resources,
-  lng: storedLanguage(),
+  resources: { [FALLBACK_LANGUAGE]: fallbackBundle },
+  lng: initialLanguage,
   fallbackLng: FALLBACK_LANGUAGE,
   supportedLngs: [...LANGUAGES],
   ns: NAMESPACES,
@@ -46,6 +90,8 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
   initAsync: false,
+  // Bundles of lazily loaded languages are added later; let i18next accept a language without them.
+  partialBundledLanguages: true,
   react: { useSuspense: false },
 });
 
@@ -55,13 +101,34 @@ function syncHtmlLang(lng: string) {
 syncHtmlLang(i18n.language);
 i18n.on('languageChanged', syncHtmlLang);
 
-export function changeLanguage(lng: Language): void {
+/** Resolves once the stored language can render (main.tsx waits for it before the first render). */
+export const i18nReady: Promise<void> = loadLanguage(initialLanguage).catch((err: unknown) => {
+  console.error('Could not load the language', err);
+  void i18n.changeLanguage(FALLBACK_LANGUAGE);
+});
+
+let requested: Language = initialLanguage;
+
+/** Stores the choice and switches once the language's strings are loaded. */
+export function changeLanguage(lng: Language): Promise<void> {
+  requested = lng;
   try {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, lng);
   } catch {
     /* ignore */
   }
-  void i18n.changeLanguage(lng);
+  // Already loaded: switch synchronously, inside the click that asked for it.
+  if (loaded.has(lng)) {
+    void i18n.changeLanguage(lng);
+    return Promise.resolve();
+  }
+  return loadLanguage(lng).then(
+    () => {
+      // A later choice made while this one loaded wins.
+      if (requested === lng) void i18n.changeLanguage(lng);
+    },
+    (err: unknown) => console.error('Could not load the language', err),
+  );
 }
 
 export default i18n;

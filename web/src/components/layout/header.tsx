@@ -1,18 +1,29 @@
 import { LogOut, Menu } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogDescription, DialogTitle, DialogTrigger, SheetContent } from '@/components/ui/dialog';
-import { Separator } from '@/components/ui/separator';
 import { useAuth } from '@/lib/auth';
 import { cn } from '@/lib/utils';
 import { Logo } from './logo';
 import { NAV_LINKS } from './nav-links';
-import { LanguageMenu, ThemeMenu } from './preference-menus';
+
+/*
+ * The menus (Radix dropdowns and the phone sheet) are separate chunks: the first page load only
+ * needs the header's links and buttons. The preference menus load right after the first render,
+ * the phone sheet on first use.
+ */
+const PreferenceMenus = lazy(() => import('./preference-menus'));
+const MobileMenu = lazy(() => import('./mobile-menu'));
+const loadMobileMenu = () => void import('./mobile-menu');
 
 function isActive(location: string, href: string) {
   return location === href || (href !== '/' && location.startsWith(`${href}/`));
+}
+
+/** Keeps the header from shifting while the menus load: same size as the two menu buttons. */
+function PreferenceMenusPlaceholder() {
+  return <span aria-hidden className="inline-block h-8 w-[6.5rem]" />;
 }
 
 export function Header() {
@@ -20,6 +31,7 @@ export function Header() {
   const { isAuthenticated, logout, user } = useAuth();
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [menuUsed, setMenuUsed] = useState(false);
   const links = NAV_LINKS.filter((link) => !link.auth || isAuthenticated);
 
   return (
@@ -34,6 +46,7 @@ export function Header() {
             <Link
               key={link.href}
               href={link.href}
+              aria-current={isActive(location, link.href) ? 'page' : undefined}
               className={cn(
                 'rounded-md px-3 py-1.5 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-foreground',
                 isActive(location, link.href) && 'bg-accent text-foreground',
@@ -45,8 +58,9 @@ export function Header() {
         </nav>
 
         <div className="ml-auto flex items-center gap-1">
-          <LanguageMenu />
-          <ThemeMenu />
+          <Suspense fallback={<PreferenceMenusPlaceholder />}>
+            <PreferenceMenus />
+          </Suspense>
           <div className="hidden items-center gap-2 pl-2 md:flex">
             {isAuthenticated ? (
               <>
@@ -65,57 +79,35 @@ export function Header() {
             )}
           </div>
 
-          <Dialog open={menuOpen} onOpenChange={setMenuOpen}>
-            <DialogTrigger asChild>
-              <Button variant="ghost" size="icon-sm" className="md:hidden" aria-label={t('header.openMenu')} data-testid="mobile-menu-button">
-                <Menu className="size-5" />
-              </Button>
-            </DialogTrigger>
-            <SheetContent data-testid="mobile-menu">
-              <DialogTitle asChild>
-                <div>
-                  <Logo />
-                </div>
-              </DialogTitle>
-              <DialogDescription className="sr-only">{t('header.navigation')}</DialogDescription>
-              <nav className="mt-4 flex flex-col gap-1" aria-label={t('header.navigation')}>
-                {links.map((link) => (
-                  <Link
-                    key={link.href}
-                    href={link.href}
-                    onClick={() => setMenuOpen(false)}
-                    className={cn(
-                      'rounded-md px-3 py-2.5 text-base font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-foreground',
-                      isActive(location, link.href) && 'bg-accent text-foreground',
-                    )}
-                  >
-                    {t(link.labelKey)}
-                  </Link>
-                ))}
-              </nav>
-              <Separator />
-              <div className="mt-auto flex flex-col gap-2">
-                {isAuthenticated ? (
-                  <Button
-                    variant="outline"
-                    onClick={() => {
-                      setMenuOpen(false);
-                      void logout();
-                    }}
-                  >
-                    <LogOut />
-                    {t('actions.logout')}
-                  </Button>
-                ) : (
-                  <Button variant="brand" asChild>
-                    <Link href="/login" onClick={() => setMenuOpen(false)}>
-                      {t('actions.startNow')}
-                    </Link>
-                  </Button>
-                )}
-              </div>
-            </SheetContent>
-          </Dialog>
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            className="md:hidden"
+            aria-label={t('header.openMenu')}
+            aria-haspopup="dialog"
+            aria-expanded={menuOpen}
+            data-testid="mobile-menu-button"
+            onPointerEnter={loadMobileMenu}
+            onFocus={loadMobileMenu}
+            onClick={() => {
+              setMenuUsed(true);
+              setMenuOpen(true);
+            }}
+          >
+            <Menu className="size-5" />
+          </Button>
+          {menuUsed && (
+            <Suspense fallback={null}>
+              <MobileMenu
+                open={menuOpen}
+                onOpenChange={setMenuOpen}
+                links={links}
+                isActive={(href) => isActive(location, href)}
+                isAuthenticated={isAuthenticated}
+                onLogout={() => void logout()}
+              />
+            </Suspense>
+          )}
         </div>
       </div>
     </header>

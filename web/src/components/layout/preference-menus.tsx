@@ -8,7 +8,7 @@ import {
   DropdownMenuLabel,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { changeLanguage, isLanguage, LANGUAGES, type Language } from '@/lib/i18n';
+import { changeLanguage, isLanguage, LANGUAGES, type Language, preloadLanguages } from '@/lib/i18n';
 import { type Theme, THEMES } from '@/lib/theme';
 import { useTheme } from '@/lib/use-theme';
 import { cn } from '@/lib/utils';
@@ -16,21 +16,28 @@ import { cn } from '@/lib/utils';
 /** Language names are written in their own language, whatever the UI language. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Français', es: 'Español' };
 
+/*
+ * Both menus are non-modal: a modal Radix menu marks the rest of the page aria-hidden while it
+ * still holds focusable elements (axe: aria-hidden-focus). Escape, outside clicks and focus
+ * handling inside the menu stay the same.
+ */
 export function LanguageMenu({ className }: { className?: string }) {
   const { t, i18n } = useTranslation('common');
   const current = isLanguage(i18n.language) ? i18n.language : 'en';
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false} onOpenChange={(open) => open && preloadLanguages()}>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="sm" className={cn('gap-1.5 px-2.5', className)} aria-label={t('language.label')} data-testid="language-menu">
-          <Languages />
+        {/* The accessible name holds the visible code ("Language EN"), as WCAG 2.5.3 asks. */}
+        <Button variant="ghost" size="sm" className={cn('gap-1.5 px-2.5', className)} data-testid="language-menu" onPointerEnter={preloadLanguages}>
+          <Languages aria-hidden />
+          <span className="sr-only">{t('language.label')} </span>
           <span className="text-xs font-semibold uppercase">{current}</span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">
         <DropdownMenuLabel>{t('language.label')}</DropdownMenuLabel>
         {LANGUAGES.map((lng) => (
-          <DropdownMenuItem key={lng} onSelect={() => changeLanguage(lng)} data-testid={`language-${lng}`} lang={lng}>
+          <DropdownMenuItem key={lng} onSelect={() => void changeLanguage(lng)} data-testid={`language-${lng}`} lang={lng}>
             <span className="flex-1">{LANGUAGE_NAMES[lng]}</span>
             {lng === current && <Check className="text-primary" />}
           </DropdownMenuItem>
@@ -47,7 +54,7 @@ export function ThemeMenu({ className }: { className?: string }) {
   const { t } = useTranslation('common');
   const { theme, setTheme } = useTheme();
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="icon-sm" className={className} aria-label={t('theme.label')} data-testid="theme-menu">
           <Sun className="scale-100 rotate-0 transition-all dark:scale-0 dark:-rotate-90" />
@@ -68,5 +75,15 @@ export function ThemeMenu({ className }: { className?: string }) {
         })}
       </DropdownMenuContent>
     </DropdownMenu>
+  );
+}
+
+/** Both header menus (the header loads them as one lazy chunk). */
+export default function PreferenceMenus() {
+  return (
+    <>
+      <LanguageMenu />
+      <ThemeMenu />
+    </>
   );
 }

@@ -2,7 +2,10 @@ import type * as React from 'react';
 import { Toaster as Sonner, type ToasterProps } from 'sonner';
 import { useTheme } from '@/lib/use-theme';
 
-/** Mounted once in AppProviders. Use `import { toast } from 'sonner'` anywhere. */
+/**
+ * Mounted once in AppProviders (as a lazy chunk, right after the first render). Use
+ * `import { toast } from 'sonner'` anywhere.
+ */
 export function Toaster(props: ToasterProps) {
   const { resolvedTheme } = useTheme();
   return (
@@ -23,3 +26,5 @@ export function Toaster(props: ToasterProps) {
     />
   );
 }
+
+export default Toaster;

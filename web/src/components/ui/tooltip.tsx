@@ -2,9 +2,20 @@ import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
-/** Mounted once in AppProviders; individual tooltips need no provider. */
 export const TooltipProvider = TooltipPrimitive.Provider;
-export const Tooltip = TooltipPrimitive.Root;
+export const TOOLTIP_DELAY_MS = 200;
+
+/**
+ * Each tooltip brings its own provider, so the app shell does not load Radix Tooltip (and its
+ * positioning code) before a page that shows a tooltip.
+ */
+export function Tooltip({ delayDuration = TOOLTIP_DELAY_MS, ...props }: React.ComponentProps<typeof TooltipPrimitive.Root>) {
+  return (
+    <TooltipProvider delayDuration={delayDuration}>
+      <TooltipPrimitive.Root {...props} />
+    </TooltipProvider>
+  );
+}
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 export function TooltipContent({ className, sideOffset = 6, children, ...props }: React.ComponentProps<typeof TooltipPrimitive.Content>) {
