@@ -36,11 +36,12 @@ export function strengthLevel(score: number): { level: StrengthLevel; color: 're
 
 const BAR_CLASS = { red: 'bg-red-500', orange: 'bg-orange-500', yellow: 'bg-yellow-400', lime: 'bg-lime-500', green: 'bg-green-500' } as const;
 const TEXT_CLASS = {
-  red: 'text-red-600 dark:text-red-400',
-  orange: 'text-orange-600 dark:text-orange-400',
-  yellow: 'text-yellow-600 dark:text-yellow-400',
-  lime: 'text-lime-600 dark:text-lime-400',
-  green: 'text-green-600 dark:text-green-400',
+  // Light shades dark enough for 4.5:1 on white.
+  red: 'text-red-700 dark:text-red-400',
+  orange: 'text-orange-700 dark:text-orange-400',
+  yellow: 'text-yellow-800 dark:text-yellow-400',
+  lime: 'text-lime-800 dark:text-lime-400',
+  green: 'text-green-700 dark:text-green-400',
 } as const;
 
 const LEVEL_KEYS = {

@@ -12,7 +12,7 @@ export const badgeVariants = cva(
         secondary: 'border-transparent bg-secondary text-secondary-foreground',
         destructive: 'border-transparent bg-destructive/12 text-destructive dark:bg-destructive/20',
         success: 'border-transparent bg-success/15 text-success',
-        warning: 'border-transparent bg-warning/20 text-amber-700 dark:text-warning',
+        warning: 'border-transparent bg-warning/20 text-amber-800 dark:text-warning',
         outline: 'text-foreground',
       },
     },

@@ -7,7 +7,8 @@ export function CodeBlock({ code }: { code: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <div className="group relative rounded-lg border bg-zinc-950 text-zinc-100 shadow-sm dark:bg-black/60">
-      <pre className="overflow-x-auto p-4 pr-12 font-mono text-sm leading-relaxed">
+      {/* Focusable so keyboard users can scroll long lines sideways. */}
+      <pre tabIndex={0} className="overflow-x-auto rounded-lg p-4 pr-12 font-mono text-sm leading-relaxed outline-none focus-visible:ring-2 focus-visible:ring-ring">
         <code>{code}</code>
       </pre>
       <button

@@ -43,7 +43,7 @@ export function DeliveryPreview() {
             </div>
             <div className="flex items-center justify-between gap-2">
               <span className="truncate">
-                <span className="text-green-600 dark:text-green-400">POST</span> https://hooks.example.com/ops
+                <span className="text-green-700 dark:text-green-400">POST</span> https://hooks.example.com/ops
               </span>
               <span className="rounded bg-success/15 px-1.5 py-0.5 text-success">200</span>
             </div>

@@ -118,17 +118,28 @@ export function ReviewStep({
   );
 }
 
+/** One <dt>/<dd> pair per row (a <dl> row may hold nothing else): the icon sits in the <dt>, the edit button in the <dd>. */
 function Row({ icon: Icon, label, children, onEdit, editLabel }: { icon: typeof Send; label: string; children: ReactNode; onEdit: () => void; editLabel: string }) {
   return (
-    <div className="flex gap-3 px-4 py-3.5 sm:gap-4 sm:px-5">
-      <Icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
-      <div className="min-w-0 flex-1 space-y-1">
-        <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{label}</dt>
-        <dd className="text-sm">{children}</dd>
-      </div>
-      <Button type="button" variant="ghost" size="icon-sm" className="shrink-0 text-muted-foreground" onClick={onEdit} aria-label={`${editLabel}: ${label}`} title={editLabel}>
-        <Pencil />
-      </Button>
+    <div className="relative py-3.5 pr-15 pl-11 sm:pr-17 sm:pl-13">
+      <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
+        <Icon className="absolute top-4 left-4 size-4 text-muted-foreground sm:left-5" aria-hidden />
+        {label}
+      </dt>
+      <dd className="mt-1 text-sm">
+        {children}
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon-sm"
+          className="absolute top-3 right-4 text-muted-foreground sm:right-5"
+          onClick={onEdit}
+          aria-label={`${editLabel}: ${label}`}
+          title={editLabel}
+        >
+          <Pencil />
+        </Button>
+      </dd>
     </div>
   );
 }
