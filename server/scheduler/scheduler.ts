@@ -144,6 +144,7 @@ export class Scheduler {
   private active = 0;
   private queued = 0;
   private readonly disabledDestinations = new Set<string>();
+  private readonly infoCache = new Map<string, { metadata: Record<string, unknown>; key: string }>();
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -165,6 +166,7 @@ export class Scheduler {
 
   registerSender(type: DestinationType, sender: DestinationSender): void {
     this.senders.set(type, sender);
+    this.infoCache.clear();
   }
 
   senderFor(type: DestinationType): DestinationSender | undefined {
@@ -428,16 +430,7 @@ export class Scheduler {
   /** Queues a row for sending; false when there is no room for it now. */
   private offer(row: OutboxRow): boolean {
     if (this.known.has(row.id)) return true;
-    const sender = this.senders.get(row.destination_type);
-    const metadata = parseMetadata(row.metadata);
-    let key = `missing:${row.destination_type}`;
-    if (sender) {
-      try {
-        key = sender.concurrencyKey({ id: row.destination_id, type: row.destination_type, metadata, secret: row.secret });
-      } catch {
-        key = `invalid:${row.destination_type}`;
-      }
-    }
+    const { metadata, key } = this.destinationInfo(row);
     let queue = this.queues.get(key);
     if (this.known.size >= this.options.maxBuffered) {
       this.full = true;
@@ -460,6 +453,31 @@ export class Scheduler {
     this.queued += 1;
     if ((this.activeByKey.get(key) ?? 0) < this.options.perHostConcurrency) this.runnable.add(key);
     return true;
+  }
+
+  /**
+   * Parsed metadata and concurrency key of a destination, cached by its metadata text: a burst
+   * to one webhook parses one URL, not 100,000. Metadata objects are shared: senders must not
+   * mutate them.
+   */
+  private destinationInfo(row: OutboxRow): { metadata: Record<string, unknown>; key: string } {
+    const cacheKey = `${row.destination_type}\u0000${row.metadata}`;
+    let info = this.infoCache.get(cacheKey);
+    if (info) return info;
+    const metadata = Object.freeze(parseMetadata(row.metadata));
+    const sender = this.senders.get(row.destination_type);
+    let key = `missing:${row.destination_type}`;
+    if (sender) {
+      try {
+        key = sender.concurrencyKey({ id: row.destination_id, type: row.destination_type, metadata, secret: row.secret });
+      } catch {
+        key = `invalid:${row.destination_type}`;
+      }
+    }
+    info = { metadata, key };
+    if (this.infoCache.size >= 5000) this.infoCache.clear();
+    this.infoCache.set(cacheKey, info);
+    return info;
   }
 
   /** Rows were left in the table for lack of room and room came back: read on. */

@@ -141,12 +141,14 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     bodyTimeoutMs: timeoutMs,
     ...(options.lookup ? { lookup: options.lookup } : {}),
   });
- // Deadlines and shutdown for in-flight requests, without a timer and an event listener per
-  // request: a burst sends 10,000s a second, and those cost more than the rest of the send.
+  // Deadlines and shutdown for in-flight requests without an AbortSignal, a timer or an event
+  // listener per request: a burst sends 10,000s a second and those cost more than the send.
   interface InFlight {
-    controller: AbortController;
     deadline: number;
-    timedOut: boolean;
+    /** Settles the request with this error (once). */
+    fail: (err: Error) => void;
+    /** Aborts the request on the wire once it has started. */
+    abort: ((err: Error) => void) | null;
     group: Set<InFlight> | null;
   }
   const inFlight = new Set<InFlight>();
@@ -154,32 +156,33 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   let sweeper: NodeJS.Timeout | null = null;
   const sweepEveryMs = Math.max(10, Math.min(250, Math.floor(timeoutMs / 10)));
 
+  class TimeoutError extends Error {}
+  class ShutdownError extends Error {}
+
+  function stop(entry: InFlight, err: Error) {
+    untrack(entry);
+    entry.fail(err);
+    entry.abort?.(err);
+  }
+
   function sweep() {
     const now = Date.now();
-    for (const e of inFlight) {
-      if (e.deadline <= now) {
-        e.timedOut = true;
-        untrack(e);
-        e.controller.abort();
-      }
-    }
+    for (const e of inFlight) if (e.deadline <= now) stop(e, new TimeoutError('timeout'));
     if (inFlight.size === 0 && sweeper) {
       clearInterval(sweeper);
       sweeper = null;
     }
   }
 
-  function track(signal: AbortSignal | undefined): InFlight {
-    const entry: InFlight = { controller: new AbortController(), deadline: Date.now() + timeoutMs, timedOut: false, group: null };
+  function track(entry: InFlight, signal: AbortSignal | undefined) {
     if (signal) {
-      if (signal.aborted) entry.controller.abort();
       let group = bySignal.get(signal);
       if (!group) {
         const members = new Set<InFlight>();
         group = members;
         bySignal.set(signal, members);
         signal.addEventListener('abort', () => {
-          for (const e of members) e.controller.abort();
+          for (const e of [...members]) stop(e, new ShutdownError('shutdown'));
         }, { once: true });
       }
       group.add(entry);
@@ -190,12 +193,59 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       sweeper = setInterval(sweep, sweepEveryMs);
       sweeper.unref();
     }
-    return entry;
   }
 
   function untrack(entry: InFlight) {
     inFlight.delete(entry);
     entry.group?.delete(entry);
+  }
+
+  /** POST with undici's handler API: status and headers only, the answer's body is discarded. */
+  function dispatchPost(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal | undefined) {
+    return new Promise<{ statusCode: number; retryAfter: string | string[] | undefined }>((resolve, reject) => {
+      if (signal?.aborted) return reject(new ShutdownError('shutdown'));
+      let settled = false;
+      let statusCode = 0;
+      let retryAfter: string | string[] | undefined;
+      const entry: InFlight = {
+        deadline: Date.now() + timeoutMs,
+        abort: null,
+        group: null,
+        fail(err) {
+          if (settled) return;
+          settled = true;
+          reject(err);
+        },
+      };
+      const done = (err: Error | null) => {
+        untrack(entry);
+        if (settled) return;
+        settled = true;
+        if (err) reject(err);
+        else resolve({ statusCode, retryAfter });
+      };
+      track(entry, signal);
+      agent.dispatch(
+        { origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body },
+        {
+          onRequestStart(controller) {
+            entry.abort = (err) => controller.abort(err);
+            if (settled) controller.abort(new Error('settled'));
+          },
+          onResponseStart(_controller, status, responseHeaders) {
+            statusCode = status;
+            retryAfter = responseHeaders['retry-after'];
+          },
+          onResponseData() {},
+          onResponseEnd() {
+            done(null);
+          },
+          onResponseError(_controller, err) {
+            done(err);
+          },
+        },
+      );
+    });
   }
 
   const timeoutText = `Timed out after ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 100) / 10} s` : `${timeoutMs} ms`}`;
@@ -221,23 +271,13 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     } else {
       headers['webhook-id'] = msgId;
     }
-    const entry = track(signal);
     try {
-      const res = await agent.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: 'POST',
-        headers,
-        body,
-        signal: entry.controller.signal,
-      });
-      // The answer's body is never used; read (bounded by bodyTimeout) so the socket can be reused.
-      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      const res = await dispatchPost(url, headers, body, signal);
       const status = res.statusCode;
       if (status >= 200 && status < 300) return { ok: true, httpStatus: status };
       if (status >= 300 && status < 400) return { ok: false, retryable: false, httpStatus: status, error: `Redirects are not followed (HTTP ${status})` };
       if (status === 408 || status === 429 || status >= 500) {
-        const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+        const retryAfterMs = parseRetryAfter(res.retryAfter);
         return {
           ok: false,
           retryable: true,
@@ -254,13 +294,11 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       }
       return { ok: false, retryable: false, httpStatus: status, error: `HTTP ${status} from ${url.hostname}` };
     } catch (err) {
-      if (entry.timedOut) return { ok: false, retryable: true, error: timeoutText };
-      if (signal?.aborted) return { ok: false, retryable: true, error: 'Interrupted by server shutdown' };
+      if (err instanceof TimeoutError) return { ok: false, retryable: true, error: timeoutText };
+      if (err instanceof ShutdownError) return { ok: false, retryable: true, error: 'Interrupted by server shutdown' };
       const code = (err as { code?: string }).code;
       if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { ok: false, retryable: true, error: timeoutText };
       return { ok: false, ...networkError(err, host) };
-    } finally {
-      untrack(entry);
     }
   }
 
