@@ -23,7 +23,7 @@ function isActive(location: string, href: string) {
 
 /** Keeps the header from shifting while the menus load: same size as the two menu buttons. */
 function PreferenceMenusPlaceholder() {
-  return <span aria-hidden className="inline-block h-8 w-[6.5rem]" />;
+  return <span aria-hidden className="inline-block h-8 w-24" />;
 }
 
 export function Header() {
