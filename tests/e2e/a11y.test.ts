@@ -33,10 +33,7 @@ interface AxeViolation {
  * warnings instead of failures. Keep each entry narrow (page + rule + element) and delete it once
  * fixed; an entry that no longer matches anything costs nothing.
  */
-const KNOWN_ISSUES: { page: RegExp; rule: string; target: RegExp; why: string }[] = [
-  { page: /^home/, rule: 'color-contrast', target: /^button\[data-date=/, why: 'dashboard calendar: days of the adjacent months are too faint' },
-  { page: /^home/, rule: 'color-contrast', target: /text-muted-foreground\\\/80/, why: 'dashboard reminder list: the " · UTC+01:00" zone suffix (muted-foreground/80)' },
-];
+const KNOWN_ISSUES: { page: RegExp; rule: string; target: RegExp; why: string }[] = [];
 const knownSeen = new Set<string>();
 
 /** axe on the whole document; returns readable lines for serious/critical violations. */

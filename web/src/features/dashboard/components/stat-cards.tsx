@@ -65,7 +65,7 @@ export function StatCards({ reminders, account, zone }: StatCardsProps) {
         detail={
           <span>
             <span data-testid="stat-today">{formatDate(now, zone, 'full')}</span>
-            <span className="text-muted-foreground/80"> · {zoneOffset(zone, new Date(now))}</span>
+            <span className="text-muted-foreground"> · {zoneOffset(zone, new Date(now))}</span>
           </span>
         }
       />

@@ -174,7 +174,7 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
                     className={cn(
                       'group flex h-[6.75rem] w-full flex-col gap-1 p-1.5 text-left transition-colors outline-none',
                       'hover:bg-accent/60 focus-visible:relative focus-visible:z-10 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset',
-                      outside && 'bg-muted/30 text-muted-foreground/60',
+                      outside && 'bg-muted/30 text-muted-foreground',
                       isToday && 'bg-primary/[0.06] dark:bg-primary/10',
                     )}
                   >
