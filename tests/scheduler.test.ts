@@ -166,6 +166,33 @@ describe('scheduler', () => {
     expect(await deliveriesOf(id)).toHaveLength(2);
   });
 
+  it('more due than fits in memory: the rest waits in the outbox and every one is sent exactly once', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    const other = await startWebhookSink();
+    server.app.scheduler.setOptions({ maxBuffered: 12, maxBufferedPerKey: 6, pageSize: 5, batchSize: 7 });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const { id } = await seedReminder(db, { accountId, at: Date.now() - 10, destinations: [{ url: `${sink.url}/a` }, { url: `${other.url}/b` }] });
+        ids.push(id);
+      }
+      await server.app.scheduler.runOnce();
+      const deadline = Date.now() + 5000;
+      while ((sink.requests.length < 30 || other.requests.length < 30) && Date.now() < deadline) await sleep(10);
+      await server.app.scheduler.drain();
+      for (const got of [sink.requests, other.requests]) {
+        expect(got).toHaveLength(30);
+        expect(new Set(got.map((r) => r.json.reminder_id))).toEqual(new Set(ids));
+      }
+      const open = await db.selectFrom('deliveries').select('id').where('status', '!=', 'delivered').where('reminder_id', 'in', ids).execute();
+      expect(open).toHaveLength(0);
+    } finally {
+      server.app.scheduler.setOptions({ maxBuffered: 8000, maxBufferedPerKey: 4000, pageSize: 1000, batchSize: 1000 });
+      await other.close();
+    }
+  });
+
   it('a destination type without a sender fails readably, without retrying', async () => {
     const db = server.app.db;
     const accountId = await seedAccount(db);
