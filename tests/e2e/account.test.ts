@@ -1,27 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { client } from '../helpers/server.ts';
-import { MOBILE, screenshot, useE2E } from './helpers.ts';
+import { axeViolations, MOBILE, screenshot, useE2E } from './helpers.ts';
 
-const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
-
-/**
- * axe-core violations inside <main> (the header belongs to the layout), as "rule: target" lines.
- * `dark`: the kit's dark primary/destructive buttons (white on the light tints of the theme
- * tokens) are below 4.5:1, a theme-wide matter outside these pages, so contrast is skipped there.
- */
-async function axeViolations(page: Page, { dark = false } = {}): Promise<string[]> {
-  // Fade-in animations would make colours look paler than they end up.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (skipContrast) => {
-    const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run('#main', { resultTypes: ['violations'], rules: { 'color-contrast': { enabled: !skipContrast } } });
-    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-  }, dark);
-}
 
 /** Account page (SPEC section 2): inline edits, time zone, identities, change password, delete. */
 describe('account page (browser)', () => {
@@ -185,7 +165,7 @@ describe('account page (browser)', () => {
     await dark.goto(e2e.url('/account'));
     await dark.getByTestId('account-page').waitFor();
     await screenshot(dark, 'account-dark');
-    expect(await axeViolations(dark, { dark: true })).toEqual([]);
+    expect(await axeViolations(dark)).toEqual([]);
 
     const { page: mobile } = await e2e.signedInPage({ user, viewport: MOBILE });
     await mobile.goto(e2e.url('/account'));

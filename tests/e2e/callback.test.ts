@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,25 +9,8 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type FakeDiscord, startFakeDiscord } from '../fake-discord/index.ts';
 import { client, signUp } from '../helpers/server.ts';
-import { DESKTOP, launchBrowser, MOBILE, screenshot, sessionStorageEntries } from './helpers.ts';
+import { axeViolations, DESKTOP, launchBrowser, MOBILE, screenshot, sessionStorageEntries } from './helpers.ts';
 
-const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
-
-/**
- * axe-core violations inside <main> (the header belongs to the layout), as "rule: target" lines.
- * `dark`: the kit's dark primary/destructive buttons (white on the light tints of the theme
- * tokens) are below 4.5:1, a theme-wide matter outside these pages, so contrast is skipped there.
- */
-async function axeViolations(page: Page, { dark = false } = {}): Promise<string[]> {
-  // Fade-in animations would make colours look paler than they end up.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (skipContrast) => {
-    const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run('#main', { resultTypes: ['violations'], rules: { 'color-contrast': { enabled: !skipContrast } } });
-    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-  }, dark);
-}
 
 /**
  * Discord sign-in through the browser (SPEC section 2, "Chat-platform callback page"): the fake
@@ -229,7 +212,7 @@ describe('Discord callback page (browser)', () => {
     expect(await dark.inputValue('#setup-email')).toBe('');
     await dark.fill('#setup-password', 'abc');
     await screenshot(dark, 'callback-setup-dark');
-    expect(await axeViolations(dark, { dark: true })).toEqual([]);
+    expect(await axeViolations(dark)).toEqual([]);
 
     discordUser('hopper');
     const mobile = await newPage({ viewport: MOBILE });

@@ -12,7 +12,7 @@
  * Files run their tests serially (vitest's default inside a file); keep `describe.sequential` off
  * unless you add concurrency yourself.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
@@ -137,4 +137,21 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   await page.waitForTimeout(300);
   await page.screenshot({ path: file, fullPage: options.fullPage ?? true, animations: 'disabled' });
   return file;
+}
+
+const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core violations inside <main> (the header belongs to the layout and has its own sweep in
+ * a11y.test.ts), as "rule: target" lines. Colour contrast is checked in both themes.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Fade-in animations would make colours look paler than they end up.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run('#main', { resultTypes: ['violations'] });
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  });
 }
