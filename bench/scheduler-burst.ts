@@ -5,13 +5,23 @@
  * RSS with 1,000,000 reminders stored (idle and peak during the burst).
  * Goal (issue "Scheduler and delivery"): >= 10,000 deliveries/s, none missing, none twice.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { startServerProcess } from './lib/server-process.ts';
 import { retime, seedSchedulerDatabase } from './scheduler-seed.ts';
 import { startSinkProcess } from './webhook-sink.ts';
+
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
+/** 1-minute load average: the figures are only comparable on an otherwise idle machine. */
+const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 
 export interface BurstOptions {
   total?: number;
@@ -48,10 +58,16 @@ export async function run(options: BurstOptions = {}) {
       await new Promise((r) => setTimeout(r, 300));
       const rssIdle = server.rssMb();
       let peakRss = rssIdle;
+      const cpuBefore = cpuMs(server.pid);
+      const sinkCpuBefore = cpuMs(sink.pid);
+      const loadBefore = loadAverage();
       const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, server.rssMb())), 200);
 
       const stats = await sink.waitForCount(dueCount, 180_000, 50);
       clearInterval(rssTimer);
+      const serverCpuMs = cpuMs(server.pid) - cpuBefore;
+      const sinkCpuMs = cpuMs(sink.pid) - sinkCpuBefore;
+      const loadAfter = loadAverage();
       const firstMs = (stats.first_at ?? NaN) - dueAt;
       const allMs = (stats.last_at ?? NaN) - dueAt;
 
@@ -91,6 +107,11 @@ export async function run(options: BurstOptions = {}) {
         still_due_after: stillDue,
         rss_idle_mb_with_1m_reminders: rssIdle,
         rss_peak_mb_during_burst: peakRss,
+        // Throughput moves with whatever else runs on the machine; CPU per delivery much less so.
+        server_cpu_us_per_delivery: Math.round((serverCpuMs * 1000) / dueCount),
+        sink_cpu_us_per_delivery: Math.round((sinkCpuMs * 1000) / dueCount),
+        deliveries_per_second_per_server_core: Math.round(dueCount / (serverCpuMs / 1000)),
+        load_average_before_after: `${loadBefore} / ${loadAfter}`,
       };
     } finally {
       await server.stop();
