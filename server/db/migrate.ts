@@ -16,8 +16,12 @@ class DirectoryMigrationProvider implements MigrationProvider {
   }
 }
 
+export function createMigrator(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider: new DirectoryMigrationProvider() });
+}
+
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new DirectoryMigrationProvider() });
+  const migrator = createMigrator(db);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -86,8 +86,9 @@ export async function updateIdentity(db: Executor, accountId: string, provider: 
  */
 export async function deleteAccount(db: Executor, id: string) {
   await db.deleteFrom('delivery_attempts').where('account_id', '=', id).execute();
-  await db.deleteFrom('deliveries').where('account_id', '=', id).execute();
   const reminderIds = db.selectFrom('reminders').select('id').where('account_id', '=', id);
+  // By reminder: deliveries are indexed by reminder_id, not by account_id.
+  await db.deleteFrom('deliveries').where('reminder_id', 'in', reminderIds).execute();
   await db.deleteFrom('destinations').where('reminder_id', 'in', reminderIds).execute();
   await db.deleteFrom('reminders').where('account_id', '=', id).execute();
   await db.deleteFrom('sessions').where('account_id', '=', id).execute();

@@ -99,7 +99,11 @@ export async function updateReminder(db: Executor, id: string, patch: Partial<Om
 }
 
 export async function deleteReminder(db: Executor, id: string) {
-  await db.deleteFrom('delivery_attempts').where('reminder_id', '=', id).execute();
+  // Through the delivery: delivery_attempts is indexed by delivery_id, not by reminder_id.
+  await db
+    .deleteFrom('delivery_attempts')
+    .where('delivery_id', 'in', (eb) => eb.selectFrom('deliveries').select('deliveries.id').where('deliveries.reminder_id', '=', id))
+    .execute();
   await db.deleteFrom('deliveries').where('reminder_id', '=', id).execute();
   await db.deleteFrom('destinations').where('reminder_id', '=', id).execute();
   await db.deleteFrom('reminders').where('id', '=', id).execute();
@@ -147,7 +151,10 @@ export async function replaceDestinations(
   }
   const drop = existing.filter((d) => !keep.has(d.id)).map((d) => d.id);
   if (drop.length) {
-    await db.deleteFrom('delivery_attempts').where('destination_id', 'in', drop).execute();
+    await db
+      .deleteFrom('delivery_attempts')
+      .where('delivery_id', 'in', (eb) => eb.selectFrom('deliveries').select('deliveries.id').where('deliveries.destination_id', 'in', drop))
+      .execute();
     await db.deleteFrom('deliveries').where('destination_id', 'in', drop).execute();
     await db.deleteFrom('destinations').where('id', 'in', drop).execute();
   }
