@@ -30,6 +30,8 @@ export interface Config {
   loginThrottle: { maxFailuresPerAccount: number; maxFailuresPerIp: number; windowMs: number };
   /** Behind a reverse proxy: take the client IP from X-Forwarded-For (login throttling per IP). */
   trustProxy: boolean;
+  /** Bearer token for GET /metrics; without it /metrics answers on loopback only. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -126,6 +128,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     schedulerEnabled: true,
     loginThrottle: { maxFailuresPerAccount: 5, maxFailuresPerIp: 20, windowMs: 15 * 60 * 1000 },
     trustProxy: parseBoolean('TRUST_PROXY', env.TRUST_PROXY, false, problems),
+    metricsToken: env.METRICS_TOKEN?.trim() || null,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

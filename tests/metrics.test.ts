@@ -110,3 +110,18 @@ describe('delivery log pruning', () => {
     expect(attempts.map((a) => a.delivery_id)).toEqual(['recent']);
   });
 });
+
+describe('GET /metrics access', () => {
+  it('with METRICS_TOKEN set, only a scraper sending it as a bearer token gets the figures', async () => {
+    const s = await startTestServer({ env: { METRICS_TOKEN: 'scrape-me-please' }, overrides: { schedulerEnabled: false } });
+    try {
+      expect((await fetch(`${s.url}/metrics`)).status).toBe(401);
+      expect((await fetch(`${s.url}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+      const ok = await fetch(`${s.url}/metrics`, { headers: { authorization: 'Bearer scrape-me-please' } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('chime_deliveries_total');
+    } finally {
+      await s.close();
+    }
+  });
+});
