@@ -39,7 +39,9 @@ describe('scheduler', () => {
     server.app.scheduler.wake();
     const [req] = await sink.waitFor(1, 3000);
     expect(req!.receivedAt - due).toBeGreaterThanOrEqual(0);
-    expect(req!.receivedAt - due).toBeLessThan(100);
+    // On time means the armed timer fired, not the 30 s safety net. Lateness in milliseconds is
+    // measured by the benchmark (bench/scheduler-lateness.ts), not here, where CI load varies.
+    expect(req!.receivedAt - due).toBeLessThan(1000);
     expect(req!.path).toBe('/hook?x=1');
     expect(req!.headers['user-agent']).toBe('Chime-Webhooks/1.0');
     expect(req!.headers['content-type']).toBe('application/json');
@@ -148,7 +150,7 @@ describe('scheduler', () => {
     server.app.scheduler.wake();
     await sink.waitFor(1, 3000);
     expect(forReminder(id)).toHaveLength(1);
-    expect(forReminder(id)[0]!.receivedAt - due).toBeLessThan(100);
+    expect(forReminder(id)[0]!.receivedAt - due).toBeLessThan(1000);
   });
 
   it('fires one delivery per enabled destination and skips disabled ones', async () => {

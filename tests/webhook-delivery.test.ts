@@ -156,7 +156,8 @@ describe('webhook delivery', () => {
       const { id } = await fire([{ url: sink.url }]);
       await sink.waitFor(1, 1000);
       expect(sink.requests[0]!.json.reminder_id).toBe(id);
-      expect(sink.requests[0]!.receivedAt - due).toBeLessThan(300);
+      // Well before the slow host's 1.5 s answers free a slot: it did not wait behind them.
+      expect(sink.requests[0]!.receivedAt - due).toBeLessThan(1000);
       // The slow host never had more than its share in flight.
       expect(slow.requests.length).toBeLessThanOrEqual(4);
     } finally {
