@@ -116,6 +116,8 @@ beforeAll(async () => {
       { userId: MEMBER, roles: [ROLE.crew] },
       { userId: STAFFER, roles: [ROLE.staff] },
     ],
+    // Discord pings a non-mentionable role only when the bot itself may mention everyone.
+    botRoles: [ROLE.staff],
   });
   fake.addGuild({ id: G_NOBOT, name: 'No Bot Land', ownerId: OWNER, botMember: false, members: [{ userId: MEMBER }], channels: [{ id: CH.nobotGeneral, name: 'general' }] });
   fake.addGuild({ id: G_FOREIGN, name: 'Foreign', ownerId: OUTSIDER, members: [] });
@@ -372,6 +374,23 @@ describe('reminders with a Discord channel destination', () => {
     expect(res.body).toMatchObject({ code: 'DISCORD_PERMISSION_DENIED', error: "The role @Secret can't be mentioned by you", reason: 'DISCORD_ROLE_NOT_MENTIONABLE' });
     const staffer = await linkedAccount(STAFFER);
     expect((await staffer.api.post('/api/reminders', channelReminder(CH.general, ROLE.secret))).status).toBe(201);
+  });
+
+  it('refuses a non-mentionable role when the bot could not ping it, even for a user who may', async () => {
+    const staffer = await linkedAccount(STAFFER);
+    fake.updateMember(G_MAIN, fake.clientId, { roles: [] });
+    try {
+      server.app.discord!.invalidateCache(G_MAIN);
+      const res = await staffer.api.post('/api/reminders', channelReminder(CH.general, ROLE.secret));
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ reason: 'DISCORD_ROLE_NOT_MENTIONABLE' });
+      expect(res.body.error).toContain("The bot can't mention @Secret");
+      const roles = await staffer.api.post('/api/discord/guilds/roles', { guild_id: G_MAIN });
+      expect(roles.body.map((r: { name: string }) => r.name)).toEqual(['Fans', 'Crew']);
+    } finally {
+      fake.updateMember(G_MAIN, fake.clientId, { roles: [ROLE.staff] });
+      server.app.discord!.invalidateCache(G_MAIN);
+    }
   });
 
   it('accepts an allowed channel and mentionable role (201), also on update', async () => {

@@ -302,6 +302,10 @@ export async function checkChannelAccess(rest: REST, input: ChannelAccessInput):
     if (!role.mentionable && !hasPermission(userPermissions, MENTION_EVERYONE)) {
       return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The role @${role.name} can't be mentioned by you`);
     }
+    // Discord only pings a non-mentionable role when the sender (the bot) may mention everyone.
+    if (!role.mentionable && !hasPermission(memberChannelPermissions(guild, botId, bot, channel), MENTION_EVERYONE)) {
+      return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The bot can't mention @${role.name}. Make the role mentionable or give the bot the Mention Everyone permission.`);
+    }
   }
   return { ok: true };
 }
@@ -316,7 +320,13 @@ export async function listPostableChannels(rest: REST, guildId: string, userId: 
 /** Roles the user may mention, without @everyone and managed roles, highest first (picker, step 3). */
 export async function listMentionableRoles(rest: REST, guildId: string, userId: string): Promise<Array<{ id: string; name: string; color: number; managed: boolean }>> {
   const { guild, member } = await guildAndMember(rest, guildId, userId);
-  const mayMentionAll = hasPermission(memberGuildPermissions(guild, userId, member), MENTION_EVERYONE);
+  // A non-mentionable role is only pinged when both the user and the bot may mention everyone
+  // (the bot is asked only when the user may: most users may not, and that costs no lookup).
+  let mayMentionAll = hasPermission(memberGuildPermissions(guild, userId, member), MENTION_EVERYONE);
+  if (mayMentionAll) {
+    const bot = await botMember(rest, guildId);
+    mayMentionAll = !!bot && hasPermission(memberGuildPermissions(guild, await botUserId(rest), bot), MENTION_EVERYONE);
+  }
   return guild.roles
     .filter((r) => r.id !== guild.id && !r.managed && (r.mentionable || mayMentionAll))
     .sort((a, b) => b.position - a.position || (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
