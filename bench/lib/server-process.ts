@@ -20,7 +20,8 @@ export async function startServerProcess(env: Record<string, string>, port: numb
   // @ts-expect-error plain JS build script without types
   const { buildServer } = await import('../../scripts/build-server.mjs');
   await buildServer();
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/main.mjs'], {
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=2 --max-old-space-size=256').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, 'dist/main.mjs'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,4 +1,5 @@
 import type { Destination, DestinationType, RecurrenceType, Reminder } from '../db/database.ts';
+import { AppError } from '../errors.ts';
 import { newId, newWebhookSecret, nowIso } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
 
@@ -84,10 +85,21 @@ async function attachDestinations(db: Executor, reminders: Reminder[]): Promise<
   return reminders.map((r) => ({ ...r, destinations: byReminder.get(r.id) ?? [] }));
 }
 
+/** Keeps one account's list (and the memory to serve it) bounded. */
+export const MAX_REMINDERS_PER_ACCOUNT = 10_000;
+
 export async function insertReminder(
   db: Executor,
   input: Omit<Reminder, 'id' | 'created_at' | 'updated_at' | 'last_fired_at' | 'completed_at'> & Partial<Pick<Reminder, 'completed_at'>>,
 ): Promise<Reminder> {
+  const { count } = await db
+    .selectFrom('reminders')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('account_id', '=', input.account_id)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= MAX_REMINDERS_PER_ACCOUNT) {
+    throw new AppError('REMINDER_LIMIT', `An account can hold at most ${MAX_REMINDERS_PER_ACCOUNT.toLocaleString('en-US')} reminders. Delete some first.`);
+  }
   const now = nowIso();
   const row: Reminder = { id: newId(), created_at: now, updated_at: now, last_fired_at: null, completed_at: null, ...input };
   await db.insertInto('reminders').values(row).execute();
