@@ -398,6 +398,9 @@ describe('reminders with a Discord channel destination', () => {
     const res = await member.api.post('/api/reminders', channelReminder(CH.general, ROLE.fans));
     expect(res.status).toBe(201);
     expect(res.body.destinations[0]).toMatchObject({ type: 'discord_channel', metadata: { guild_id: G_MAIN, channel_id: CH.general, mention_role_id: ROLE.fans } });
+    // Display names recorded at save time, so the dashboard need not ask Discord to show them.
+    expect(res.body.destinations[0].metadata).toMatchObject({ guild_name: 'Main', channel_name: 'general', mention_role_name: 'Fans' });
+    expect((await member.api.get(`/api/reminders/${res.body.id}`)).body.destinations[0].metadata.channel_name).toBe('general');
     const update = await member.api.put(`/api/reminders/${res.body.id}`, channelReminder(CH.readonly));
     expect(update.status).toBe(403);
   });

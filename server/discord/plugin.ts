@@ -6,7 +6,7 @@ import { findIdentity } from '../repositories/accounts.ts';
 import type { DestinationInput } from '../repositories/reminders.ts';
 import discordRoutes from '../routes/discord/index.ts';
 import discordOAuthRoutes from '../routes/discord/oauth.ts';
-import { accessError, type AccessResult, type ChannelAccessInput, checkChannelAccess, invalidateDiscordCache } from './access.ts';
+import { accessError, type AccessResult, type ChannelAccessInput, checkChannelAccess, invalidateDiscordCache, loadGuild } from './access.ts';
 import { botRestFailure } from './errors.ts';
 import { closeBotRest, createBotRest, createOAuthClient, type DiscordOAuthClient, UserTokens } from './rest.ts';
 
@@ -68,6 +68,18 @@ export default fp(
             throw botRestFailure(err, app.log);
           }
           if (!result.ok) throw accessError(result);
+          // Names for display only (the ids stay the key): the dashboard shows "#general in Team"
+          // without asking Discord on every page view. Taken from the snapshot the check just used.
+          const guild = await loadGuild(rest, meta.guild_id).catch(() => null);
+          if (guild) {
+            const channel = guild.channels.find((c) => c.id === meta.channel_id);
+            const role = meta.mention_role_id ? guild.roles.find((r) => r.id === meta.mention_role_id) : undefined;
+            Object.assign(d.metadata, {
+              guild_name: guild.name,
+              ...(channel ? { channel_name: channel.name } : {}),
+              ...(role ? { mention_role_name: role.name } : {}),
+            });
+          }
         }
       });
 

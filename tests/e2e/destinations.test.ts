@@ -279,8 +279,11 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     expect(saved).toEqual(
       expect.arrayContaining([
         { type: 'discord_dm', metadata: {} },
-        { type: 'discord_channel', metadata: { guild_id: DEMO_GUILD, channel_id: CH.general, mention_role_id: ROLE.team } },
-        { type: 'discord_channel', metadata: { guild_id: DEMO_GUILD, channel_id: CH.reminders } },
+        {
+          type: 'discord_channel',
+          metadata: { guild_id: DEMO_GUILD, channel_id: CH.general, mention_role_id: ROLE.team, guild_name: 'Demo Server', channel_name: 'general', mention_role_name: 'Team' },
+        },
+        { type: 'discord_channel', metadata: { guild_id: DEMO_GUILD, channel_id: CH.reminders, guild_name: 'Demo Server', channel_name: 'reminders' } },
       ]),
     );
   }, 60_000);

@@ -33,6 +33,10 @@ const DestinationOut = Type.Object({
     guild_id: Type.Optional(Type.String()),
     channel_id: Type.Optional(Type.String()),
     mention_role_id: Type.Optional(Type.String()),
+    /** Display names of a channel destination, as they were when it was saved. */
+    guild_name: Type.Optional(Type.String()),
+    channel_name: Type.Optional(Type.String()),
+    mention_role_name: Type.Optional(Type.String()),
     url: Type.Optional(Type.String()),
     platform: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),

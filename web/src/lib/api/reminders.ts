@@ -14,6 +14,10 @@ export type DestinationMetadata = {
   guild_id?: string;
   channel_id?: string;
   mention_role_id?: string;
+  /** Display names of a channel destination, filled in by the server when it is saved. */
+  guild_name?: string;
+  channel_name?: string;
+  mention_role_name?: string;
   url?: string;
   platform?: WebhookPlatform;
   username?: string;

@@ -26,9 +26,17 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
       };
     }
     if (d.type === 'discord_channel') {
+      const m = d.metadata;
+      // Saved destinations carry the names the server recorded; older ones only their ids.
+      const named =
+        m.channel_name && m.guild_name
+          ? m.mention_role_name
+            ? t('channelLabelWithRole', { channel: m.channel_name, guild: m.guild_name, role: m.mention_role_name })
+            : t('channelLabel', { channel: m.channel_name, guild: m.guild_name })
+          : null;
       return {
         icon: Hash,
-        title: d.label ?? t('channel.fallbackLabel', { channel: d.metadata.channel_id ?? '?' }),
+        title: d.label ?? named ?? t('channel.fallbackLabel', { channel: m.channel_id ?? '?' }),
         subtitle: t('channel.subtitle'),
       };
     }
@@ -45,7 +53,7 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
 export function DestinationSummary({ destination, discordName, className }: { destination: EditableDestination; discordName?: string | null; className?: string }) {
   const describe = useDescribeDestination(discordName);
   const { icon: Icon, title, subtitle } = describe(destination);
-  const role = destination.type === 'discord_channel' && destination.metadata.mention_role_id && !destination.label;
+  const role = destination.type === 'discord_channel' && destination.metadata.mention_role_id && !destination.label && !destination.metadata.mention_role_name;
   return (
     <div className={cn('flex items-center gap-3', className)}>
       <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">

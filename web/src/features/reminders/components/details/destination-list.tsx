@@ -130,8 +130,12 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
   if (destination.type === 'discord_channel') {
     Icon = Hash;
     title = t('destinations.channel');
-    detail = t('destinations.channelDetail', { channel: m.channel_id ?? '?', guild: m.guild_id ?? '?' });
-    extra = m.mention_role_id ? t('destinations.mentionRole', { role: m.mention_role_id }) : null;
+    // Names recorded by the server when the destination was saved; ids for older destinations.
+    detail = t('destinations.channelDetail', {
+      channel: m.channel_name ? `#${m.channel_name}` : (m.channel_id ?? '?'),
+      guild: m.guild_name ?? m.guild_id ?? '?',
+    });
+    extra = m.mention_role_id ? t('destinations.mentionRole', { role: m.mention_role_name ? `@${m.mention_role_name}` : m.mention_role_id }) : null;
   } else if (destination.type === 'webhook') {
     Icon = Webhook;
     title = t('destinations.webhook');
