@@ -106,7 +106,8 @@ describe('/remind', () => {
     expect(r.content).toContain('Weekdays (Monday to Friday)');
     const id = /reminders\/([\w-]+)/.exec(r.content)![1]!;
     const dest = await env.app.db.selectFrom('destinations').selectAll().where('reminder_id', '=', id).executeTakeFirstOrThrow();
-    expect(JSON.parse(dest.metadata)).toEqual({ guild_id: ids.guild, channel_id: ids.general, mention_role_id: ids.team });
+    expect(JSON.parse(dest.metadata)).toMatchObject({ guild_id: ids.guild, channel_id: ids.general, mention_role_id: ids.team, mention_role_name: 'team' });
+    expect(JSON.parse(dest.metadata).channel_name).toBe('general');
 
     await fireNow(env.app, id);
     const [msg] = await waitForMessages(env.fake, () => env.fake.messagesIn(ids.general));

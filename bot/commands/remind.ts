@@ -48,7 +48,14 @@ const command: BotCommand = {
       if (!access.ok) return replyEphemeral(interaction, t(locale, access.key, access.vars));
       destination = {
         type: 'discord_channel',
-        metadata: { guild_id: interaction.guildId, channel_id: interaction.channelId, ...(role ? { mention_role_id: role.id } : {}) },
+        metadata: {
+          guild_id: interaction.guildId,
+          channel_id: interaction.channelId,
+          ...(role ? { mention_role_id: role.id, mention_role_name: role.name } : {}),
+          // Display names for the dashboard, as the API records them for destinations it saves.
+          ...(interaction.guild ? { guild_name: interaction.guild.name } : {}),
+          ...(interaction.channel && 'name' in interaction.channel && interaction.channel.name ? { channel_name: interaction.channel.name } : {}),
+        },
       };
     } else {
       if (role) return replyEphemeral(interaction, t(locale, 'remind.roleNeedsChannel'));

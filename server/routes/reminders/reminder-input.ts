@@ -85,7 +85,14 @@ export function parseDestinations(raw: RawDestination[] | undefined, rules: Dest
       if (!SNOWFLAKE.test(guildId)) throw new AppError('INVALID_DESTINATION', `${where}.metadata.guild_id must be a Discord server id`);
       if (!SNOWFLAKE.test(channelId)) throw new AppError('INVALID_DESTINATION', `${where}.metadata.channel_id must be a Discord channel id`);
       if (role !== null && !SNOWFLAKE.test(role)) throw new AppError('INVALID_DESTINATION', `${where}.metadata.mention_role_id must be a Discord role id`);
-      metadata = { guild_id: guildId, channel_id: channelId, ...(role ? { mention_role_id: role } : {}) };
+      // Display names come from Discord itself (the bot's interaction, or the access check's
+      // snapshot); the HTTP schema does not accept them from clients.
+      const names: Record<string, string> = {};
+      for (const key of ['guild_name', 'channel_name', ...(role ? ['mention_role_name'] : [])]) {
+        const value = meta[key];
+        if (typeof value === 'string' && value.length > 0 && value.length <= 100) names[key] = value;
+      }
+      metadata = { guild_id: guildId, channel_id: channelId, ...(role ? { mention_role_id: role } : {}), ...names };
     } else {
       const url = typeof meta.url === 'string' ? meta.url.trim() : '';
       if (!url) throw new AppError('WEBHOOK_URL_INVALID', `${where}.metadata.url is required`);
