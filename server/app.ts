@@ -51,6 +51,20 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
     trustProxy: config.trustProxy,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: 'all', allErrors: false } },
     forceCloseConnections: 'idle',
+    // Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, garbage)
+    // still answer in the API's shape.
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const tooLarge = (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
+      const body = JSON.stringify(
+        tooLarge ? { error: 'Request headers are too large', code: 'HEADERS_TOO_LARGE' } : { error: 'Malformed HTTP request', code: 'BAD_REQUEST' },
+      );
+      const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

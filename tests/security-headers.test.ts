@@ -199,3 +199,16 @@ describe('logs never contain secrets', () => {
     }
   });
 });
+
+describe('errors raised before a request reaches Fastify', () => {
+  it('oversized headers get a 431 in the API error shape', async () => {
+    const s = await startTestServer();
+    try {
+      const res = await fetch(`${s.url}/api/reminders`, { headers: { 'x-padding': 'a'.repeat(20_000) } });
+      expect(res.status).toBe(431);
+      expect(await res.json()).toEqual({ error: 'Request headers are too large', code: 'HEADERS_TOO_LARGE' });
+    } finally {
+      await s.close();
+    }
+  });
+});
