@@ -4,8 +4,6 @@ import type { Destination } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { listIdentities, findAccountById } from '../../repositories/accounts.ts';
 import {
-  deleteReminder,
-  findReminderOfAccount,
   insertReminder,
   listDeliveryErrors,
   listRemindersOfAccount,
@@ -14,10 +12,11 @@ import {
   updateReminder,
 } from '../../repositories/reminders.ts';
 import { errorResponses, IdParams, Ok } from '../../schemas/common.ts';
-import { nextOccurrenceAfter, nextOccurrences, occurrencesBetween } from '../../time/recurrence.ts';
+import { nextOccurrences, occurrencesBetween } from '../../time/recurrence.ts';
 import { instantToDateTime } from '../../time/zoned.ts';
 import { requireTimeZone } from '../../lib/validation.ts';
 import { ResponseCache } from '../../lib/response-cache.ts';
+import { loadReminder, pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../reminders/service.ts';
 import { firstFire, parseDestinations, parseMessage, parseRecurrence, parseWhen, type DestinationRules } from './reminder-input.ts';
 import { DeliveryErrorOut, Occurrences, ReminderBody, ReminderOut, SnoozeBody } from './schemas.ts';
 import type { DestinationInput } from '../../repositories/reminders.ts';
@@ -91,11 +90,7 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
     return account.timezone;
   }
 
-  async function loadOwned(accountId: string, id: string) {
-    const reminder = await findReminderOfAccount(app.db, accountId, id);
-    if (!reminder) throw new AppError('REMINDER_NOT_FOUND', 'Reminder not found');
-    return reminder;
-  }
+  const loadOwned = (accountId: string, id: string) => loadReminder(app, accountId, id);
 
   /** Validates a create/update body into the row fields it sets. */
   async function readBody(accountId: string, body: typeof ReminderBody.static, isNew: boolean) {
@@ -214,55 +209,32 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
     return presentReminder(await loadOwned(accountId, existing.id), secrets);
   });
 
+  // Pause, resume, snooze and delete share their rules with the bot (server/reminders/service.ts).
   app.delete('/api/reminders/:id', { schema: { params, response: { 200: Ok, ...errorResponses } } }, async (request) => {
-    const existing = await loadOwned(request.auth!.accountId, request.params.id);
-    await app.db.transaction().execute((trx) => deleteReminder(trx, existing.id));
-    app.scheduler.wake();
+    await removeReminder(app, request.auth!.accountId, request.params.id);
     return { ok: true };
   });
 
   app.post('/api/reminders/:id/pause', { schema: { params, ...one } }, async (request) => {
-    const existing = await loadOwned(request.auth!.accountId, request.params.id);
-    if (!existing.is_paused) await updateReminder(app.db, existing.id, { is_paused: 1 });
-    app.scheduler.wake();
-    return presentReminder(await loadOwned(request.auth!.accountId, existing.id));
+    return presentReminder(await pauseReminder(app, request.auth!.accountId, request.params.id));
   });
 
   app.post('/api/reminders/:id/resume', { schema: { params, ...one } }, async (request) => {
-    const existing = await loadOwned(request.auth!.accountId, request.params.id);
-    if (existing.is_paused) {
-      const patch: Parameters<typeof updateReminder>[2] = { is_paused: 0 };
-      if (existing.recurrence_type !== 'ONCE') {
-        // Occurrences that passed while paused are skipped: continue from the next future one.
-        const rule = { anchorMs: Date.parse(existing.remind_at_utc), timeZone: existing.timezone, recurrence: existing.recurrence_type };
-        const snooze = existing.snoozed_at_utc && Date.parse(existing.snoozed_at_utc) > Date.now() ? existing.snoozed_at_utc : null;
-        const next = iso(nextOccurrenceAfter(rule, Date.now()));
-        Object.assign(patch, { snoozed_at_utc: snooze, next_occurrence_utc: next, next_fire_utc: snooze ?? next });
-      }
-      await updateReminder(app.db, existing.id, patch);
-    }
-    app.scheduler.wake();
-    return presentReminder(await loadOwned(request.auth!.accountId, existing.id));
+    return presentReminder(await resumeReminder(app, request.auth!.accountId, request.params.id));
   });
 
   app.post('/api/reminders/:id/snooze', { schema: { params, body: SnoozeBody, ...one } }, async (request) => {
-    const existing = await loadOwned(request.auth!.accountId, request.params.id);
     const { minutes, until } = request.body;
     let at: number;
     if (until !== undefined) {
       at = Date.parse(until);
       if (!/^\d{4}-\d{2}-\d{2}T/.test(until) || Number.isNaN(at)) throw new AppError('VALIDATION_FAILED', 'until must be an ISO-8601 date-time');
-      if (at <= Date.now()) throw new AppError('REMINDER_IN_PAST', 'Snooze time must be in the future');
     } else if (minutes !== undefined) {
       at = Date.now() + minutes * 60_000;
     } else {
       throw new AppError('VALIDATION_FAILED', 'Give minutes or until');
     }
-    const snoozedAt = new Date(Math.floor(at / 1000) * 1000).toISOString();
-    // next_occurrence_utc is left alone: after the snooze fires, the regular schedule goes on from it.
-    await updateReminder(app.db, existing.id, { snoozed_at_utc: snoozedAt, next_fire_utc: snoozedAt, completed_at: null });
-    app.scheduler.wake();
-    return presentReminder(await loadOwned(request.auth!.accountId, existing.id));
+    return presentReminder(await snoozeReminder(app, request.auth!.accountId, request.params.id, at));
   });
 
   app.post('/api/reminders/:id/duplicate', { schema: { params, response: { 201: ReminderOut, ...errorResponses } } }, async (request, reply) => {
