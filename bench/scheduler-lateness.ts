@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServerProcess } from './lib/server-process.ts';
-import { percentile, seedSchedulerDatabase } from './scheduler-seed.ts';
+import { percentile, startServerProcess } from './lib/server-process.ts';
+import { seedSchedulerDatabase } from './scheduler-seed.ts';
 import { startSinkProcess } from './webhook-sink.ts';
 
 export async function run(options: { count?: number; spreadSeconds?: number; filler?: number; leadSeconds?: number; port?: number } = {}) {

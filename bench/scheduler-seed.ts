@@ -60,7 +60,6 @@ export async function seedSchedulerDatabase(file: string, seed: SchedulerSeed): 
   return dueIds;
 }
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** Moves every reminder due at `fromMs` to `toMs` (seed far ahead, then aim once seeding is done). */
 export function retime(file: string, fromMs: number, toMs: number): number {
