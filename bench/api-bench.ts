@@ -7,10 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
-import { createDatabase } from '../server/db/connection.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
 import { percentile, startServerProcess } from './lib/server-process.ts';
-import { seedReminders } from './lib/seed.ts';
+import { seedSchedulerDatabase } from './scheduler-seed.ts';
 
 export async function run(options: { reminders?: number; seconds?: number; connections?: number } = {}) {
   const total = options.reminders ?? Number(process.env.BENCH_REMINDERS ?? 1_000_000);
@@ -19,11 +17,9 @@ export async function run(options: { reminders?: number; seconds?: number; conne
   const dir = mkdtempSync(path.join(tmpdir(), 'chime-bench-api-'));
   const file = path.join(dir, 'chime.db');
   try {
-    const { db } = createDatabase(file);
-    await migrateToLatest(db);
-    await db.destroy();
     const t0 = Date.now();
-    seedReminders(file, total);
+    // Filler reminders only: none fires during the benchmark.
+    await seedSchedulerDatabase(file, { filler: total, dueAtMs: [], url: 'https://example.com/hook' });
     const seedSeconds = (Date.now() - t0) / 1000;
 
     const server = await startServerProcess({ DATABASE_URL: file, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SERVE_WEB: 'false' }, 3901);
