@@ -60,8 +60,11 @@ describe('account page (browser)', () => {
 
     await page.getByTestId('timezone-select').click();
     expect(await page.getByRole('option').count()).toBe(23);
+    // The check mark and the toast show for a few seconds only: wait for them from before the
+    // click, so a slow moment in the test process cannot miss them.
+    const saved = page.getByTestId('timezone-saved').waitFor();
     await page.getByRole('option', { name: /Asia \/ Tokyo/ }).click();
-    await page.getByTestId('timezone-saved').waitFor();
+    await saved;
     expect((await user.api.get('/api/account')).body.timezone).toBe('Asia/Tokyo');
     await page.reload();
     await page.getByTestId('account-page').waitFor();
@@ -70,8 +73,9 @@ describe('account page (browser)', () => {
     // A failed save shows the toast and puts the previous zone back.
     await page.route('**/api/account/timezone', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom","code":"INTERNAL"}' }));
     await page.getByTestId('timezone-select').click();
+    const failed = page.getByText('Failed to update timezone').waitFor();
     await page.getByRole('option', { name: /Europe \/ Paris/ }).click();
-    await page.getByText('Failed to update timezone').waitFor();
+    await failed;
     await page.waitForFunction(() => document.querySelector('[data-testid="timezone-select"]')?.textContent?.includes('Asia / Tokyo'));
     expect((await user.api.get('/api/account')).body.timezone).toBe('Asia/Tokyo');
   });
