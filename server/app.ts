@@ -51,19 +51,23 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
     trustProxy: config.trustProxy,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: 'all', allErrors: false } },
     forceCloseConnections: 'idle',
-    // Errors Node's HTTP parser raises before Fastify sees a request (oversized headers, garbage)
-    // still answer in the API's shape.
+    // Errors Node's HTTP parser raises before Fastify sees a request answer in the API's shape;
+    // otherwise this does what Fastify's default handler does (nothing for a reset connection,
+    // write only when writable, then destroy the socket).
     clientErrorHandler: (err, socket) => {
-      if (!socket.writable) {
-        socket.destroy();
-        return;
+      const code = (err as { code?: string }).code;
+      if (code === 'ECONNRESET' || socket.destroyed) return;
+      const [status, body] =
+        code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ['408 Request Timeout', { error: 'The request took too long to arrive', code: 'REQUEST_TIMEOUT' }]
+          : code === 'HPE_HEADER_OVERFLOW'
+            ? ['431 Request Header Fields Too Large', { error: 'Request headers are too large', code: 'HEADERS_TOO_LARGE' }]
+            : ['400 Bad Request', { error: 'Malformed HTTP request', code: 'BAD_REQUEST' }];
+      if (socket.writable) {
+        const text = JSON.stringify(body);
+        socket.write(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
       }
-      const tooLarge = (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
-      const body = JSON.stringify(
-        tooLarge ? { error: 'Request headers are too large', code: 'HEADERS_TOO_LARGE' } : { error: 'Malformed HTTP request', code: 'BAD_REQUEST' },
-      );
-      const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-      socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.destroy(err);
     },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
