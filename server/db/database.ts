@@ -57,9 +57,16 @@ export interface RemindersTable {
   id: string;
   account_id: string;
   message: string;
-  /** The anchor: first occurrence, as chosen by the user. */
+  /**
+   * The anchor as the user chose it: local date `YYYY-MM-DD` and wall-clock time `HH:MM` (or
+   * `HH:MM:SS`) in `timezone`. Every occurrence is computed from these; never read them back
+   * from an instant.
+   */
+  local_date: string;
+  local_time: string;
+  /** Derived: the instant of the anchor's wall clock (gap -> gap end, overlap -> earlier). */
   remind_at_utc: Instant;
-  /** IANA zone the wall-clock time belongs to; recurrences are computed in it. */
+  /** IANA zone the wall-clock time belongs to (as chosen; legacy aliases under their modern name). */
   timezone: string;
   recurrence_type: RecurrenceType;
   is_paused: Bool;

@@ -1,12 +1,13 @@
 /**
  * Occurrences of a recurring reminder.
  *
- * Every occurrence is derived from the ANCHOR (the reminder's first occurrence, `remind_at_utc`):
- * its wall-clock date and time in the rule's zone. Nothing is ever computed by adding to the
- * previous fire time, so there is no drift, and no occurrence is ever before the anchor.
+ * Every occurrence is derived from the ANCHOR: the local date and wall-clock time the user chose,
+ * in the rule's zone (a reminder stores them; instants are derived, never read back). Nothing is
+ * ever computed by adding to the previous fire time, so there is no drift, and no occurrence is
+ * ever before the anchor.
  *
  *  - ONCE      the anchor only.
- *  - HOURLY    anchor + k hours of absolute time (k >= 0): DST does not move it.
+ *  - HOURLY    the anchor's instant + k hours of absolute time (k >= 0): DST does not move it.
  *  - DAILY     every day at the anchor's wall-clock time.
  *  - WEEKLY    every week on the anchor's weekday, at its wall-clock time.
  *  - WORKDAYS  Monday-Friday, WEEKEND Saturday+Sunday, at the anchor's wall-clock time. The first
@@ -17,11 +18,9 @@
  *              months and goes back to the anchor's day afterwards (Jan 31, Feb 28/29, Mar 31, Apr 30).
  *  - YEARLY    on the anchor's month and day; Feb 29 fires on Feb 28 in non-leap years.
  *
- * Wall-clock times follow zoned.ts: a time that does not exist (spring-forward gap) fires at the
- * instant the gap ends; a time that happens twice (fall-back) fires once, at the earlier instant.
- * The anchor's own date always fires at the anchor instant itself (occurrence #0), even when the
- * anchor is the later of two ambiguous instants. Sub-second parts of the anchor are kept (except
- * for gap-end instants, which are the transition itself).
+ * Wall-clock times follow zoned.ts, day by day: a time that does not exist (spring-forward gap)
+ * fires at the instant the gap ends on that day only, and the next days return to the chosen time;
+ * a time that happens twice (fall-back) fires once, at the earlier instant.
  *
  * Nothing is produced after 9999-12-31 (local date; for HOURLY, the local date of the instant).
  *
@@ -35,7 +34,10 @@ import type { RecurrenceType } from '../db/database.ts';
 import { canonicalTimeZone, offsetMs, wallClockToInstant } from './zoned.ts';
 
 export interface RecurrenceRule {
-  anchorMs: number;
+  /** The anchor's local date, `YYYY-MM-DD`. */
+  date: string;
+  /** The anchor's wall-clock time, `HH:MM` or `HH:MM:SS`. */
+  time: string;
   timeZone: string;
   recurrence: RecurrenceType;
 }
@@ -118,6 +120,7 @@ function gridOffset(zone: string, cache: OffsetCache, index: number): number {
 }
 
 interface Compiled {
+  /** The instant of the anchor's wall clock (gap -> gap end, overlap -> earlier). */
   anchorMs: number;
   zone: string;
   cache: OffsetCache;
@@ -127,7 +130,7 @@ interface Compiled {
   aYear: number;
   aMonth: number;
   aDay: number;
-  /** Milliseconds since local midnight of the anchor's wall-clock time. */
+  /** Milliseconds since local midnight of the anchor's wall-clock time (as chosen, even on a gap day). */
   timeOfDay: number;
 }
 
@@ -169,24 +172,26 @@ function localToInstant(c: Compiled, local: number): number {
   return t + offsetMs(t, c.zone) === whole ? t + frac : t;
 }
 
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
 function compile(rule: RecurrenceRule): Compiled {
-  const { anchorMs, timeZone, recurrence } = rule;
-  // Date's range is +-8.64e15 ms; keep a day of margin for the offset grid around the anchor.
-  if (typeof anchorMs !== 'number' || !Number.isFinite(anchorMs) || Math.abs(anchorMs) > 8.64e15 - 2 * DAY) {
-    throw new RangeError(`invalid anchor: ${String(anchorMs)}`);
-  }
+  const { date, time, timeZone, recurrence } = rule;
+  const d = typeof date === 'string' ? DATE_RE.exec(date) : null;
+  const t = typeof time === 'string' ? TIME_RE.exec(time) : null;
+  if (!d) throw new RangeError(`invalid anchor date: ${String(date)}`);
+  if (!t) throw new RangeError(`invalid anchor time: ${String(time)}`);
+  const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
+  const [hour, minute, second] = [Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
+  if (month < 1 || month > 12 || day < 1 || day > monthLength(year, month)) throw new RangeError(`invalid anchor date: ${date}`);
+  if (hour > 23 || minute > 59 || second > 59) throw new RangeError(`invalid anchor time: ${time}`);
   const zone = canonicalTimeZone(timeZone);
   if (zone === null) throw new RangeError(`invalid time zone: ${String(timeZone)}`);
   if (!STEPPERS.has(recurrence)) throw new RangeError(`invalid recurrence: ${String(recurrence)}`);
-  const c: Compiled = { anchorMs, zone, cache: cacheFor(zone), type: recurrence, aDays: 0, aYear: 0, aMonth: 0, aDay: 0, timeOfDay: 0 };
-  if (anchorMs >= AFTER_MAX) {
-    c.aDays = LAST_DAY + 1; // past 9999-12-31: no occurrences at all
-    return c;
-  }
-  const local = anchorMs + offsetAt(c, anchorMs);
-  c.aDays = Math.floor(local / DAY);
-  c.timeOfDay = local - c.aDays * DAY;
-  [c.aYear, c.aMonth, c.aDay] = civilFromDays(c.aDays);
+  const aDays = daysFromCivil(year, month, day);
+  const timeOfDay = ((hour * 60 + minute) * 60 + second) * 1000;
+  const c: Compiled = { anchorMs: 0, zone, cache: cacheFor(zone), type: recurrence, aDays, aYear: year, aMonth: month, aDay: day, timeOfDay };
+  c.anchorMs = localToInstant(c, aDays * DAY + timeOfDay);
   return c;
 }
 
@@ -287,6 +292,17 @@ function next(c: Compiled, afterMs: number): number | null {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** The instant of the anchor's wall clock in its zone (gap -> gap end, overlap -> earlier). */
+export function anchorInstant(rule: RecurrenceRule): number {
+  return compile(rule).anchorMs;
+}
+
+/** The first occurrence of the series (the anchor, or for WORKDAYS/WEEKEND the first matching day); null past 9999. */
+export function firstOccurrence(rule: RecurrenceRule): number | null {
+  const c = compile(rule);
+  return next(c, c.anchorMs - 1);
+}
 
 /** First occurrence strictly after `afterMs`; null if none (ONCE whose anchor <= afterMs). The anchor itself is occurrence #0. */
 export function nextOccurrenceAfter(rule: RecurrenceRule, afterMs: number): number | null {

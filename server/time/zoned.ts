@@ -20,6 +20,8 @@ export interface ZonedParts extends Required<WallClock> {
   weekday: number;
 }
 
+import { preferredZoneName } from './zone-names.ts';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
@@ -43,7 +45,10 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 
 const validZones = new Map<string, string | null>();
 
-/** Returns the canonical spelling of an IANA zone, or null when it is not one. */
+/**
+ * The spelling Chime stores for an IANA zone id (as chosen, case fixed, legacy aliases under
+ * their modern name: see zone-names.ts), or null when it is not one.
+ */
 export function canonicalTimeZone(zone: unknown): string | null {
   if (typeof zone !== 'string' || zone.length === 0 || zone.length > 64) return null;
   if (validZones.has(zone)) return validZones.get(zone) ?? null;
@@ -51,7 +56,7 @@ export function canonicalTimeZone(zone: unknown): string | null {
   // Only Area/Location names and UTC: offsets like "+05:00" are not zones a person lives in.
   if (/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone)) {
     try {
-      result = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+      result = preferredZoneName(zone, new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone);
     } catch {
       result = null;
     }
@@ -133,10 +138,14 @@ export function wallClockToInstant(wall: WallClock, timeZone: string): number {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** `YYYY-MM-DD` and `HH:MM` of an instant in a zone, as the API and dashboard show them. */
+/**
+ * `YYYY-MM-DD` and `HH:MM` (`HH:MM:SS` when the seconds are not zero) that an instant reads in a
+ * zone: for turning a relative time ("in 10 minutes") into what a reminder stores. Never use it to
+ * read a stored reminder's time back from its instant.
+ */
 export function instantToDateTime(instantMs: number, timeZone: string): { date: string; time: string } {
   const p = zonedParts(instantMs, timeZone);
-  return { date: `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`, time: `${pad(p.hour)}:${pad(p.minute)}` };
+  return { date: `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`, time: `${pad(p.hour)}:${pad(p.minute)}${p.second ? `:${pad(p.second)}` : ''}` };
 }
 
 /** Parses a real calendar date `YYYY-MM-DD`; null for anything else (2026-02-30 included). */
@@ -146,15 +155,6 @@ export function parseDate(value: string): { year: number; month: number; day: nu
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (year < 1970 || year > 9999 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   return { year, month, day };
-}
-
-/** Parses `HH:MM` (24-hour; `HH:MM:SS` accepted with seconds dropped to keep minute precision). */
-export function parseTime(value: string): { hour: number; minute: number } | null {
-  const m = /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value);
-  if (!m) return null;
-  const [hour, minute] = [Number(m[1]), Number(m[2])];
-  if (hour > 23 || minute > 59 || (m[3] !== undefined && Number(m[3]) > 59)) return null;
-  return { hour, minute };
 }
 
 export function daysInMonth(year: number, month: number): number {
