@@ -1,0 +1,52 @@
+/**
+ * A destination type is one module (one folder here): its metadata validation, caps, label,
+ * preflight check and sender. The reminders service and the scheduler know only this interface;
+ * `registry.ts` lists the modules. Adding a type = a new folder + one line in registry.ts +
+ * locales + its web form.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { DestinationType } from '../db/database.ts';
+import type { DestinationSender } from '../scheduler/types.ts';
+
+export type DestinationMetadata = Record<string, unknown>;
+
+/** What validation may depend on besides the metadata itself. */
+export interface ValidationContext {
+  /** The account has a linked Discord identity. */
+  hasDiscordIdentity: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: the SSRF guard is off. */
+  allowPrivateWebhookTargets: boolean;
+}
+
+/** What a preflight check may use: the app's Discord service, database and config. */
+export type PreflightDeps = Pick<FastifyInstance, 'db' | 'config' | 'discord' | 'log'>;
+
+export interface DestinationModule {
+  type: DestinationType;
+  /** At most this many destinations of the type on one reminder. */
+  cap: number;
+  /** English noun for the cap message ("webhook" -> "at most 5 webhook destinations"). */
+  noun: string;
+  /** Only accounts with a linked Discord identity may use the type. */
+  requiresDiscordIdentity: boolean;
+  /**
+   * Client metadata -> what is stored. Throws AppError (a 4xx with a code); `where` names the
+   * destination in messages ("destinations[1]").
+   */
+  parseMetadata(raw: DestinationMetadata, where: string, ctx: ValidationContext): DestinationMetadata;
+  /**
+   * Checks that need I/O before a reminder is saved (Discord permissions); throws AppError. May
+   * add display fields to the metadata (channel names). Synchronous policy checks (URL, SSRF)
+   * belong in parseMetadata.
+   */
+  preflight?(deps: PreflightDeps, accountId: string, metadata: DestinationMetadata): Promise<void>;
+  /** Issues a signing secret for each new destination of the type (shown once). */
+  issueSecret?(): string;
+  /** Short English label for logs and the delivery problems list. */
+  label(metadata: DestinationMetadata): string;
+  /**
+   * The sender the scheduler registers for the type, or null when this server cannot deliver it
+   * (Discord without settings): deliveries then fail with a clear reason instead of hanging.
+   */
+  createSender?(app: FastifyInstance): DestinationSender | null;
+}

@@ -1,0 +1,64 @@
+import type { DestinationType } from '../db/database.ts';
+import { AppError } from '../errors.ts';
+import { DESTINATION_MODULES, destinationModule } from './registry.ts';
+import type { DestinationMetadata, PreflightDeps, ValidationContext } from './types.ts';
+
+/** A validated destination; `id` when the client sent back one it already has (keeps its secret). */
+export interface DestinationInput {
+  id?: string;
+  type: DestinationType;
+  metadata: DestinationMetadata;
+}
+
+export interface RawDestination {
+  id?: string | undefined;
+  type?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** Validates a destination list: known types, each module's metadata rules, caps, no duplicates. */
+export function parseDestinations(raw: readonly RawDestination[] | undefined, ctx: ValidationContext): DestinationInput[] {
+  const counts = new Map<string, number>();
+  const seen = new Set<string>();
+  const out: DestinationInput[] = [];
+  for (const [index, item] of (raw ?? []).entries()) {
+    const where = `destinations[${index}]`;
+    const module = typeof item.type === 'string' ? destinationModule(item.type) : undefined;
+    if (!module) {
+      throw new AppError('INVALID_DESTINATION', `${where}.type must be one of ${DESTINATION_MODULES.map((m) => m.type).join(', ')}`);
+    }
+    const count = (counts.get(module.type) ?? 0) + 1;
+    counts.set(module.type, count);
+    if (count > module.cap) {
+      throw new AppError('DESTINATION_LIMIT', `A reminder can have at most ${module.cap} ${module.noun} destination${module.cap > 1 ? 's' : ''}`);
+    }
+    if (module.requiresDiscordIdentity && !ctx.hasDiscordIdentity) throw new AppError('DISCORD_IDENTITY_REQUIRED', 'Connect your Discord account first');
+    const metadata = module.parseMetadata(item.metadata ?? {}, where, ctx);
+    const key = `${module.type}:${JSON.stringify(metadata)}`;
+    if (seen.has(key)) throw new AppError('INVALID_DESTINATION', `${where} is the same destination as an earlier one`);
+    seen.add(key);
+    out.push({ ...(item.id ? { id: item.id } : {}), type: module.type, metadata });
+  }
+  return out;
+}
+
+/** Runs each module's I/O checks (Discord permissions...) in order; the first failure is thrown. */
+export async function preflightDestinations(deps: PreflightDeps, accountId: string, destinations: DestinationInput[]): Promise<void> {
+  for (const d of destinations) {
+    const module = destinationModule(d.type);
+    if (module?.preflight) await module.preflight(deps, accountId, d.metadata);
+  }
+}
+
+/** Display label of a stored destination (logs, the delivery problems list). */
+export function destinationLabel(type: string, metadataJson: string): string {
+  const module = destinationModule(type);
+  if (!module) return type;
+  let metadata: DestinationMetadata = {};
+  try {
+    metadata = JSON.parse(metadataJson) as DestinationMetadata;
+  } catch {
+    /* the plain label below */
+  }
+  return module.label(metadata);
+}

@@ -1,0 +1,45 @@
+import { AppError } from '../../errors.ts';
+import { newWebhookSecret } from '../../lib/ids.ts';
+import { checkWebhookUrl } from '../../net/address-policy.ts';
+import type { DestinationModule } from '../types.ts';
+
+export const WEBHOOK_PLATFORMS = ['generic', 'discord', 'slack'] as const;
+export type WebhookPlatform = (typeof WEBHOOK_PLATFORMS)[number];
+
+/** The platform of stored webhook metadata; anything unknown is a generic webhook. */
+export function webhookPlatform(metadata: Record<string, unknown>): WebhookPlatform {
+  const p = metadata.platform;
+  return p === 'discord' || p === 'slack' ? p : 'generic';
+}
+
+/** Generic (signed JSON), Discord or Slack webhooks; see README "Generic webhook payload". */
+export const webhookDestination: DestinationModule = {
+  type: 'webhook',
+  cap: 5,
+  noun: 'webhook',
+  requiresDiscordIdentity: false,
+  parseMetadata(meta, where, ctx) {
+    const url = typeof meta.url === 'string' ? meta.url.trim() : '';
+    if (!url) throw new AppError('WEBHOOK_URL_INVALID', `${where}.metadata.url is required`);
+    const problem = checkWebhookUrl(url, ctx.allowPrivateWebhookTargets);
+    if (problem) throw new AppError(problem.code, problem.message);
+    const platform = meta.platform === undefined || meta.platform === '' ? 'generic' : String(meta.platform);
+    if (!(WEBHOOK_PLATFORMS as readonly string[]).includes(platform)) {
+      throw new AppError('INVALID_DESTINATION', `${where}.metadata.platform must be one of ${WEBHOOK_PLATFORMS.join(', ')}`);
+    }
+    const username = typeof meta.username === 'string' ? meta.username.trim() : '';
+    if (username && platform === 'generic') {
+      throw new AppError('INVALID_DESTINATION', `${where}.metadata.username is only used by discord and slack webhooks`);
+    }
+    if (username.length > 80) throw new AppError('INVALID_DESTINATION', `${where}.metadata.username must be at most 80 characters`);
+    return { url, platform, ...(username ? { username } : {}) };
+  },
+  issueSecret: newWebhookSecret,
+  label(meta) {
+    try {
+      return `${webhookPlatform(meta)} webhook ${new URL(String(meta.url)).host}`;
+    } catch {
+      return 'webhook';
+    }
+  },
+};
