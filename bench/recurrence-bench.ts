@@ -5,6 +5,7 @@
  */
 import type { RecurrenceType } from '../server/db/database.ts';
 import { nextOccurrenceAfter, type RecurrenceRule } from '../server/time/recurrence.ts';
+import { instantToDateTime } from '../server/time/zoned.ts';
 
 const TYPES: RecurrenceType[] = ['ONCE', 'HOURLY', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY'];
 const ZONES = [
@@ -36,11 +37,11 @@ const now = Date.UTC(2026, 5, 15, 12, 0, 0);
 const TEN_YEARS = 10 * 365 * 86_400_000;
 
 function rules(type: RecurrenceType): RecurrenceRule[] {
-  return Array.from({ length: N }, () => ({
-    anchorMs: Math.floor((now - TEN_YEARS * rand()) / 60_000) * 60_000,
-    timeZone: ZONES[Math.floor(rand() * ZONES.length)]!,
-    recurrence: type,
-  }));
+  return Array.from({ length: N }, () => {
+    const timeZone = ZONES[Math.floor(rand() * ZONES.length)]!;
+    const { date, time } = instantToDateTime(Math.floor((now - TEN_YEARS * rand()) / 60_000) * 60_000, timeZone);
+    return { date, time, timeZone, recurrence: type };
+  });
 }
 
 function run(rs: RecurrenceRule[], afters: number[]): number {

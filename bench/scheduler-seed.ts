@@ -27,8 +27,8 @@ export async function seedSchedulerDatabase(file: string, seed: SchedulerSeed): 
   const now = new Date().toISOString();
   const insertAccount = sqlite.prepare('insert into accounts (id, email, email_normalized, username, timezone, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)');
   const insertReminder = sqlite.prepare(
-    `insert into reminders (id, account_id, message, remind_at_utc, timezone, recurrence_type, is_paused, snoozed_at_utc, next_fire_utc, next_occurrence_utc, created_at, updated_at)
-     values (?, ?, ?, ?, 'UTC', ?, 0, null, ?, ?, ?, ?)`,
+    `insert into reminders (id, account_id, message, local_date, local_time, remind_at_utc, timezone, recurrence_type, is_paused, snoozed_at_utc, next_fire_utc, next_occurrence_utc, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, 'UTC', ?, 0, null, ?, ?, ?, ?)`,
   );
   const insertDestination = sqlite.prepare(`insert into destinations (id, reminder_id, type, metadata, secret, position, created_at) values (?, ?, 'webhook', ?, ?, 0, ?)`);
   const accounts: string[] = [];
@@ -45,13 +45,13 @@ export async function seedSchedulerDatabase(file: string, seed: SchedulerSeed): 
     }
     for (let i = 0; i < seed.filler; i++) {
       const fire = new Date(far + (i % 86_400) * 1000).toISOString();
-      insertReminder.run(randomUUID(), accounts[i % n], `Filler ${i}`, fire, i % 3 === 0 ? 'DAILY' : 'ONCE', fire, fire, now, now);
+      insertReminder.run(randomUUID(), accounts[i % n], `Filler ${i}`, ...utcWallClock(fire), fire, i % 3 === 0 ? 'DAILY' : 'ONCE', fire, fire, now, now);
     }
     seed.dueAtMs.forEach((ms, i) => {
       const id = randomUUID();
       const fire = new Date(ms).toISOString();
       // ONCE and DAILY mixed: recurring ones are advanced by the claim, ONCE ones completed.
-      insertReminder.run(id, accounts[i % n], `Due ${i}`, fire, i % 2 === 0 ? 'ONCE' : 'DAILY', fire, fire, now, now);
+      insertReminder.run(id, accounts[i % n], `Due ${i}`, ...utcWallClock(fire), fire, i % 2 === 0 ? 'ONCE' : 'DAILY', fire, fire, now, now);
       insertDestination.run(randomUUID(), id, metadata, secret, now);
       dueIds.push(id);
     });
@@ -61,6 +61,9 @@ export async function seedSchedulerDatabase(file: string, seed: SchedulerSeed): 
 }
 
 
+/** The local date and time a UTC reminder stores for an instant (seeds are in UTC). */
+const utcWallClock = (iso: string): [string, string] => [iso.slice(0, 10), iso.slice(11, 19)];
+
 /** Moves every reminder due at `fromMs` to `toMs` (seed far ahead, then aim once seeding is done). */
 export function retime(file: string, fromMs: number, toMs: number): number {
   const sqlite = new SQLite(file);
@@ -68,8 +71,8 @@ export function retime(file: string, fromMs: number, toMs: number): number {
   const from = new Date(fromMs).toISOString();
   const to = new Date(toMs).toISOString();
   const res = sqlite
-    .prepare('update reminders set remind_at_utc = ?, next_fire_utc = ?, next_occurrence_utc = ? where next_fire_utc = ?')
-    .run(to, to, to, from);
+    .prepare('update reminders set local_date = ?, local_time = ?, remind_at_utc = ?, next_fire_utc = ?, next_occurrence_utc = ? where next_fire_utc = ?')
+    .run(...utcWallClock(to), to, to, to, from);
   sqlite.close();
   return res.changes;
 }

@@ -8,14 +8,22 @@
  * rules at that date (gap -> end of the gap, overlap -> earlier instant).
  * Relative durations ("in 2 hours") are elapsed time, not wall-clock arithmetic: they are added to
  * the real instant. An explicit zone in the text ("9am EST") wins over the user's zone.
+ *
+ * The answer is what a reminder stores: the local date and wall-clock time in the user's zone
+ * (a time typed inside a DST gap stays as typed; the reminders service derives the instant).
  */
 import * as chrono from 'chrono-node';
-import { wallClockToInstant, zonedParts } from '../server/time/zoned.ts';
+import { instantToDateTime, wallClockToInstant, zonedParts } from '../server/time/zoned.ts';
 import { languageOf } from './i18n.ts';
 
 const PARSERS = { en: chrono.en.casual, fr: chrono.fr.casual, es: chrono.es.casual };
 
-export type ParsedWhen = { ok: true; instantMs: number } | { ok: false; reason: 'unparseable' };
+export type ParsedWhen = { ok: true; instantMs: number; date: string; time: string } | { ok: false; reason: 'unparseable' };
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** An instant, as the wall clock it reads in the zone. */
+const foundInstant = (instantMs: number, timeZone: string): ParsedWhen => ({ ok: true, instantMs, ...instantToDateTime(instantMs, timeZone) });
 
 function wallAsUtc(instantMs: number, timeZone: string): number {
   const p = zonedParts(instantMs, timeZone);
@@ -44,15 +52,14 @@ export function parseWhen(text: string, timeZone: string, locale: string | null 
   if (tags.has('result/relativeDateAndTime')) {
     // "in 10 minutes": elapsed time from now, whatever the clocks do in between.
     const delta = wallMs + (start.get('millisecond') ?? 0) - refWall;
-    return { ok: true, instantMs: Math.floor((nowMs + delta) / 1000) * 1000 };
+    return foundInstant(Math.floor((nowMs + delta) / 1000) * 1000, timeZone);
   }
   if (start.isCertain('timezoneOffset')) {
     const offsetMinutes = start.get('timezoneOffset') ?? 0;
-    return { ok: true, instantMs: wallMs - offsetMinutes * 60_000 };
+    return foundInstant(wallMs - offsetMinutes * 60_000, timeZone);
   }
-  const instantMs = wallClockToInstant(
-    { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') },
-    timeZone,
-  );
-  return { ok: true, instantMs };
+  // As typed (a time inside a DST gap stays as typed): the reminder stores the wall clock.
+  const wall = { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+  const time = `${pad(wall.hour)}:${pad(wall.minute)}${wall.second ? `:${pad(wall.second)}` : ''}`;
+  return { ok: true, instantMs: wallClockToInstant(wall, timeZone), date: `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`, time };
 }

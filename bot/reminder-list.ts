@@ -1,6 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import type { Account } from '../server/db/database.ts';
 import type { DB } from '../server/db/connection.ts';
+import { countUpcomingReminders, listUpcomingReminders } from '../server/repositories/reminders.ts';
 import { oneLine, recurrenceLabel, truncate, unix } from './format.ts';
 import { t } from './i18n.ts';
 
@@ -9,19 +10,11 @@ export const pageCustomId = (page: number) => `list:${page}`;
 
 /** Upcoming = anything with a next fire time (paused ones included, marked), soonest first. */
 export async function renderReminderList(db: DB, account: Account, locale: string | null | undefined, requestedPage: number) {
-  const base = db.selectFrom('reminders').where('account_id', '=', account.id).where('next_fire_utc', 'is not', null);
-  const { count } = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const total = Number(count);
+  const total = await countUpcomingReminders(db, account.id);
   if (total === 0) return { content: t(locale, 'list.empty'), components: [] };
   const pages = Math.ceil(total / PAGE_SIZE);
   const page = Math.min(Math.max(Number.isInteger(requestedPage) ? requestedPage : 0, 0), pages - 1);
-  const rows = await base
-    .select(['id', 'message', 'next_fire_utc', 'recurrence_type', 'is_paused'])
-    .orderBy('next_fire_utc')
-    .orderBy('id')
-    .limit(PAGE_SIZE)
-    .offset(page * PAGE_SIZE)
-    .execute();
+  const rows = await listUpcomingReminders(db, account.id, PAGE_SIZE, page * PAGE_SIZE);
   const lines = [t(locale, 'list.title', { from: page * PAGE_SIZE + 1, to: page * PAGE_SIZE + rows.length, total })];
   rows.forEach((r, i) => {
     const item = t(locale, 'list.item', { n: page * PAGE_SIZE + i + 1, unix: unix(Date.parse(r.next_fire_utc!)), recurrence: recurrenceLabel(locale, r.recurrence_type) });

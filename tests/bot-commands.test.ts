@@ -7,6 +7,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInteractionChannelAccess } from '../bot/access.ts';
 import { createReminder } from '../server/reminders/service.ts';
+import { instantToDateTime } from '../server/time/zoned.ts';
 import { accountOf, command, EPHEMERAL, fireNow, ids, interact, P, PUBLIC_URL, reminderRows, startBotEnv, waitForMessages, type BotEnv } from './bot-harness.ts';
 
 let env: BotEnv;
@@ -203,10 +204,9 @@ describe('/reminders', () => {
     expect(empty.content).toBe('You have no upcoming reminders. Create one with /remind.');
     const dave = (await accountOf(env.app, '200000000000000004'))!;
     for (let i = 1; i <= 7; i++) {
-      await createReminder(env.app, {
-        accountId: dave.id,
+      await createReminder(env.app, dave.id, {
         message: `Task ${i}`,
-        anchorMs: Date.now() + i * 3_600_000,
+        ...instantToDateTime(Date.now() + i * 3_600_000, 'UTC'),
         timezone: 'UTC',
         recurrence: 'ONCE',
         destinations: [{ type: 'discord_dm', metadata: {} }],

@@ -14,7 +14,7 @@ async function seed(db: ReturnType<typeof createDatabase>['db']) {
   await db.insertInto('accounts').values({ id: 'a1', email: null, email_normalized: null, username: 'u', timezone: 'UTC', locale: null, created_at: now, updated_at: now }).execute();
   await db
     .insertInto('reminders')
-    .values({ id: 'r1', account_id: 'a1', message: 'm', remind_at_utc: now, timezone: 'UTC', recurrence_type: 'DAILY', is_paused: 0, snoozed_at_utc: null, next_fire_utc: now, next_occurrence_utc: now, last_fired_at: null, completed_at: null, created_at: now, updated_at: now })
+    .values({ id: 'r1', account_id: 'a1', message: 'm', remind_at_utc: now, timezone: 'UTC', recurrence_type: 'DAILY', is_paused: 0, snoozed_at_utc: null, next_fire_utc: now, next_occurrence_utc: now, last_fired_at: null, completed_at: null, created_at: now, updated_at: now } as never)
     .execute();
   await db.insertInto('destinations').values({ id: 'd1', reminder_id: 'r1', type: 'webhook', metadata: '{}', secret: null, position: 0, disabled_at: null, disabled_reason: null, created_at: now }).execute();
   await db

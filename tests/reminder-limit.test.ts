@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_REMINDERS_PER_ACCOUNT } from '../server/repositories/reminders.ts';
+import { MAX_REMINDERS_PER_ACCOUNT } from '../server/reminders/input.ts';
 import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
 
 describe('reminders per account', () => {
@@ -18,6 +18,8 @@ describe('reminders per account', () => {
       id: randomUUID(),
       account_id: user.id,
       message: `filler ${i}`,
+      local_date: '2035-01-01',
+      local_time: '09:00',
       remind_at_utc: far,
       timezone: 'UTC',
       recurrence_type: 'ONCE' as const,

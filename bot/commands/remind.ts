@@ -1,8 +1,8 @@
 import { InteractionContextType, SlashCommandBuilder, type APIRole, type Role } from 'discord.js';
-import type { RecurrenceType } from '../../server/db/database.ts';
-import type { DestinationInput } from '../../server/repositories/reminders.ts';
+import type { RawDestination } from '../../server/destinations/validate.ts';
+import { AppError } from '../../server/errors.ts';
+import { RECURRENCES } from '../../server/reminders/input.ts';
 import { createReminder } from '../../server/reminders/service.ts';
-import { PAST_GRACE_MS, RECURRENCES } from '../../server/routes/reminders/reminder-input.ts';
 import { ensureAccountForDiscordUser } from '../accounts.ts';
 import { checkInteractionChannelAccess } from '../access.ts';
 import { localized, localizedChoice } from '../command-text.ts';
@@ -37,11 +37,11 @@ const command: BotCommand = {
     const locale = interaction.locale;
     const message = interaction.options.getString('message', true);
     const when = interaction.options.getString('when', true);
-    const recurrence = (interaction.options.getString('repeat') ?? 'ONCE') as RecurrenceType;
+    const recurrence = interaction.options.getString('repeat') ?? 'ONCE';
     const role = interaction.options.getRole('role') as Role | APIRole | null;
     const where = interaction.options.getString('where') ?? (role ? 'channel' : 'dm');
 
-    let destination: DestinationInput;
+    let destination: RawDestination;
     if (where === 'channel') {
       if (!interaction.inGuild()) return replyEphemeral(interaction, t(locale, 'remind.channelOnlyInGuild'));
       const access = checkInteractionChannelAccess(interaction, role ? { id: role.id, mentionable: role.mentionable } : null);
@@ -67,16 +67,20 @@ const command: BotCommand = {
     const now = Date.now();
     const parsed = parseWhen(when, account.timezone, locale, now);
     if (!parsed.ok) return replyEphemeral(interaction, t(locale, 'remind.unparseable', { when: truncate(when, 100), examples }));
-    if (parsed.instantMs < now - PAST_GRACE_MS) return replyEphemeral(interaction, t(locale, 'remind.past', { unix: unix(parsed.instantMs), examples }));
 
-    const reminder = await createReminder(app, {
-      accountId: account.id,
-      message,
-      anchorMs: parsed.instantMs,
-      timezone: account.timezone,
-      recurrence,
-      destinations: [destination],
-    });
+    // The same call, rules and error codes as POST /api/reminders.
+    let reminder;
+    try {
+      ({ reminder } = await createReminder(
+        app,
+        account.id,
+        { message, date: parsed.date, time: parsed.time, timezone: account.timezone, recurrence, destinations: [destination] },
+        now,
+      ));
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'REMINDER_IN_PAST') return replyEphemeral(interaction, t(locale, 'remind.past', { unix: unix(parsed.instantMs), examples }));
+      throw err;
+    }
     const fireMs = Date.parse(reminder.next_fire_utc ?? reminder.remind_at_utc);
     const destinationText =
       destination.type === 'discord_dm'

@@ -1,7 +1,7 @@
 import { InteractionContextType, SlashCommandBuilder, type SlashCommandSubcommandBuilder } from 'discord.js';
 import type { Reminder } from '../../server/db/database.ts';
-import { findReminderOfAccount } from '../../server/repositories/reminders.ts';
-import { pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../server/reminders/service.ts';
+import { listReminderChoices } from '../../server/repositories/reminders.ts';
+import { getReminder, pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../server/reminders/service.ts';
 import { ensureAccountForDiscordUser, findAccountForDiscordUser } from '../accounts.ts';
 import { localized, localizedChoice } from '../command-text.ts';
 import { formatInZone, oneLine, truncate, unix } from '../format.ts';
@@ -60,14 +60,7 @@ const command: BotCommand = {
     const locale = interaction.locale;
     const account = await findAccountForDiscordUser(app.db, interaction.user.id);
     if (!account) return interaction.respond([]);
-    const rows = await app.db
-      .selectFrom('reminders')
-      .select(['id', 'message', 'next_fire_utc', 'is_paused', 'timezone'])
-      .where('account_id', '=', account.id)
-      .orderBy('next_fire_utc')
-      .orderBy('created_at', 'desc')
-      .limit(1000)
-      .execute();
+    const rows = await listReminderChoices(app.db, account.id, 1000);
     const matches = rows
       .filter((r) => applies(sub, r))
       .filter((r) => !query || r.message.toLowerCase().includes(query) || r.id.startsWith(query))
@@ -87,8 +80,7 @@ const command: BotCommand = {
     const sub = interaction.options.getSubcommand() as Sub;
     const id = interaction.options.getString('reminder', true).trim();
     const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale);
-    const existing = await findReminderOfAccount(app.db, account.id, id);
-    if (!existing) return replyEphemeral(interaction, t(locale, 'errors.notFound'));
+    const existing = await getReminder(app, account.id, id);
     const message = truncate(oneLine(existing.message), 200);
 
     if (sub === 'pause') {
@@ -107,7 +99,7 @@ const command: BotCommand = {
       return replyEphemeral(interaction, t(locale, 'manage.deleted', { message }));
     }
     const minutes = interaction.options.getInteger('minutes') ?? DEFAULT_SNOOZE_MINUTES;
-    const r = await snoozeReminder(app, account.id, id, Date.now() + minutes * 60_000);
+    const r = await snoozeReminder(app, account.id, id, { minutes });
     return replyEphemeral(interaction, t(locale, 'manage.snoozed', { message, unix: unix(Date.parse(r.next_fire_utc!)) }));
   },
 };

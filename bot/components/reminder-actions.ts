@@ -1,3 +1,4 @@
+import { findReminderById } from '../../server/repositories/reminders.ts';
 import { snoozeReminder } from '../../server/reminders/service.ts';
 import { wallClockToInstant, zonedParts } from '../../server/time/zoned.ts';
 import { findAccountForDiscordUser } from '../accounts.ts';
@@ -30,7 +31,7 @@ const component: BotComponent = {
     const [, rawAction, reminderId = ''] = interaction.customId.split(':');
     const action = rawAction as ReminderAction;
     if (!REMINDER_ACTIONS.includes(action)) return replyEphemeral(interaction, t(locale, 'errors.generic'));
-    const reminder = await app.db.selectFrom('reminders').selectAll().where('id', '=', reminderId).executeTakeFirst();
+    const reminder = await findReminderById(app.db, reminderId);
     if (!reminder) return replyEphemeral(interaction, t(locale, 'delivery.gone'));
     const account = await findAccountForDiscordUser(app.db, interaction.user.id);
     if (!account || account.id !== reminder.account_id) return replyEphemeral(interaction, t(locale, 'delivery.notOwner'));
@@ -51,7 +52,7 @@ const component: BotComponent = {
       if (at <= now) at = sameTimeNextDay(now, reminder.timezone);
       if (at <= now) at = now + DAY;
     }
-    const updated = await snoozeReminder(app, account.id, reminder.id, at, now);
+    const updated = await snoozeReminder(app, account.id, reminder.id, { atMs: at }, now);
     await replyEphemeral(interaction, t(locale, 'delivery.snoozed', { unix: unix(Date.parse(updated.next_fire_utc!)) }));
   },
 };

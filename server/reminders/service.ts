@@ -1,118 +1,330 @@
 /**
- * Reminder operations shared by callers other than the HTTP routes (the Discord bot). They follow
- * the exact semantics of the matching API endpoints in server/routes/reminders/index.ts and reuse
- * its input rules (parseMessage, parseDestinations, firstFire), so a reminder made with /remind is
- * indistinguishable from one made on the dashboard.
+ * The reminders service: every rule about reminders lives here once, for the HTTP API and the
+ * Discord bot alike (docs/architecture.md "Layers"). Adapters translate their transport into one
+ * call of these functions and the result (or AppError) back.
+ *
+ * A reminder stores what the user chose (local date, wall-clock time, IANA zone, recurrence);
+ * remind_at_utc, next_fire_utc and next_occurrence_utc are derived here (README "Time").
  */
 import type { FastifyInstance } from 'fastify';
-import type { RecurrenceType } from '../db/database.ts';
+import type { Destination } from '../db/database.ts';
+import { preflightDestinations, parseDestinations, type DestinationInput, type RawDestination } from '../destinations/validate.ts';
+import { destinationModule } from '../destinations/registry.ts';
 import { AppError } from '../errors.ts';
+import { newId } from '../lib/ids.ts';
+import { requireTimeZone } from '../lib/validation.ts';
+import { findAccountById, listIdentities } from '../repositories/accounts.ts';
+import type { Executor } from '../repositories/executor.ts';
 import {
-  deleteReminder as deleteReminderRows,
+  countRemindersOfAccount,
+  deleteDestinations,
+  deleteReminder,
   findReminderOfAccount,
+  insertDestination,
   insertReminder,
-  replaceDestinations,
-  type DestinationInput,
+  listRemindersOfAccount,
+  type NewReminder,
   type ReminderWithDestinations,
+  updateDestination,
   updateReminder,
 } from '../repositories/reminders.ts';
-import { firstFire, parseDestinations, parseMessage, parseRecurrence } from '../routes/reminders/reminder-input.ts';
-import { nextOccurrenceAfter } from '../time/recurrence.ts';
-import { requireTimeZone } from '../lib/validation.ts';
-import { listIdentities } from '../repositories/accounts.ts';
+import { nextOccurrenceAfter, nextOccurrences, occurrencesBetween } from '../time/recurrence.ts';
+import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage, parseRecurrence } from './input.ts';
+import { anchorOf, firstFireFrom, ruleOf, type ScheduleFields } from './schedule.ts';
 
-type App = Pick<FastifyInstance, 'db' | 'scheduler' | 'config'>;
+export type ReminderDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config' | 'discord' | 'log'>;
+
+/** What a client sends to create or replace a reminder (unvalidated). */
+export interface ReminderInput {
+  date: unknown;
+  time: unknown;
+  message: unknown;
+  recurrence?: unknown;
+  destinations?: readonly RawDestination[] | undefined;
+  /** The zone of date/time. Create: defaults to the account's zone; update: to the reminder's own. */
+  timezone?: unknown;
+}
+
+export interface SavedReminder {
+  reminder: ReminderWithDestinations;
+  /** Signing secrets of destinations created by this call, by destination id (shown once). */
+  secrets: Map<string, string>;
+}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export interface CreateReminderInput {
-  accountId: string;
-  message: string;
-  /** The anchor instant (first occurrence), already resolved from the user's wall clock. */
-  anchorMs: number;
-  timezone: string;
-  recurrence: RecurrenceType | string | null | undefined;
-  destinations: DestinationInput[];
-}
+// -------------------------------------------------------------------------------------------
+// Reading
 
-export async function loadReminder(app: App, accountId: string, id: string): Promise<ReminderWithDestinations> {
-  const reminder = await findReminderOfAccount(app.db, accountId, id);
+export async function getReminder(deps: Pick<ReminderDeps, 'db'>, accountId: string, id: string): Promise<ReminderWithDestinations> {
+  const reminder = await findReminderOfAccount(deps.db, accountId, id);
+  // Another account's reminder is "not found" too: ids of others are never confirmed.
   if (!reminder) throw new AppError('REMINDER_NOT_FOUND', 'Reminder not found');
   return reminder;
 }
 
-/** POST /api/reminders, for callers that already have an instant instead of date + time strings. */
-export async function createReminder(app: App, input: CreateReminderInput): Promise<ReminderWithDestinations> {
-  const message = parseMessage(input.message);
-  const recurrence = parseRecurrence(input.recurrence);
-  const timezone = requireTimeZone(input.timezone);
-  const next = firstFire(input.anchorMs, timezone, recurrence);
-  if (next === null) throw new AppError('REMINDER_IN_PAST', 'The reminder time is in the past. Pick a time in the future.');
-  const identities = await listIdentities(app.db, input.accountId);
+export function listReminders(deps: Pick<ReminderDeps, 'db'>, accountId: string): Promise<ReminderWithDestinations[]> {
+  return listRemindersOfAccount(deps.db, accountId);
+}
+
+// -------------------------------------------------------------------------------------------
+// Validation shared by create, update and preview
+
+async function accountZone(deps: Pick<ReminderDeps, 'db'>, accountId: string): Promise<string> {
+  const account = await findAccountById(deps.db, accountId);
+  if (!account) throw new AppError('NOT_AUTHENTICATED', 'Your account no longer exists');
+  return account.timezone;
+}
+
+/** Date, time, zone and recurrence -> the stored schedule fields (in the API's error order). */
+async function readSchedule(
+  deps: Pick<ReminderDeps, 'db'>,
+  accountId: string,
+  input: Pick<ReminderInput, 'date' | 'time' | 'recurrence' | 'timezone'>,
+  defaultZone: string | null,
+  before?: () => void,
+): Promise<ScheduleFields> {
+  before?.();
+  const recurrence_type = parseRecurrence(input.recurrence);
+  const timezone =
+    input.timezone !== undefined && input.timezone !== null && input.timezone !== '' ? requireTimeZone(input.timezone) : (defaultZone ?? (await accountZone(deps, accountId)));
+  return { local_date: parseLocalDate(input.date), local_time: parseLocalTime(input.time), timezone, recurrence_type };
+}
+
+interface ValidReminder {
+  message: string;
+  schedule: ScheduleFields;
+  anchorMs: number;
+  nextMs: number;
+  destinations: DestinationInput[];
+}
+
+async function validate(deps: ReminderDeps, accountId: string, input: ReminderInput, defaultZone: string | null, isNew: boolean, nowMs: number): Promise<ValidReminder> {
+  let message = '';
+  const schedule = await readSchedule(deps, accountId, input, defaultZone, () => {
+    message = parseMessage(input.message);
+  });
+  const nextMs = firstFireFrom(schedule, nowMs);
+  if (nextMs === null) {
+    throw new AppError('REMINDER_IN_PAST', isNew ? 'The reminder time is in the past. Pick a time in the future.' : 'A one-time reminder cannot be moved into the past');
+  }
+  const identities = await listIdentities(deps.db, accountId);
   const destinations = parseDestinations(input.destinations, {
     hasDiscordIdentity: identities.some((i) => i.provider === 'discord'),
-    allowPrivateWebhookTargets: app.config.webhookAllowPrivateTargets,
+    allowPrivateWebhookTargets: deps.config.webhookAllowPrivateTargets,
   });
-  const id = await app.db.transaction().execute(async (trx) => {
-    const row = await insertReminder(trx, {
-      account_id: input.accountId,
-      message,
-      remind_at_utc: iso(input.anchorMs)!,
-      timezone,
-      recurrence_type: recurrence,
+  await preflightDestinations(deps, accountId, destinations);
+  return { message, schedule, anchorMs: anchorOf(schedule), nextMs, destinations };
+}
+
+// -------------------------------------------------------------------------------------------
+// Destinations of a reminder
+
+/**
+ * Saves a reminder's destination list. A destination sent back with its id keeps its row (and so
+ * its signing secret and delivery history) when its type is unchanged; the others are created
+ * with a new secret where their type issues one; the rest are deleted.
+ */
+async function saveDestinations(trx: Executor, reminderId: string, inputs: DestinationInput[], existing: Destination[] = []): Promise<Map<string, string>> {
+  const secrets = new Map<string, string>();
+  const kept = new Set<string>();
+  for (const [position, input] of inputs.entries()) {
+    const metadata = JSON.stringify(input.metadata);
+    const match = existing.find((d) => d.id === input.id && d.type === input.type && !kept.has(d.id));
+    if (match) {
+      kept.add(match.id);
+      // A changed target deserves a fresh chance: clear a "disabled" left by the old target.
+      const retarget = match.metadata === metadata ? {} : { disabled_at: null, disabled_reason: null };
+      await updateDestination(trx, match.id, { metadata, position, ...retarget });
+      continue;
+    }
+    const id = newId();
+    const secret = destinationModule(input.type)?.issueSecret?.() ?? null;
+    if (secret) secrets.set(id, secret);
+    await insertDestination(trx, { id, reminder_id: reminderId, type: input.type, metadata, secret, position });
+  }
+  await deleteDestinations(
+    trx,
+    existing.filter((d) => !kept.has(d.id)).map((d) => d.id),
+  );
+  return secrets;
+}
+
+/** Inserts a reminder within the account's limit (checked in the same transaction). */
+async function insertWithinLimit(trx: Executor, row: NewReminder) {
+  if ((await countRemindersOfAccount(trx, row.account_id)) >= MAX_REMINDERS_PER_ACCOUNT) {
+    throw new AppError('REMINDER_LIMIT', `An account can hold at most ${MAX_REMINDERS_PER_ACCOUNT.toLocaleString('en-US')} reminders. Delete some first.`);
+  }
+  return insertReminder(trx, row);
+}
+
+// -------------------------------------------------------------------------------------------
+// Writing
+
+export async function createReminder(deps: ReminderDeps, accountId: string, input: ReminderInput, nowMs = Date.now()): Promise<SavedReminder> {
+  const v = await validate(deps, accountId, input, null, true, nowMs);
+  const created = await deps.db.transaction().execute(async (trx) => {
+    const row = await insertWithinLimit(trx, {
+      account_id: accountId,
+      message: v.message,
+      ...v.schedule,
+      remind_at_utc: iso(v.anchorMs)!,
       is_paused: 0,
       snoozed_at_utc: null,
-      next_fire_utc: iso(next),
-      next_occurrence_utc: iso(next),
+      next_fire_utc: iso(v.nextMs),
+      next_occurrence_utc: iso(v.nextMs),
     });
-    await replaceDestinations(trx, row.id, destinations);
-    return row.id;
+    return { id: row.id, secrets: await saveDestinations(trx, row.id, v.destinations) };
   });
-  app.scheduler.wake();
-  return loadReminder(app, input.accountId, id);
+  deps.scheduler.wake();
+  return { reminder: await getReminder(deps, accountId, created.id), secrets: created.secrets };
 }
 
-/** POST /api/reminders/:id/pause */
-export async function pauseReminder(app: App, accountId: string, id: string): Promise<ReminderWithDestinations> {
-  const existing = await loadReminder(app, accountId, id);
-  if (!existing.is_paused) await updateReminder(app.db, existing.id, { is_paused: 1 });
-  app.scheduler.wake();
-  return loadReminder(app, accountId, id);
+/** Replaces a reminder's fields; it keeps its own zone unless the input names another. */
+export async function updateReminderFields(deps: ReminderDeps, accountId: string, id: string, input: ReminderInput, nowMs = Date.now()): Promise<SavedReminder> {
+  const existing = await getReminder(deps, accountId, id);
+  const v = await validate(deps, accountId, input, existing.timezone, false, nowMs);
+  const secrets = await deps.db.transaction().execute(async (trx) => {
+    await updateReminder(trx, existing.id, {
+      message: v.message,
+      ...v.schedule,
+      remind_at_utc: iso(v.anchorMs)!,
+      // An edit reschedules from the new anchor; a pending snooze belonged to the old schedule.
+      snoozed_at_utc: null,
+      next_fire_utc: iso(v.nextMs),
+      next_occurrence_utc: iso(v.nextMs),
+      completed_at: null,
+    });
+    return saveDestinations(trx, existing.id, v.destinations, existing.destinations);
+  });
+  deps.scheduler.wake();
+  return { reminder: await getReminder(deps, accountId, existing.id), secrets };
 }
 
-/** POST /api/reminders/:id/resume: occurrences that passed while paused are skipped. */
-export async function resumeReminder(app: App, accountId: string, id: string, nowMs = Date.now()): Promise<ReminderWithDestinations> {
-  const existing = await loadReminder(app, accountId, id);
+/** A copy with new destination rows (and secrets). A copy of a finished one-off shows as completed until edited. */
+export async function duplicateReminder(deps: ReminderDeps, accountId: string, id: string, nowMs = Date.now()): Promise<SavedReminder> {
+  const source = await getReminder(deps, accountId, id);
+  const next = iso(firstFireFrom(source, nowMs));
+  const created = await deps.db.transaction().execute(async (trx) => {
+    const row = await insertWithinLimit(trx, {
+      account_id: accountId,
+      message: source.message,
+      local_date: source.local_date,
+      local_time: source.local_time,
+      timezone: source.timezone,
+      recurrence_type: source.recurrence_type,
+      remind_at_utc: source.remind_at_utc,
+      is_paused: 0,
+      snoozed_at_utc: null,
+      next_fire_utc: next,
+      next_occurrence_utc: next,
+      completed_at: next ? null : new Date(nowMs).toISOString(),
+    });
+    const inputs = source.destinations.map((d) => ({ type: d.type, metadata: JSON.parse(d.metadata) as Record<string, unknown> }));
+    return { id: row.id, secrets: await saveDestinations(trx, row.id, inputs) };
+  });
+  deps.scheduler.wake();
+  return { reminder: await getReminder(deps, accountId, created.id), secrets: created.secrets };
+}
+
+export async function pauseReminder(deps: ReminderDeps, accountId: string, id: string): Promise<ReminderWithDestinations> {
+  const existing = await getReminder(deps, accountId, id);
+  if (!existing.is_paused) await updateReminder(deps.db, existing.id, { is_paused: 1 });
+  deps.scheduler.wake();
+  return getReminder(deps, accountId, id);
+}
+
+/** Occurrences that passed while paused are skipped; a snooze still ahead is kept. */
+export async function resumeReminder(deps: ReminderDeps, accountId: string, id: string, nowMs = Date.now()): Promise<ReminderWithDestinations> {
+  const existing = await getReminder(deps, accountId, id);
   if (existing.is_paused) {
     const patch: Parameters<typeof updateReminder>[2] = { is_paused: 0 };
     if (existing.recurrence_type !== 'ONCE') {
-      const rule = { anchorMs: Date.parse(existing.remind_at_utc), timeZone: existing.timezone, recurrence: existing.recurrence_type };
       const snooze = existing.snoozed_at_utc && Date.parse(existing.snoozed_at_utc) > nowMs ? existing.snoozed_at_utc : null;
-      const next = iso(nextOccurrenceAfter(rule, nowMs));
+      const next = iso(nextOccurrenceAfter(ruleOf(existing), nowMs));
       Object.assign(patch, { snoozed_at_utc: snooze, next_occurrence_utc: next, next_fire_utc: snooze ?? next });
     }
-    await updateReminder(app.db, existing.id, patch);
+    await updateReminder(deps.db, existing.id, patch);
   }
-  app.scheduler.wake();
-  return loadReminder(app, accountId, id);
+  deps.scheduler.wake();
+  return getReminder(deps, accountId, id);
+}
+
+/** "In N minutes", "until an instant" (ISO), or an instant the caller computed (the bot's buttons). */
+export type SnoozeRequest = { minutes?: number | undefined; until?: string | undefined; atMs?: number | undefined };
+
+function snoozeInstant(request: SnoozeRequest, nowMs: number): number {
+  if (request.atMs !== undefined) return request.atMs;
+  if (request.until !== undefined) {
+    const at = Date.parse(request.until);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(request.until) || Number.isNaN(at)) throw new AppError('VALIDATION_FAILED', 'until must be an ISO-8601 date-time');
+    return at;
+  }
+  if (request.minutes !== undefined) return nowMs + request.minutes * 60_000;
+  throw new AppError('VALIDATION_FAILED', 'Give minutes or until');
 }
 
 /**
- * POST /api/reminders/:id/snooze { until }: fires once more at `atMs` (whole seconds);
- * next_occurrence_utc is left alone so the regular schedule goes on from it afterwards.
+ * Fires once more at the snooze instant (whole seconds); next_occurrence_utc is left alone so the
+ * regular schedule goes on from it afterwards.
  */
-export async function snoozeReminder(app: App, accountId: string, id: string, atMs: number, nowMs = Date.now()): Promise<ReminderWithDestinations> {
-  const existing = await loadReminder(app, accountId, id);
+export async function snoozeReminder(deps: ReminderDeps, accountId: string, id: string, request: SnoozeRequest, nowMs = Date.now()): Promise<ReminderWithDestinations> {
+  const atMs = snoozeInstant(request, nowMs);
+  const existing = await getReminder(deps, accountId, id);
   if (!Number.isFinite(atMs) || atMs <= nowMs) throw new AppError('REMINDER_IN_PAST', 'Snooze time must be in the future');
   const snoozedAt = new Date(Math.floor(atMs / 1000) * 1000).toISOString();
-  await updateReminder(app.db, existing.id, { snoozed_at_utc: snoozedAt, next_fire_utc: snoozedAt, completed_at: null });
-  app.scheduler.wake();
-  return loadReminder(app, accountId, id);
+  await updateReminder(deps.db, existing.id, { snoozed_at_utc: snoozedAt, next_fire_utc: snoozedAt, completed_at: null });
+  deps.scheduler.wake();
+  return getReminder(deps, accountId, id);
 }
 
-/** DELETE /api/reminders/:id */
-export async function removeReminder(app: App, accountId: string, id: string): Promise<void> {
-  const existing = await loadReminder(app, accountId, id);
-  await app.db.transaction().execute((trx) => deleteReminderRows(trx, existing.id));
-  app.scheduler.wake();
+export async function removeReminder(deps: ReminderDeps, accountId: string, id: string): Promise<void> {
+  const existing = await getReminder(deps, accountId, id);
+  await deps.db.transaction().execute((trx) => deleteReminder(trx, existing.id));
+  deps.scheduler.wake();
+}
+
+// -------------------------------------------------------------------------------------------
+// Occurrences
+
+const toIso = (list: number[]) => list.map((ms) => new Date(ms).toISOString());
+
+/** The next `count` (1-50, default 5) firings a reminder with these fields would have: the wizard's preview. */
+export async function previewOccurrences(
+  deps: Pick<ReminderDeps, 'db'>,
+  accountId: string,
+  input: Pick<ReminderInput, 'date' | 'time' | 'recurrence' | 'timezone'> & { count?: number | undefined },
+  nowMs = Date.now(),
+): Promise<string[]> {
+  const schedule = await readSchedule(deps, accountId, input, null);
+  const count = Math.min(Math.max(input.count ?? 5, 1), 50);
+  const first = firstFireFrom(schedule, nowMs);
+  if (first === null) return [];
+  return toIso([first, ...nextOccurrences(ruleOf(schedule), first, count - 1)]);
+}
+
+/** Calendar ranges may span at most this long. */
+const MAX_RANGE_MS = 400 * 86_400_000;
+
+export type OccurrenceQuery = { count?: number | undefined; from?: string | undefined; to?: string | undefined };
+
+/**
+ * A reminder's occurrences: in [from, to) for the calendar (at most 2,000), or the next `count`
+ * (1-100, default 5) from its pending occurrence (from now while paused).
+ */
+export async function listOccurrences(deps: Pick<ReminderDeps, 'db'>, accountId: string, id: string, query: OccurrenceQuery, nowMs = Date.now()): Promise<string[]> {
+  const r = await getReminder(deps, accountId, id);
+  const rule = ruleOf(r);
+  if (query.from !== undefined || query.to !== undefined) {
+    const fromMs = query.from ? Date.parse(query.from) : NaN;
+    const toMs = query.to ? Date.parse(query.to) : NaN;
+    if (Number.isNaN(fromMs) || Number.isNaN(toMs) || toMs <= fromMs) throw new AppError('VALIDATION_FAILED', 'from and to must be ISO-8601 date-times with from < to');
+    if (toMs - fromMs > MAX_RANGE_MS) throw new AppError('VALIDATION_FAILED', 'The range may span at most 400 days');
+    return toIso(occurrencesBetween(rule, fromMs, toMs, 2000));
+  }
+  const n = Math.min(Math.max(query.count ?? 5, 1), 100);
+  if (r.is_paused) return toIso(nextOccurrences(rule, nowMs, n));
+  if (!r.next_occurrence_utc) return [];
+  const first = Date.parse(r.next_occurrence_utc);
+  return toIso([first, ...nextOccurrences(rule, first, n - 1)]);
 }

@@ -1,14 +1,6 @@
-import type { Destination, DestinationType, RecurrenceType, Reminder } from '../db/database.ts';
-import { AppError } from '../errors.ts';
-import { newId, newWebhookSecret, nowIso } from '../lib/ids.ts';
+import type { Destination, RecurrenceType, Reminder } from '../db/database.ts';
+import { newId, nowIso } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
-
-export interface DestinationInput {
-  /** Present when the client sends back a destination it already has: keeps its id and secret. */
-  id?: string;
-  type: DestinationType;
-  metadata: Record<string, unknown>;
-}
 
 export interface ReminderWithDestinations extends Reminder {
   destinations: Destination[];
@@ -85,21 +77,18 @@ async function attachDestinations(db: Executor, reminders: Reminder[]): Promise<
   return reminders.map((r) => ({ ...r, destinations: byReminder.get(r.id) ?? [] }));
 }
 
-/** Keeps one account's list (and the memory to serve it) bounded. */
-export const MAX_REMINDERS_PER_ACCOUNT = 10_000;
-
-export async function insertReminder(
-  db: Executor,
-  input: Omit<Reminder, 'id' | 'created_at' | 'updated_at' | 'last_fired_at' | 'completed_at'> & Partial<Pick<Reminder, 'completed_at'>>,
-): Promise<Reminder> {
+export async function countRemindersOfAccount(db: Executor, accountId: string): Promise<number> {
   const { count } = await db
     .selectFrom('reminders')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('account_id', '=', input.account_id)
+    .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
-  if (Number(count) >= MAX_REMINDERS_PER_ACCOUNT) {
-    throw new AppError('REMINDER_LIMIT', `An account can hold at most ${MAX_REMINDERS_PER_ACCOUNT.toLocaleString('en-US')} reminders. Delete some first.`);
-  }
+  return Number(count);
+}
+
+export type NewReminder = Omit<Reminder, 'id' | 'created_at' | 'updated_at' | 'last_fired_at' | 'completed_at'> & Partial<Pick<Reminder, 'completed_at'>>;
+
+export async function insertReminder(db: Executor, input: NewReminder): Promise<Reminder> {
   const now = nowIso();
   const row: Reminder = { id: newId(), created_at: now, updated_at: now, last_fired_at: null, completed_at: null, ...input };
   await db.insertInto('reminders').values(row).execute();
@@ -108,6 +97,52 @@ export async function insertReminder(
 
 export async function updateReminder(db: Executor, id: string, patch: Partial<Omit<Reminder, 'id' | 'account_id' | 'created_at'>>) {
   await db.updateTable('reminders').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+}
+
+/** Any account's reminder by id (the bot's buttons check the owner themselves). */
+export async function findReminderById(db: Executor, id: string): Promise<Reminder | undefined> {
+  return db.selectFrom('reminders').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export type ReminderChoice = Pick<Reminder, 'id' | 'message' | 'next_fire_utc' | 'is_paused' | 'timezone'>;
+
+/** An account's reminders in next-fire order (finished ones last), for the bot's autocomplete. */
+export async function listReminderChoices(db: Executor, accountId: string, limit: number): Promise<ReminderChoice[]> {
+  return db
+    .selectFrom('reminders')
+    .select(['id', 'message', 'next_fire_utc', 'is_paused', 'timezone'])
+    .where('account_id', '=', accountId)
+    .orderBy('next_fire_utc')
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Reminders with a next fire time (paused ones included). */
+export async function countUpcomingReminders(db: Executor, accountId: string): Promise<number> {
+  const { count } = await db
+    .selectFrom('reminders')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('account_id', '=', accountId)
+    .where('next_fire_utc', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+export type UpcomingReminder = Pick<Reminder, 'id' | 'message' | 'next_fire_utc' | 'recurrence_type' | 'is_paused'>;
+
+/** One page of upcoming reminders, soonest first. */
+export async function listUpcomingReminders(db: Executor, accountId: string, limit: number, offset: number): Promise<UpcomingReminder[]> {
+  return db
+    .selectFrom('reminders')
+    .select(['id', 'message', 'next_fire_utc', 'recurrence_type', 'is_paused'])
+    .where('account_id', '=', accountId)
+    .where('next_fire_utc', 'is not', null)
+    .orderBy('next_fire_utc')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 export async function deleteReminder(db: Executor, id: string) {
@@ -121,56 +156,28 @@ export async function deleteReminder(db: Executor, id: string) {
   await db.deleteFrom('reminders').where('id', '=', id).execute();
 }
 
-/**
- * Replaces the destination list. A destination sent back with its id keeps its row (and so its
- * webhook secret and delivery history) when its type is unchanged; the rest are created anew.
- * Returns the secrets of newly created webhook destinations, keyed by destination id.
- */
-export async function replaceDestinations(
-  db: Executor,
-  reminderId: string,
-  inputs: DestinationInput[],
-  existing: Destination[] = [],
-): Promise<Map<string, string>> {
-  const secrets = new Map<string, string>();
-  const keep = new Set<string>();
-  const now = nowIso();
-  for (const [position, input] of inputs.entries()) {
-    const match = existing.find((d) => d.id === input.id && d.type === input.type && !keep.has(d.id));
-    const metadata = JSON.stringify(input.metadata);
-    if (match) {
-      keep.add(match.id);
-      const sameTarget = match.metadata === metadata;
-      await db
-        .updateTable('destinations')
-        .set({
-          metadata,
-          position,
-          // A changed target deserves a fresh chance: clear a "disabled" from the old target.
-          ...(sameTarget ? {} : { disabled_at: null, disabled_reason: null }),
-        })
-        .where('id', '=', match.id)
-        .execute();
-      continue;
-    }
-    const id = newId();
-    const secret = input.type === 'webhook' ? newWebhookSecret() : null;
-    if (secret) secrets.set(id, secret);
-    await db
-      .insertInto('destinations')
-      .values({ id, reminder_id: reminderId, type: input.type, metadata, secret, position, disabled_at: null, disabled_reason: null, created_at: now })
-      .execute();
-  }
-  const drop = existing.filter((d) => !keep.has(d.id)).map((d) => d.id);
-  if (drop.length) {
-    await db
-      .deleteFrom('delivery_attempts')
-      .where('delivery_id', 'in', (eb) => eb.selectFrom('deliveries').select('deliveries.id').where('deliveries.destination_id', 'in', drop))
-      .execute();
-    await db.deleteFrom('deliveries').where('destination_id', 'in', drop).execute();
-    await db.deleteFrom('destinations').where('id', 'in', drop).execute();
-  }
-  return secrets;
+export type NewDestination = Omit<Destination, 'disabled_at' | 'disabled_reason' | 'created_at'>;
+
+export async function insertDestination(db: Executor, row: NewDestination): Promise<void> {
+  await db
+    .insertInto('destinations')
+    .values({ ...row, disabled_at: null, disabled_reason: null, created_at: nowIso() })
+    .execute();
+}
+
+export async function updateDestination(db: Executor, id: string, patch: Partial<Pick<Destination, 'metadata' | 'position' | 'disabled_at' | 'disabled_reason'>>) {
+  await db.updateTable('destinations').set(patch).where('id', '=', id).execute();
+}
+
+/** Deletes destinations with their deliveries and delivery log. */
+export async function deleteDestinations(db: Executor, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .deleteFrom('delivery_attempts')
+    .where('delivery_id', 'in', (eb) => eb.selectFrom('deliveries').select('deliveries.id').where('deliveries.destination_id', 'in', ids))
+    .execute();
+  await db.deleteFrom('deliveries').where('destination_id', 'in', ids).execute();
+  await db.deleteFrom('destinations').where('id', 'in', ids).execute();
 }
 
 export async function listDeliveryErrors(db: Executor, accountId: string, limit = 100) {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, RecurrenceType } from '../../server/db/database.ts';
+import { instantToDateTime } from '../../server/time/zoned.ts';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -138,6 +139,12 @@ export interface SeedReminder {
 
 const isoOf = (v: Date | number) => new Date(v).toISOString();
 
+/** The wall clock a seeded anchor instant reads in its zone: what the reminder stores. */
+function localOf(atIso: string, timeZone: string) {
+  const { date, time } = instantToDateTime(Date.parse(atIso), timeZone);
+  return { local_date: date, local_time: time };
+}
+
 export async function seedReminder(db: Kysely<Database>, r: SeedReminder) {
   const now = new Date().toISOString();
   const id = randomUUID();
@@ -150,6 +157,7 @@ export async function seedReminder(db: Kysely<Database>, r: SeedReminder) {
       id,
       account_id: r.accountId,
       message: r.message ?? 'Take out the bins',
+      ...localOf(at, r.timezone ?? 'UTC'),
       remind_at_utc: at,
       timezone: r.timezone ?? 'UTC',
       recurrence_type: r.recurrence ?? 'ONCE',

@@ -22,7 +22,7 @@ export const ReminderBody = Type.Object({
   message: Type.String({ maxLength: 20_000 }),
   recurrence: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
   destinations: Type.Optional(Type.Array(DestinationBody, { maxItems: 50 })),
-  /** Optional: the zone of date/time; defaults to the account's zone. */
+  /** The zone of date/time. Create: defaults to the account's zone; update: to the reminder's own zone. */
   timezone: Type.Optional(Type.String({ maxLength: 100 })),
 });
 
@@ -49,7 +49,10 @@ const DestinationOut = Type.Object({
 export const ReminderOut = Type.Object({
   id: Type.String(),
   account_id: Type.String(),
+  /** The instant of the chosen date and time (derived). */
   remind_at_utc: Type.String(),
+  /** When the series first fires: differs from date/time for WORKDAYS/WEEKEND anchored outside their days. */
+  first_occurrence_utc: Nullable(Type.String()),
   snoozed_at_utc: Nullable(Type.String()),
   next_fire_utc: Nullable(Type.String()),
   message: Type.String(),
@@ -58,6 +61,7 @@ export const ReminderOut = Type.Object({
   recurrence_type: Type.String(),
   is_paused: Type.Boolean(),
   timezone: Type.String(),
+  /** The local date and wall-clock time the user chose, in `timezone` (HH:MM, or HH:MM:SS). */
   date: Type.String(),
   time: Type.String(),
   status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('completed')]),
@@ -86,4 +90,18 @@ export const Occurrences = Type.Object({ occurrences: Type.Array(Type.String()) 
 export const SnoozeBody = Type.Object({
   minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 525_600 })),
   until: Type.Optional(Type.String({ maxLength: 40 })),
+});
+
+export const PreviewQuery = Type.Object({
+  date: Type.String({ maxLength: 32 }),
+  time: Type.String({ maxLength: 16 }),
+  recurrence: Type.Optional(Type.String({ maxLength: 32 })),
+  timezone: Type.Optional(Type.String({ maxLength: 100 })),
+  count: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })),
+});
+
+export const OccurrencesQuery = Type.Object({
+  count: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })),
+  from: Type.Optional(Type.String({ maxLength: 40 })),
+  to: Type.Optional(Type.String({ maxLength: 40 })),
 });

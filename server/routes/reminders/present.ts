@@ -1,0 +1,48 @@
+import type { Static } from '@sinclair/typebox';
+import type { Destination } from '../../db/database.ts';
+import type { ReminderWithDestinations } from '../../repositories/reminders.ts';
+import { firstOccurrenceOf, reminderStatus } from '../../reminders/schedule.ts';
+import type { ReminderOut } from './schemas.ts';
+
+function presentDestination(d: Destination, secret?: string) {
+  return {
+    id: d.id,
+    type: d.type,
+    metadata: JSON.parse(d.metadata) as Record<string, string>,
+    disabled_reason: d.disabled_reason,
+    ...(secret ? { secret } : {}),
+  };
+}
+
+function firstOccurrenceUtc(r: ReminderWithDestinations): string | null {
+  try {
+    const ms = firstOccurrenceOf(r);
+    return ms === null ? null : new Date(ms).toISOString();
+  } catch {
+    // A row the recurrence code refuses (a zone this ICU no longer knows): show what is stored.
+    return null;
+  }
+}
+
+/** A stored reminder as the API answers it: `date`/`time` are what the user chose, never read back from an instant. */
+export function presentReminder(r: ReminderWithDestinations, secrets: Map<string, string> = new Map()): Static<typeof ReminderOut> {
+  return {
+    id: r.id,
+    account_id: r.account_id,
+    remind_at_utc: r.remind_at_utc,
+    first_occurrence_utc: firstOccurrenceUtc(r),
+    snoozed_at_utc: r.snoozed_at_utc,
+    next_fire_utc: r.next_fire_utc,
+    message: r.message,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    recurrence_type: r.recurrence_type,
+    is_paused: r.is_paused === 1,
+    timezone: r.timezone,
+    date: r.local_date,
+    time: r.local_time,
+    status: reminderStatus(r),
+    last_fired_at: r.last_fired_at,
+    destinations: r.destinations.map((d) => presentDestination(d, secrets.get(d.id))),
+  };
+}
