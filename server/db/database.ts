@@ -87,7 +87,7 @@ export interface DestinationsTable {
   id: string;
   reminder_id: string;
   type: DestinationType;
-  /** JSON text of the metadata of SPEC.md section 3. */
+  /** JSON text of the type's metadata (its module in server/destinations/ says what it holds). */
   metadata: string;
   /** Standard Webhooks signing secret (whsec_...), webhook destinations only. */
   secret: string | null;

@@ -37,7 +37,7 @@ export interface ChannelAccessInput {
 
 export const BOT_NOT_IN_GUILD_MESSAGE = 'Bot is not a member of this guild';
 
-/** Discord channel type of a guild text channel: the only kind reminders post to (SPEC section 9). */
+/** Discord channel type of a guild text channel: the only kind reminders post to. */
 export const GUILD_TEXT = 0;
 
 export interface GuildRole {

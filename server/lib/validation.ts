@@ -2,7 +2,7 @@ import { AppError } from '../errors.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.ts';
 import { canonicalTimeZone } from '../time/zoned.ts';
 
-// Deliberately simple (SPEC.md section 5: "simple {email} pattern"): one @, something on each side, a dot in the domain.
+// Deliberately simple, as the dashboard checks it: one @, something on each side, a dot in the domain.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function requireEmail(value: unknown): string {
@@ -22,7 +22,7 @@ export function requireUsername(value: unknown): string {
 export function requireNewPassword(value: unknown, field = 'Password'): string {
   const password = typeof value === 'string' ? value : '';
   if (!password) throw new AppError('PASSWORD_REQUIRED', `${field} is required`);
-  // SPEC.md section 5 words this the same on every form ("Password must be at least 8 characters").
+  // Worded the same on every form ("Password must be at least 8 characters"), like the dashboard.
   if (password.length < MIN_PASSWORD_LENGTH) throw new AppError('PASSWORD_TOO_SHORT', `Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   if (password.length > MAX_PASSWORD_LENGTH) throw new AppError('VALIDATION_FAILED', `${field} must be at most ${MAX_PASSWORD_LENGTH} characters`);
   return password;

@@ -72,7 +72,7 @@ const account: FastifyPluginAsyncTypebox = async (app) => {
     '/api/account/timezone',
     { schema: { body: Type.Object({ timezone: Type.Union([Type.String({ maxLength: 100 }), Type.Object({ iana_location: Type.Optional(Type.String({ maxLength: 100 })), name: Type.Optional(Type.String({ maxLength: 100 })) })]) }), ...reply200 } },
     async (request) => {
-      // SPEC.md section 3: a timezone may arrive as an object; use its iana_location, then name.
+      // Older dashboards send the zone as an object: use its iana_location, then name.
       const raw = request.body.timezone as unknown;
       const value = raw && typeof raw === 'object' ? ((raw as Record<string, unknown>).iana_location ?? (raw as Record<string, unknown>).name) : raw;
       const timezone = requireTimeZone(value);
