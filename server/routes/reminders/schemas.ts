@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { RECURRENCES } from '../../reminders/input.ts';
 import { Nullable } from '../../schemas/common.ts';
 
 const Metadata = Type.Object({
@@ -58,7 +59,7 @@ export const ReminderOut = Type.Object({
   message: Type.String(),
   created_at: Type.String(),
   updated_at: Type.String(),
-  recurrence_type: Type.String(),
+  recurrence_type: Type.Union(RECURRENCES.map((r) => Type.Literal(r))),
   is_paused: Type.Boolean(),
   timezone: Type.String(),
   /** The local date and wall-clock time the user chose, in `timezone` (HH:MM, or HH:MM:SS). */
