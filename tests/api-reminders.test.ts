@@ -116,8 +116,10 @@ describe('reminders API', () => {
       // 2030-03-31 02:30 does not exist in Paris (clocks jump 02:00 -> 03:00).
       const gap = await create(paris, { date: '2030-03-31', time: '02:30' });
       expect(gap.status).toBe(201);
+      // The instant is the end of the gap (03:00 CEST); the answer keeps the chosen wall clock.
       expect(gap.body.remind_at_utc).toBe('2030-03-31T01:00:00.000Z');
-      expect(gap.body.time).toBe('03:00');
+      expect(gap.body.first_occurrence_utc).toBe('2030-03-31T01:00:00.000Z');
+      expect(gap.body).toMatchObject({ date: '2030-03-31', time: '02:30' });
       // 2030-10-27 02:30 happens twice: the earlier (summer time) instant.
       const overlap = await create(paris, { date: '2030-10-27', time: '02:30' });
       expect(overlap.body.remind_at_utc).toBe('2030-10-27T00:30:00.000Z');
