@@ -7,6 +7,10 @@ import type { Kysely } from 'kysely';
  *
  * Existing rows get the wall clock their anchor instant reads in their zone: the best that can be
  * recovered, and what every later occurrence was already computed from, so no firing moves.
+ * One exception: an anchor on the LATER reading of a repeated time (the bot's "in 10 minutes"
+ * during a fall-back hour) cannot be named by a wall clock, which means the earlier reading. For
+ * HOURLY, where that would move every firing (by 30 minutes on Lord Howe), the anchor moves back
+ * by whole hours to one a wall clock names exactly: the same series, no firing lost.
  * Legacy zone spellings (Asia/Calcutta) are renamed to the modern IANA name (Asia/Kolkata) in
  * reminders and accounts.
  *
@@ -131,6 +135,24 @@ const LEGACY_ZONE_NAMES: Record<string, string> = {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
+const HOUR = 3_600_000;
+
+function offsetAt(ms: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(ms));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - (ms - (((ms % 1000) + 1000) % 1000));
+}
+
+/** The instant reads a wall clock that an earlier instant (a larger offset before a fall-back) read too. */
+function isLaterReading(ms: number, timeZone: string): boolean {
+  const now = offsetAt(ms, timeZone);
+  for (const back of [HOUR, 2 * HOUR, 3 * HOUR]) {
+    const before = offsetAt(ms - back, timeZone);
+    if (before > now && offsetAt(ms - (before - now), timeZone) === before) return true;
+  }
+  return false;
+}
+
 function wallClockOf(instantIso: string, timeZone: string): { date: string; time: string } | null {
   const ms = Date.parse(instantIso);
   if (Number.isNaN(ms)) return null;
@@ -167,17 +189,29 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Keyset pages: bounded memory on large databases.
   let after = '';
   for (;;) {
-    const rows: Array<{ id: string; remind_at_utc: string; timezone: string }> = await db
+    const rows: Array<{ id: string; remind_at_utc: string; timezone: string; recurrence_type: string }> = await db
       .selectFrom('reminders')
-      .select(['id', 'remind_at_utc', 'timezone'])
+      .select(['id', 'remind_at_utc', 'timezone', 'recurrence_type'])
       .where('id', '>', after)
       .orderBy('id')
       .limit(1000)
       .execute();
     if (rows.length === 0) break;
     for (const row of rows) {
-      const wall = wallClockOf(row.remind_at_utc, row.timezone) ?? wallClockOf(row.remind_at_utc, 'UTC');
-      if (wall) await db.updateTable('reminders').set({ local_date: wall.date, local_time: wall.time }).where('id', '=', row.id).execute();
+      let anchor = row.remind_at_utc;
+      if (row.recurrence_type === 'HOURLY') {
+        let ms = Date.parse(anchor);
+        for (let i = 0; i < 4 && !Number.isNaN(ms) && isLaterReading(ms, row.timezone); i++) ms -= HOUR;
+        if (!Number.isNaN(ms)) anchor = new Date(ms).toISOString();
+      }
+      const wall = wallClockOf(anchor, row.timezone) ?? wallClockOf(anchor, 'UTC');
+      if (wall) {
+        await db
+          .updateTable('reminders')
+          .set({ local_date: wall.date, local_time: wall.time, ...(anchor !== row.remind_at_utc ? { remind_at_utc: anchor } : {}) })
+          .where('id', '=', row.id)
+          .execute();
+      }
     }
     after = rows[rows.length - 1]!.id;
   }

@@ -267,11 +267,20 @@ describe('migration to wall-clock anchors', () => {
     expect(rows.filter((r) => r.nextFireMs === null).length).toBeGreaterThan(10);
   });
 
-  it('keeps every row, its anchor instant and its next firing', () => {
+  /** HOURLY anchors on the later reading of a repeated time move back by whole hours: the same series. */
+  const movedAnchor = (r: OldRow) => r.type === 'HOURLY' && isSecondReading(r.anchorMs, r.zone);
+  const anchorAfter = (r: OldRow) => {
+    let ms = r.anchorMs;
+    if (movedAnchor(r)) while (isSecondReading(ms, r.zone)) ms -= 3_600_000;
+    return ms;
+  };
+
+  it('keeps every row, its anchor instant (HOURLY: its series) and its next firing', () => {
     expect(after.size).toBe(rows.length);
     for (const r of rows) {
       const m = after.get(r.id)!;
-      expect(m.remind_at_utc, r.id).toBe(new Date(r.anchorMs).toISOString());
+      expect(m.remind_at_utc, r.id).toBe(new Date(anchorAfter(r)).toISOString());
+      expect(Math.abs((anchorAfter(r) - r.anchorMs) % 3_600_000), r.id).toBe(0);
       expect(m.next_fire_utc, r.id).toBe(r.nextFireMs === null ? null : new Date(r.nextFireMs).toISOString());
       expect(m.next_occurrence_utc, r.id).toBe(m.next_fire_utc);
       expect(m.recurrence_type, r.id).toBe(r.type);
@@ -285,7 +294,7 @@ describe('migration to wall-clock anchors', () => {
 
   it('local_date/local_time are the wall clock remind_at_utc reads in the zone', () => {
     for (const r of rows) {
-      const p = instant(r.anchorMs).toZonedDateTimeISO(r.zone).toPlainDateTime();
+      const p = instant(anchorAfter(r)).toZonedDateTimeISO(r.zone).toPlainDateTime();
       const m = after.get(r.id)!;
       expect(m.local_date, r.id).toBe(p.toPlainDate().toString());
       expect(m.local_time, r.id).toBe(`${pad(p.hour)}:${pad(p.minute)}${p.second ? `:${pad(p.second)}` : ''}`);
