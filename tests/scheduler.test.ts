@@ -89,7 +89,8 @@ describe('scheduler', () => {
   it('recurring reminder missed over downtime: one catch-up, then the next future occurrence', async () => {
     const db = server.app.db;
     const accountId = await seedAccount(db);
-    const anchor = Date.now() - 3 * DAY - HOUR; // DAILY, three days and an hour ago
+    // Whole seconds: a reminder stores its wall-clock time to the second.
+    const anchor = Math.floor(Date.now() / 1000) * 1000 - 3 * DAY - HOUR; // DAILY, three days and an hour ago
     const { id } = await seedReminder(db, { accountId, at: anchor, recurrence: 'DAILY', destinations: [{ url: sink.url }] });
     await server.app.scheduler.runOnce();
     const got = forReminder(id);
@@ -111,7 +112,7 @@ describe('scheduler', () => {
   it('a snoozed occurrence fires once at the snooze time, then the recurrence continues', async () => {
     const db = server.app.db;
     const accountId = await seedAccount(db);
-    const anchor = Date.now() - 10 * 60_000; // HOURLY, the 10-minutes-ago occurrence is snoozed
+    const anchor = Math.floor(Date.now() / 1000) * 1000 - 10 * 60_000; // HOURLY, the 10-minutes-ago occurrence is snoozed
     const snoozeUntil = Date.now() + 300;
     const { id } = await seedReminder(db, {
       accountId,

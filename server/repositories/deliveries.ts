@@ -64,6 +64,8 @@ export async function claimDueReminders(db: Executor, nowMs: number, limit: numb
         'r.id',
         'r.account_id',
         'r.message',
+        'r.local_date',
+        'r.local_time',
         'r.remind_at_utc',
         'r.timezone',
         'r.recurrence_type',

@@ -1,4 +1,5 @@
 import type { RecurrenceType } from '../db/database.ts';
+import { ruleOf } from '../reminders/schedule.ts';
 import { nextOccurrenceAfter, type RecurrenceRule } from '../time/recurrence.ts';
 
 const HOUR = 3_600_000;
@@ -6,7 +7,8 @@ const DAY = 86_400_000;
 
 export interface DueReminder {
   id: string;
-  remind_at_utc: string;
+  local_date: string;
+  local_time: string;
   timezone: string;
   recurrence_type: RecurrenceType;
   snoozed_at_utc: string | null;
@@ -50,11 +52,7 @@ export function latestOccurrenceAtOrBefore(rule: RecurrenceRule, occurrenceMs: n
  *  - the next fire is the first occurrence after max(now, fired occurrence), so nothing fires twice.
  */
 export function planFiring(reminder: DueReminder, nowMs: number, lateThresholdMs: number): FiringPlan {
-  const rule: RecurrenceRule = {
-    anchorMs: Date.parse(reminder.remind_at_utc),
-    timeZone: reminder.timezone,
-    recurrence: reminder.recurrence_type,
-  };
+  const rule: RecurrenceRule = ruleOf(reminder);
   const fireMs = Date.parse(reminder.next_fire_utc);
   if (reminder.snoozed_at_utc !== null) return planSnoozeFiring(reminder, rule, fireMs, nowMs, lateThresholdMs);
   const scheduledMs = reminder.next_occurrence_utc ? Date.parse(reminder.next_occurrence_utc) : fireMs;
