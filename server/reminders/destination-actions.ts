@@ -1,0 +1,117 @@
+/**
+ * What a reminder's owner can do to one destination besides saving it: send a test message
+ * (saved or not yet saved) and rotate a webhook's signing secret. Another account's reminder or
+ * destination is "not found", exactly like the reminders service.
+ */
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.ts';
+import { newWebhookSecret } from '../lib/ids.ts';
+import { checkWebhookUrl } from '../net/address-policy.ts';
+import { findAccountById } from '../repositories/accounts.ts';
+import { clearDestinationDisabled, findDestinationOfAccount, setDestinationSecret } from '../repositories/destinations.ts';
+import type { WebhookPlatform } from '../scheduler/types.ts';
+import type { TestOutcome } from '../scheduler/webhook-sender.ts';
+
+export type DestinationActionDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config'>;
+
+// -------------------------------------------------------------------------------------------
+// Test rate limit: per account, so the test endpoints cannot be used to aim traffic at a third party.
+
+const TEST_LIMIT = 10;
+const TEST_WINDOW_MS = 60_000;
+
+/** Recent test times by account, one table per app (keyed by its scheduler, which does the sending). */
+const recentTestsByApp = new WeakMap<object, Map<string, number[]>>();
+
+function takeTestSlot(deps: DestinationActionDeps, accountId: string, now = Date.now()): void {
+  let recentTests = recentTestsByApp.get(deps.scheduler);
+  if (!recentTests) {
+    recentTests = new Map();
+    recentTestsByApp.set(deps.scheduler, recentTests);
+  }
+  const recent = (recentTests.get(accountId) ?? []).filter((t) => now - t < TEST_WINDOW_MS);
+  if (recent.length >= TEST_LIMIT) {
+    recentTests.set(accountId, recent);
+    const retryIn = Math.ceil((TEST_WINDOW_MS - (now - recent[0]!)) / 1000);
+    throw new AppError('RATE_LIMITED', `Too many test messages. Try again in ${retryIn} s.`);
+  }
+  recent.push(now);
+  recentTests.set(accountId, recent);
+  // Keep the table from growing with accounts that stopped testing.
+  if (recentTests.size > 10_000) {
+    for (const [id, times] of recentTests) if (!times.some((t) => now - t < TEST_WINDOW_MS)) recentTests.delete(id);
+  }
+}
+
+// -------------------------------------------------------------------------------------------
+
+async function ownedDestination(deps: Pick<DestinationActionDeps, 'db'>, accountId: string, reminderId: string, destinationId: string) {
+  const found = await findDestinationOfAccount(deps.db, accountId, reminderId, destinationId);
+  if (!found) throw new AppError('REMINDER_NOT_FOUND', 'Reminder not found');
+  if (!found.destination) throw new AppError('DESTINATION_NOT_FOUND', 'Destination not found');
+  return { reminder: found.reminder, destination: found.destination };
+}
+
+function parseMetadata(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export interface UnsavedWebhook {
+  url: string;
+  platform: WebhookPlatform;
+  username?: string | undefined;
+}
+
+/** Sends a test payload to a webhook that is not saved yet. A failing target is data, not an error. */
+export async function testUnsavedWebhook(deps: DestinationActionDeps, accountId: string, target: UnsavedWebhook): Promise<TestOutcome> {
+  const problem = checkWebhookUrl(target.url, deps.config.webhookAllowPrivateTargets);
+  if (problem) throw new AppError(problem.code, problem.message);
+  takeTestSlot(deps, accountId);
+  return deps.scheduler.testWebhook({ url: target.url, platform: target.platform, username: target.username?.trim() || undefined });
+}
+
+/**
+ * Sends a test message to a saved destination (with its signing secret). A success re-enables a
+ * destination the scheduler had disabled: the owner fixed the target and proved it works.
+ */
+export async function testSavedDestination(deps: DestinationActionDeps, accountId: string, reminderId: string, destinationId: string): Promise<TestOutcome> {
+  const { reminder, destination } = await ownedDestination(deps, accountId, reminderId, destinationId);
+  const metadata = parseMetadata(destination.metadata);
+  if (destination.type === 'webhook') {
+    const problem = checkWebhookUrl(typeof metadata.url === 'string' ? metadata.url : '', deps.config.webhookAllowPrivateTargets);
+    if (problem) return { ok: false, error: problem.message };
+  }
+  takeTestSlot(deps, accountId);
+  const account = await findAccountById(deps.db, accountId);
+  const result = await deps.scheduler.testDestination(
+    { id: destination.id, type: destination.type, metadata, secret: destination.secret },
+    {
+      accountId,
+      username: account?.username ?? '',
+      timezone: account?.timezone ?? 'UTC',
+      locale: account?.locale ?? null,
+      message: `Test from Chime: ${reminder.message}`,
+    },
+  );
+  if (result.ok && destination.disabled_at) await clearDestinationDisabled(deps.db, destination.id);
+  return result;
+}
+
+/** Gives a webhook destination a new signing secret; the old one stops working at once. */
+export async function rotateDestinationSecret(
+  deps: Pick<DestinationActionDeps, 'db'>,
+  accountId: string,
+  reminderId: string,
+  destinationId: string,
+): Promise<{ secret: string }> {
+  const { destination } = await ownedDestination(deps, accountId, reminderId, destinationId);
+  if (destination.type !== 'webhook') throw new AppError('INVALID_DESTINATION', 'Only webhook destinations have a signing secret');
+  const secret = newWebhookSecret();
+  await setDestinationSecret(deps.db, destination.id, secret);
+  return { secret };
+}
