@@ -1,22 +1,35 @@
+import type { Session } from '../db/database.ts';
 import { newId, newToken, nowIso, sha256Hex } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
 
 export const SHORT_SESSION_MS = 24 * 60 * 60 * 1000;
 export const LONG_SESSION_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** Stores a session by the hash of its token (the token itself is never stored). */
+export async function insertSession(
+  db: Executor,
+  input: { account_id: string; token_hash: string; created_at: string; expires_at: string; user_agent: string | null },
+): Promise<Session> {
+  const session: Session = { id: newId(), last_used_at: null, ...input };
+  await db.insertInto('sessions').values(session).execute();
+  return session;
+}
+
+/**
+ * @deprecated A repository must not generate secrets: use `openSession` of
+ * server/accounts/sessions.ts. Kept for server/routes/auth/index.ts and tests/bot-harness.ts
+ * until they move.
+ */
 export async function createSession(db: Executor, accountId: string, ttlMs: number, userAgent?: string) {
   const token = newToken();
   const now = Date.now();
-  const session = {
-    id: newId(),
+  const session = await insertSession(db, {
     account_id: accountId,
     token_hash: sha256Hex(token),
     created_at: new Date(now).toISOString(),
     expires_at: new Date(now + ttlMs).toISOString(),
-    last_used_at: null,
     user_agent: userAgent?.slice(0, 256) ?? null,
-  };
-  await db.insertInto('sessions').values(session).execute();
+  });
   return { token, session };
 }
 
