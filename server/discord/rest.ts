@@ -3,7 +3,7 @@ import { fetch } from 'undici';
 import type { DiscordConfig } from '../config.ts';
 import type { Identity } from '../db/database.ts';
 import { AppError } from '../errors.ts';
-import { nowIso } from '../lib/ids.ts';
+import { findIdentity, findIdentityById, updateIdentityById } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
 
 /** Every Discord call (bot or user token) gives up after this long: the dashboard waits 10 s. */
@@ -205,22 +205,17 @@ export class UserTokens {
   ) {}
 
   async identityOf(accountId: string): Promise<Identity | undefined> {
-    return this.db.selectFrom('identities').selectAll().where('account_id', '=', accountId).where('provider', '=', 'discord').executeTakeFirst();
+    return findIdentity(this.db, accountId, 'discord');
   }
 
   /** Stores a fresh token pair on the identity. */
   async save(identityId: string, tokens: DiscordTokenSet): Promise<void> {
-    await this.db
-      .updateTable('identities')
-      .set({
-        access_token: tokens.access_token,
-        refresh_token: tokens.refresh_token ?? null,
-        token_expires_at: tokenExpiry(tokens),
-        scope: tokens.scope ?? null,
-        updated_at: nowIso(),
-      })
-      .where('id', '=', identityId)
-      .execute();
+    await updateIdentityById(this.db, identityId, {
+      access_token: tokens.access_token,
+      refresh_token: tokens.refresh_token ?? null,
+      token_expires_at: tokenExpiry(tokens),
+      scope: tokens.scope ?? null,
+    });
   }
 
   private refresh(identity: Identity): Promise<string> {
@@ -228,7 +223,7 @@ export class UserTokens {
     if (running) return running;
     const job = (async () => {
       // Another request may have refreshed it already: use the stored pair if it changed.
-      const current = await this.db.selectFrom('identities').selectAll().where('id', '=', identity.id).executeTakeFirst();
+      const current = await findIdentityById(this.db, identity.id);
       if (current?.access_token && current.access_token !== identity.access_token && !isExpired(current)) return current.access_token;
       const refreshToken = current?.refresh_token ?? identity.refresh_token;
       if (!refreshToken) throw reconnectDiscord();
@@ -238,11 +233,7 @@ export class UserTokens {
       } catch (err) {
         if (err instanceof DiscordHttpError && (err.status === 400 || err.status === 401)) {
           // The grant is gone (revoked in Discord's settings): forget the dead tokens.
-          await this.db
-            .updateTable('identities')
-            .set({ access_token: null, refresh_token: null, token_expires_at: null, updated_at: nowIso() })
-            .where('id', '=', identity.id)
-            .execute();
+          await updateIdentityById(this.db, identity.id, { access_token: null, refresh_token: null, token_expires_at: null });
           throw reconnectDiscord();
         }
         throw discordUnavailable(err);

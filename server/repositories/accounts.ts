@@ -66,6 +66,37 @@ export async function addIdentity(
     .execute();
 }
 
+/** The OAuth grant columns of a Discord identity. */
+export type IdentityGrant = Pick<Identity, 'access_token' | 'refresh_token' | 'token_expires_at' | 'scope'>;
+
+/**
+ * Inserts an account without email and the Discord identity it is known by. Two inserts: pass a
+ * transaction so both land or neither does.
+ */
+export async function createDiscordAccount(
+  db: Executor,
+  input: {
+    username: string;
+    timezone: string;
+    locale: string | null;
+    discordUserId: string;
+    discordUsername: string | null;
+    grant?: Partial<IdentityGrant> | undefined;
+  },
+): Promise<Account> {
+  const account = await createAccount(db, { email: null, username: input.username, timezone: input.timezone, locale: input.locale });
+  await addIdentity(db, { account_id: account.id, provider: 'discord', external_id: input.discordUserId, username: input.discordUsername, ...input.grant });
+  return account;
+}
+
+export async function findIdentityById(db: Executor, id: string): Promise<Identity | undefined> {
+  return db.selectFrom('identities').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateIdentityById(db: Executor, id: string, patch: Partial<Omit<Identity, 'id' | 'account_id' | 'provider'>>) {
+  await db.updateTable('identities').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+}
+
 export async function updateAccount(db: Executor, id: string, patch: Partial<Pick<Account, 'email' | 'email_normalized' | 'username' | 'timezone' | 'locale'>>) {
   await db.updateTable('accounts').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
 }
@@ -94,6 +125,20 @@ export async function deleteAccount(db: Executor, id: string) {
   await db.deleteFrom('sessions').where('account_id', '=', id).execute();
   await db.deleteFrom('identities').where('account_id', '=', id).execute();
   await db.deleteFrom('accounts').where('id', '=', id).execute();
+}
+
+/**
+ * Moves the reminders, the delivery rows and the Discord identity of account `fromId` to
+ * `intoId`, then deletes `fromId` with its sessions and any other identity. Pass a transaction.
+ */
+export async function moveAccountInto(db: Executor, fromId: string, intoId: string) {
+  await db.updateTable('reminders').set({ account_id: intoId }).where('account_id', '=', fromId).execute();
+  await db.updateTable('deliveries').set({ account_id: intoId }).where('account_id', '=', fromId).execute();
+  await db.updateTable('delivery_attempts').set({ account_id: intoId }).where('account_id', '=', fromId).execute();
+  await db.updateTable('identities').set({ account_id: intoId, updated_at: nowIso() }).where('account_id', '=', fromId).where('provider', '=', 'discord').execute();
+  await db.deleteFrom('sessions').where('account_id', '=', fromId).execute();
+  await db.deleteFrom('identities').where('account_id', '=', fromId).execute();
+  await db.deleteFrom('accounts').where('id', '=', fromId).execute();
 }
 
 export function isUniqueViolation(err: unknown): boolean {

@@ -2,6 +2,13 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  completeDiscordSetup,
+  DISCORD_SETUP_EXPIRED,
+  linkDiscordUser,
+  signInDiscordUser,
+} from '../../accounts/discord-accounts.ts';
+import { LONG_SESSION_MS, openSession } from '../../accounts/sessions.ts';
 import type { Account } from '../../db/database.ts';
 import {
   ExpiringStore,
@@ -13,26 +20,9 @@ import {
   type SetupTicket,
 } from '../../discord/oauth-state.ts';
 import type { DiscordService } from '../../discord/plugin.ts';
-import { DiscordHttpError, type DiscordTokenSet, type DiscordUser, discordUnavailable, tokenExpiry } from '../../discord/rest.ts';
+import { DiscordHttpError, type DiscordTokenSet, type DiscordUser, discordUnavailable } from '../../discord/rest.ts';
 import { AppError } from '../../errors.ts';
 import { DISCORD_OAUTH_SCOPES, discordRedirectUri } from '../../lib/discord-urls.ts';
-import { nowIso } from '../../lib/ids.ts';
-import { hashPassword } from '../../lib/password.ts';
-import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from '../../lib/validation.ts';
-import type { Executor } from '../../repositories/executor.ts';
-import {
-  addIdentity,
-  createAccount,
-  findAccountByEmail,
-  findAccountById,
-  findIdentity,
-  findIdentityByExternalId,
-  isUniqueViolation,
-  listIdentities,
-  normalizeEmail,
-  updateAccount,
-} from '../../repositories/accounts.ts';
-import { createSession, LONG_SESSION_MS } from '../../repositories/sessions.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { LoginResponse } from '../auth/index.ts';
 import { notConfigured } from './index.ts';
@@ -57,28 +47,11 @@ const SetupRequired = Type.Object({
 });
 
 const STATE_MISMATCH = 'The sign-in link expired or was opened in another browser. Please try again.';
-const SETUP_EXPIRED = 'Your Discord sign-up has expired. Sign in with Discord again to finish creating your account.';
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** "Setup required": a Discord-only account (first sign-in, or created by the bot) without email or password yet. */
-async function needsSetup(db: Executor, account: Account): Promise<boolean> {
-  if (account.email) return false;
-  return !(await listIdentities(db, account.id)).some((i) => i.provider === 'app');
-}
-
-function discordIdentityFields(user: DiscordUser, tokens: DiscordTokenSet) {
-  return {
-    username: user.username,
-    access_token: tokens.access_token,
-    refresh_token: tokens.refresh_token ?? null,
-    token_expires_at: tokenExpiry(tokens),
-    scope: tokens.scope ?? null,
-  };
 }
 
 /**
@@ -110,7 +83,7 @@ const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   async function startSession(request: FastifyRequest, reply: FastifyReply, account: Account) {
-    const { token, session } = await createSession(app.db, account.id, LONG_SESSION_MS, request.headers['user-agent']);
+    const { token, session } = await openSession(app.db, account.id, LONG_SESSION_MS, request.headers['user-agent']);
     app.setSessionCookie(reply, token, new Date(session.expires_at));
     return { id: account.id, email: account.email, username: account.username, token, expires_at: session.expires_at };
   }
@@ -147,70 +120,6 @@ const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
       }
       throw discordUnavailable(err);
     }
-  }
-
-  /**
-   * Moves everything of a Discord-only account nobody set up (created by the bot from a slash
-   * command) into `targetId`, then removes it: linking must not dead-end on "already linked".
-   */
-  async function absorbStubAccount(trx: Executor, stubId: string, targetId: string) {
-    await trx.updateTable('reminders').set({ account_id: targetId }).where('account_id', '=', stubId).execute();
-    await trx.updateTable('deliveries').set({ account_id: targetId }).where('account_id', '=', stubId).execute();
-    await trx.updateTable('delivery_attempts').set({ account_id: targetId }).where('account_id', '=', stubId).execute();
-    await trx.updateTable('identities').set({ account_id: targetId, updated_at: nowIso() }).where('account_id', '=', stubId).where('provider', '=', 'discord').execute();
-    await trx.deleteFrom('sessions').where('account_id', '=', stubId).execute();
-    await trx.deleteFrom('identities').where('account_id', '=', stubId).execute();
-    await trx.deleteFrom('accounts').where('id', '=', stubId).execute();
-  }
-
-  async function link(accountId: string, user: DiscordUser, tokens: DiscordTokenSet): Promise<Account> {
-    const account = await findAccountById(app.db, accountId);
-    if (!account) throw new AppError('NOT_AUTHENTICATED', 'Your account no longer exists', 401);
-    const fields = discordIdentityFields(user, tokens);
-    await app.db.transaction().execute(async (trx) => {
-      const own = await findIdentity(trx, accountId, 'discord');
-      if (own && own.external_id !== user.id) {
-        throw new AppError('DISCORD_ALREADY_LINKED', 'Your Chime account is already connected to a different Discord account', 409);
-      }
-      const elsewhere = await findIdentityByExternalId(trx, 'discord', user.id);
-      if (elsewhere && elsewhere.account_id !== accountId) {
-        const other = await findAccountById(trx, elsewhere.account_id);
-        if (!other || !(await needsSetup(trx, other))) {
-          throw new AppError('DISCORD_ALREADY_LINKED', 'This Discord account is already linked to another Chime account', 409);
-        }
-        await absorbStubAccount(trx, other.id, accountId);
-      }
-      if (own || elsewhere) {
-        await trx.updateTable('identities').set({ ...fields, updated_at: nowIso() }).where('account_id', '=', accountId).where('provider', '=', 'discord').execute();
-      } else {
-        await addIdentity(trx, { account_id: accountId, provider: 'discord', external_id: user.id, ...fields });
-      }
-    });
-    return account;
-  }
-
-  /** The account of a known Discord user (tokens refreshed), or a new Discord-only account. */
-  async function findOrCreate(user: DiscordUser, tokens: DiscordTokenSet): Promise<Account> {
-    const fields = discordIdentityFields(user, tokens);
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const known = await findIdentityByExternalId(app.db, 'discord', user.id);
-      if (known) {
-        await app.db.updateTable('identities').set({ ...fields, updated_at: nowIso() }).where('id', '=', known.id).execute();
-        const account = await findAccountById(app.db, known.account_id);
-        if (account) return account;
-      }
-      try {
-        return await app.db.transaction().execute(async (trx) => {
-          const account = await createAccount(trx, { email: null, username: user.username, timezone: 'UTC', locale: user.locale ?? null });
-          await addIdentity(trx, { account_id: account.id, provider: 'discord', external_id: user.id, ...fields });
-          return account;
-        });
-      } catch (err) {
-        // The bot (or a second tab) created it in between: use that one.
-        if (!isUniqueViolation(err) || attempt > 0) throw err;
-      }
-    }
-    throw new AppError('INTERNAL', 'Could not sign you in with Discord. Please try again.', 500);
   }
 
   app.get(
@@ -260,14 +169,14 @@ const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
         const current = await app.readSession(request);
         if (current && current.accountId !== stored.accountId) throw new AppError('DISCORD_OAUTH_STATE_MISMATCH', STATE_MISMATCH, 400);
         const { tokens, user } = await exchange(code);
-        const account = await link(stored.accountId!, user, tokens);
+        const account = await linkDiscordUser(app.db, stored.accountId!, user, tokens);
         request.log.info({ accountId: account.id }, 'Discord identity linked');
         return startSession(request, reply, account);
       }
 
       const { tokens, user } = await exchange(code);
-      const account = await findOrCreate(user, tokens);
-      if (await needsSetup(app.db, account)) return setupRequired(reply, account, user);
+      const { account, needsSetup } = await signInDiscordUser(app.db, user, tokens);
+      if (needsSetup) return setupRequired(reply, account, user);
       return startSession(request, reply, account);
     },
   );
@@ -279,35 +188,11 @@ const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
       const ticketKey = request.cookies?.[SETUP_COOKIE];
       const ticket = tickets.peek(ticketKey);
       const accountId = request.body.account_id?.trim() || ticket?.accountId;
-      if (!ticket || ticket.accountId !== accountId) throw new AppError('FORBIDDEN', SETUP_EXPIRED, 403);
-      const account = await findAccountById(app.db, ticket.accountId);
-      if (!account) throw new AppError('FORBIDDEN', SETUP_EXPIRED, 403);
-      if (!(await needsSetup(app.db, account))) {
-        throw new AppError('FORBIDDEN', 'This account is already set up. Sign in with your email or with Discord.', 409);
-      }
-
-      const email = requireEmail(request.body.email);
-      const username = requireUsername(request.body.username);
-      const password = requireNewPassword(request.body.password);
-      const rawZone = request.body.timezone?.trim();
-      const timezone = rawZone ? requireTimeZone(rawZone) : 'UTC';
-      const taken = await findAccountByEmail(app.db, email);
-      if (taken && taken.id !== account.id) throw new AppError('EMAIL_TAKEN', 'An account with this email already exists', 409);
-
-      const passwordHash = await hashPassword(password);
-      try {
-        await app.db.transaction().execute(async (trx) => {
-          await updateAccount(trx, account.id, { email, email_normalized: normalizeEmail(email), username, timezone });
-          await addIdentity(trx, { account_id: account.id, provider: 'app', external_id: normalizeEmail(email), username, password_hash: passwordHash });
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new AppError('EMAIL_TAKEN', 'An account with this email already exists', 409);
-        throw err;
-      }
+      if (!ticket || ticket.accountId !== accountId) throw new AppError('FORBIDDEN', DISCORD_SETUP_EXPIRED, 403);
+      const account = await completeDiscordSetup(app.db, ticket.accountId, request.body);
       tickets.delete(ticketKey);
       reply.clearCookie(SETUP_COOKIE, cookieOptions);
-      const updated = (await findAccountById(app.db, account.id))!;
-      return startSession(request, reply, updated);
+      return startSession(request, reply, account);
     },
   );
 };
