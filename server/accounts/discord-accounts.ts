@@ -117,6 +117,13 @@ export async function signInDiscordUser(
   return { account, needsSetup: await needsDiscordSetup(db, account) };
 }
 
+/** The Discord user id of the account, for calls made on its behalf; 403 when Discord is not connected. */
+export async function requireDiscordUserId(db: Executor, accountId: string): Promise<string> {
+  const identity = await findIdentity(db, accountId, 'discord');
+  if (!identity) throw new AppError('DISCORD_IDENTITY_REQUIRED', 'Connect your Discord account first', 403);
+  return identity.external_id;
+}
+
 /** A Discord-only account (first sign-in, or created by the bot) without email or password yet. */
 export async function needsDiscordSetup(db: Executor, account: Account): Promise<boolean> {
   if (account.email) return false;

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { requireDiscordUserId } from '../../accounts/discord-accounts.ts';
 import { botGuildIds, listMentionableRoles, listPostableChannels } from '../../discord/access.ts';
 import { botRestFailure } from '../../discord/errors.ts';
 import { EMBED_LINKS, READ_MESSAGE_HISTORY, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
 import type { DiscordService } from '../../discord/plugin.ts';
 import { AppError } from '../../errors.ts';
-import { findIdentity } from '../../repositories/accounts.ts';
 import { errorResponses, Nullable } from '../../schemas/common.ts';
 
 /**
@@ -57,12 +57,6 @@ const discord: FastifyPluginAsyncTypebox = async (app) => {
     return app.discord;
   }
 
-  async function discordUserId(accountId: string): Promise<string> {
-    const identity = await findIdentity(app.db, accountId, 'discord');
-    if (!identity) throw new AppError('DISCORD_IDENTITY_REQUIRED', 'Connect your Discord account first', 403);
-    return identity.external_id;
-  }
-
   async function bot<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
@@ -82,13 +76,13 @@ const discord: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/api/discord/guilds/channels', { schema: { body: GuildBody, response: { 200: Type.Array(ChannelOut), ...errorResponses } } }, async (request) => {
     const guildId = requireGuildId(request.body.guild_id);
-    const userId = await discordUserId(request.auth!.accountId);
+    const userId = await requireDiscordUserId(app.db, request.auth!.accountId);
     return bot(() => listPostableChannels(service().rest, guildId, userId));
   });
 
   app.post('/api/discord/guilds/roles', { schema: { body: GuildBody, response: { 200: Type.Array(RoleOut), ...errorResponses } } }, async (request) => {
     const guildId = requireGuildId(request.body.guild_id);
-    const userId = await discordUserId(request.auth!.accountId);
+    const userId = await requireDiscordUserId(app.db, request.auth!.accountId);
     return bot(() => listMentionableRoles(service().rest, guildId, userId));
   });
 
