@@ -3,7 +3,7 @@ import type { RawDestination } from '../../server/destinations/validate.ts';
 import { AppError } from '../../server/errors.ts';
 import { RECURRENCES } from '../../server/reminders/input.ts';
 import { createReminder } from '../../server/reminders/service.ts';
-import { ensureAccountForDiscordUser } from '../accounts.ts';
+import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { checkInteractionChannelAccess } from '../access.ts';
 import { localized, localizedChoice } from '../command-text.ts';
 import { RECURRENCE_KEYS, recurrenceLabel, reminderUrl, truncate, unix } from '../format.ts';

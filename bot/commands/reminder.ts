@@ -2,7 +2,7 @@ import { InteractionContextType, SlashCommandBuilder, type SlashCommandSubcomman
 import type { Reminder } from '../../server/db/database.ts';
 import { listReminderChoices } from '../../server/repositories/reminders.ts';
 import { getReminder, pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../server/reminders/service.ts';
-import { ensureAccountForDiscordUser, findAccountForDiscordUser } from '../accounts.ts';
+import { ensureAccountForDiscordUser, findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { localized, localizedChoice } from '../command-text.ts';
 import { formatInZone, oneLine, truncate, unix } from '../format.ts';
 import { t } from '../i18n.ts';

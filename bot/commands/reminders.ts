@@ -1,5 +1,5 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import { ensureAccountForDiscordUser } from '../accounts.ts';
+import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { localized } from '../command-text.ts';
 import { renderReminderList } from '../reminder-list.ts';
 import type { BotCommand } from '../types.ts';

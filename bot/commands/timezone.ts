@@ -1,7 +1,7 @@
 import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import { updateAccount } from '../../server/repositories/accounts.ts';
 import { canonicalTimeZone } from '../../server/time/zoned.ts';
-import { ensureAccountForDiscordUser } from '../accounts.ts';
+import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { localized } from '../command-text.ts';
 import { formatInZone, truncate } from '../format.ts';
 import { t } from '../i18n.ts';

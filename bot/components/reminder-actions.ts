@@ -1,7 +1,7 @@
 import { findReminderById } from '../../server/repositories/reminders.ts';
 import { snoozeReminder } from '../../server/reminders/service.ts';
 import { wallClockToInstant, zonedParts } from '../../server/time/zoned.ts';
-import { findAccountForDiscordUser } from '../accounts.ts';
+import { findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { REMINDER_ACTIONS, type ReminderAction } from '../delivery-message.ts';
 import { unix } from '../format.ts';
 import { t } from '../i18n.ts';

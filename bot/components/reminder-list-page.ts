@@ -1,4 +1,4 @@
-import { findAccountForDiscordUser } from '../accounts.ts';
+import { findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { renderReminderList } from '../reminder-list.ts';
 import type { BotComponent } from '../types.ts';
 
