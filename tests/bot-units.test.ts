@@ -170,6 +170,10 @@ describe('helpers', () => {
     expect(matchTimeZones('america').length).toBe(25);
     expect(matchTimeZones('')).toHaveLength(25);
     expect(matchTimeZones('zzzz')).toEqual([]);
+    // Suggested under the names Chime stores, not Node's legacy spellings.
+    expect(matchTimeZones('kolkata')[0]).toBe('Asia/Kolkata');
+    expect(matchTimeZones('calcutta')).toEqual([]);
+    expect(matchTimeZones('kyiv')[0]).toBe('Europe/Kyiv');
   });
 
   it('REST base without the version (discord.js adds it)', () => {

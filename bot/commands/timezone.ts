@@ -9,11 +9,14 @@ import { replyEphemeral } from '../reply.ts';
 import type { BotCommand } from '../types.ts';
 
 let zones: string[] | null = null;
-/** Every IANA zone the runtime knows, plus UTC (which supportedValuesOf leaves out on some builds). */
+/**
+ * Every IANA zone the runtime knows, plus UTC (which supportedValuesOf leaves out on some builds),
+ * under the names Chime stores (Node's list has legacy spellings such as Asia/Calcutta).
+ */
 export function allTimeZones(): string[] {
   if (!zones) {
     const list = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-    zones = [...new Set([...list, 'UTC'])].sort();
+    zones = [...new Set([...list, 'UTC'].map((z) => canonicalTimeZone(z) ?? z))].sort();
   }
   return zones;
 }
