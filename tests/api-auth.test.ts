@@ -381,6 +381,22 @@ describe('auth API', () => {
       expect(out.status).toBe(200);
       expect((await other.api.get('/api/account')).status).toBe(401);
     });
+
+    it('logout through the cookie alone from a foreign Origin, or with no Origin, is refused and the session stays alive', async () => {
+      const other = await signUp(server.url);
+      const otherCookie = `chime_session=${other.token}`;
+      for (const headers of [{ origin: 'https://evil.example.com' }, { referer: 'https://evil.example.com/page' }, { origin: 'null' }, {}] as Array<Record<string, string>>) {
+        const out = await client(server.url).post('/api/auth/logout', undefined, { cookie: otherCookie, ...headers });
+        expect(out.status, JSON.stringify(headers)).toBe(403);
+        expect(out.body).toEqual({ error: expect.any(String), code: 'CSRF_REJECTED' });
+        // The cookie is not cleared either: a cross-site page cannot sign the user out.
+        expect(cookieOf(out)).toBe('');
+        expect((await other.api.get('/api/account')).status).toBe(200);
+      }
+      // The same request with a bearer token is not a CSRF vector and still works.
+      expect((await other.api.post('/api/auth/logout', undefined, { origin: 'https://evil.example.com' })).status).toBe(200);
+      expect((await other.api.get('/api/account')).status).toBe(401);
+    });
   });
 });
 

@@ -102,7 +102,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post('/api/auth/logout', { schema: { response: { 200: Ok, ...errorResponses } } }, async (request, reply) => {
     // Logging out must work with an expired or unknown token too: the client clears its state either way.
-    const session = await app.readSession(request).catch(() => null);
+    // A live cookie-only session from another origin is refused like every other unsafe call
+    // (readSession throws CSRF_REJECTED): a foreign page must not sign the user out.
+    const session = await app.readSession(request);
     if (session) await revokeSession(app.db, session.sessionId);
     app.clearSessionCookie(reply);
     return { ok: true };
