@@ -25,7 +25,13 @@ export function parseRecurrence(value: unknown): RecurrenceType {
 
 export function parseMessage(value: unknown): string {
   const message = typeof value === 'string' ? value.trim() : '';
-  if (!message) throw new AppError('MESSAGE_REQUIRED', 'Message is required');
+  // A message of only invisible characters reads as empty wherever it is delivered: controls
+  // (NUL included), format characters (zero-width space/joiners, word joiner, BOM, bidi marks,
+  // tags), lone surrogates, separators and whitespace, the other default-ignorable code points
+  // (variation selectors, Hangul fillers) and the blank braille pattern. Visible text is kept as is.
+  if (/^[\p{Cc}\p{Cf}\p{Cs}\p{Z}\s\p{Default_Ignorable_Code_Point}\u2800]*$/u.test(message)) {
+    throw new AppError('MESSAGE_REQUIRED', 'Message is required');
+  }
   if ([...message].length > MAX_MESSAGE_LENGTH) throw new AppError('MESSAGE_TOO_LONG', `Message must be at most ${MAX_MESSAGE_LENGTH} characters`);
   return message;
 }
