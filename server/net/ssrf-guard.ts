@@ -1,15 +1,24 @@
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, buildConnector } from 'undici';
-import { isForbiddenAddress } from './address-policy.ts';
+import { isForbiddenAddress, isForbiddenWebhookPort } from './address-policy.ts';
 
-/** Raised at connect time when a webhook target is (or resolves to) a non-public address. */
+/** Raised at connect time when a webhook target is (or resolves to) a non-public address, or uses a refused port. */
 export class ForbiddenTargetError extends Error {
   readonly code = 'ERR_WEBHOOK_TARGET_FORBIDDEN';
-  constructor(public readonly address: string) {
-    super(`Webhook target resolves to a private network address (${address}), which is not allowed`);
+  constructor(
+    public readonly address: string,
+    message = `Webhook target resolves to a private network address (${address}), which is not allowed`,
+  ) {
+    super(message);
     this.name = 'ForbiddenTargetError';
   }
+}
+
+/** The port undici will connect to: the URL's, or the scheme's default. */
+function effectivePort(port: string | number | undefined | null, protocol: string | undefined): number {
+  const n = Number(port);
+  return port === '' || port === undefined || port === null || Number.isNaN(n) ? (protocol === 'https:' ? 443 : 80) : n;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -52,13 +61,20 @@ export interface GuardOptions {
  * An undici connector that enforces the address policy on the address actually connected to,
  * after DNS: the URL check at the API cannot see what a name will resolve to at send time.
  * IP literals never reach `lookup` (net.connect skips DNS for them), so they are checked here.
+ * The port policy holds in both modes (a URL saved before it existed must not reach Redis either).
  */
 export function guardedConnector({ allowPrivateTargets, connectTimeoutMs = 10_000, lookup }: GuardOptions): buildConnector.connector {
-  if (allowPrivateTargets) return buildConnector({ timeout: connectTimeoutMs });
-  const inner = buildConnector({ timeout: connectTimeoutMs, lookup: guardedLookup(lookup) as never });
+  const inner = allowPrivateTargets
+    ? buildConnector({ timeout: connectTimeoutMs })
+    : buildConnector({ timeout: connectTimeoutMs, lookup: guardedLookup(lookup) as never });
   return (options, callback) => {
     const host = options.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && isForbiddenAddress(host)) {
+    const port = effectivePort(options.port, options.protocol);
+    if (isForbiddenWebhookPort(port)) {
+      callback(new ForbiddenTargetError(host, `Webhook target port ${port} is not allowed`), null);
+      return;
+    }
+    if (!allowPrivateTargets && isIP(host) && isForbiddenAddress(host)) {
       callback(new ForbiddenTargetError(host), null);
       return;
     }
