@@ -21,7 +21,24 @@ export interface BuildOptions {
   config: Config;
   /** pino options or false; tests pass false. */
   logger?: boolean | object;
+  /** Time allowed to receive a whole request, headers and body (default 30 s); tests shorten it. */
+  requestTimeoutMs?: number;
+  /** A socket on which nothing moves for this long is closed (default 120 s); tests shorten it. */
+  connectionTimeoutMs?: number;
 }
+
+/**
+ * A request (headers and body) must arrive within 30 s: a client announcing a large body and
+ * sending a few bytes would otherwise hold its connection forever. Every body the API takes is at
+ * most 64 KiB, which arrives in well under a second on any working link.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * A socket on which nothing moves (a connection that never sends a byte, or a handler that never
+ * answers) is closed after 120 s: above the longest legitimate wait (a webhook test send is bounded
+ * by 10 s, Discord calls by their own time-outs) and above the 72 s keep-alive of idle sockets.
+ */
+export const DEFAULT_CONNECTION_TIMEOUT_MS = 120_000;
 
 /** Paths whose values must never reach the logs. */
 export const LOG_REDACT = [
@@ -36,7 +53,12 @@ export const LOG_REDACT = [
   '*.url',
 ];
 
-export async function buildApp({ config, logger }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  logger,
+  requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+  connectionTimeoutMs = DEFAULT_CONNECTION_TIMEOUT_MS,
+}: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       logger === undefined
@@ -48,6 +70,15 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
           }
         : logger,
     bodyLimit: 64 * 1024,
+    // Node answers 408 (clientErrorHandler below) when a request is not complete in time; it looks
+    // every connectionsCheckingInterval (30 s by default), so look often enough for the bound to hold.
+    requestTimeout: requestTimeoutMs,
+    connectionTimeout: connectionTimeoutMs,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(20, Math.min(1000, Math.floor(requestTimeoutMs / 4))),
+    },
     trustProxy: config.trustProxy,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: 'all', allErrors: false } },
     forceCloseConnections: 'idle',
