@@ -1,6 +1,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import noCrossFeatureImports from './eslint-rules/no-cross-feature-imports.js';
+
+/** Kysely query builders: SQL lives in server/repositories (and server/db), nowhere else (docs/architecture.md). */
+const KYSELY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom'];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'web/dist', 'dist', 'data', 'test-artifacts', 'tmp'] },
@@ -18,5 +22,24 @@ export default tseslint.config(
   {
     files: ['tests/**', 'bench/**', 'server/db/migrate-cli.ts', 'tests/fake-discord/cli.ts'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // Features never import each other: what two of them share goes to web/src/lib or web/src/components.
+    files: ['web/src/features/**'],
+    plugins: { chime: { rules: { 'no-cross-feature-imports': noCrossFeatureImports } } },
+    rules: { 'chime/no-cross-feature-imports': 'error' },
+  },
+  {
+    files: ['server/**', 'bot/**'],
+    ignores: ['server/repositories/**', 'server/db/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression > MemberExpression.callee[property.name=/^(${KYSELY_BUILDERS.join('|')})$/]`,
+          message: 'Kysely query builders belong in server/repositories/ (the only place with SQL): call a repository function instead.',
+        },
+      ],
+    },
   },
 );
