@@ -1,100 +1,31 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
+import type { Account, DeliveryError, Occurrences, Ok, Recurrence, Reminder, ReminderPayload, SnoozePayload, WebhookPlatform } from './types';
 
 /*
  * The reminders and account API (docs/architecture.md), shared by the dashboard, the wizard, the
  * details page and the account page: features never import each other, so the calls live here.
+ * Request and response types come from the server's schemas (./types).
  */
 
-export const RECURRENCES = ['ONCE', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY', 'HOURLY'] as const;
-export type Recurrence = (typeof RECURRENCES)[number];
-export type WebhookPlatform = 'generic' | 'discord' | 'slack';
+export { RECURRENCES } from './types';
+export type {
+  Account,
+  DeliveryError,
+  Destination,
+  DestinationInput,
+  DestinationMetadata,
+  DestinationType,
+  Occurrences,
+  Ok,
+  Recurrence,
+  Reminder,
+  ReminderPayload,
+  SnoozePayload,
+  WebhookPlatform,
+} from './types';
 
-export type DestinationMetadata = {
-  guild_id?: string;
-  channel_id?: string;
-  mention_role_id?: string;
-  /** Display names of a channel destination, filled in by the server when it is saved. */
-  guild_name?: string;
-  channel_name?: string;
-  mention_role_name?: string;
-  url?: string;
-  platform?: WebhookPlatform;
-  username?: string;
-};
-
-export interface Destination {
-  id: string;
-  type: 'discord_dm' | 'discord_channel' | 'webhook';
-  metadata: DestinationMetadata;
-  disabled_reason: string | null;
-  /** Only in the answer that created it (Standard Webhooks signing secret, shown once). */
-  secret?: string;
-}
-
-/** What the client sends: an existing destination keeps its id (and so its secret). */
-export interface DestinationInput {
-  id?: string;
-  type: Destination['type'];
-  metadata: DestinationMetadata;
-}
-
-export interface Reminder {
-  id: string;
-  account_id: string;
-  remind_at_utc: string;
-  snoozed_at_utc: string | null;
-  next_fire_utc: string | null;
-  message: string;
-  created_at: string;
-  updated_at: string;
-  /** Case-insensitive; values outside RECURRENCES show as unknown. */
-  recurrence_type: string;
-  is_paused: boolean;
-  timezone: string;
-  /** Wall clock of remind_at_utc in the reminder's zone. */
-  date: string;
-  time: string;
-  status: 'active' | 'paused' | 'completed';
-  last_fired_at: string | null;
-  destinations: Destination[];
-}
-
-export interface ReminderPayload {
-  date: string;
-  time: string;
-  message: string;
-  recurrence: Recurrence;
-  destinations: DestinationInput[];
-  timezone?: string;
-}
-
-export interface DeliveryError {
-  id: number;
-  reminder_id: string;
-  reminder_message: string;
-  destination_id: string;
-  destination_type: Destination['type'];
-  destination_label: string;
-  occurrence_utc: string;
-  attempt: number;
-  outcome: 'failed' | 'retrying';
-  error: string | null;
-  http_status: number | null;
-  discord_code: number | null;
-  created_at: string;
-}
-
-export interface Account {
-  id: string;
-  user_id: string;
-  email: string | null;
-  username: string;
-  timezone: string;
-  created_at: string;
-  identities: { provider: 'app' | 'discord'; username: string | null; external_id: string }[];
-}
-
+// Hand-typed: the server declares these schemas inline in its route files (not exported).
 export interface Capabilities {
   hasDiscordIdentity: boolean;
   hasAppIdentity: boolean;
@@ -121,23 +52,23 @@ export const useDeliveryErrors = () => useSWR<DeliveryError[]>(deliveryErrorsKey
 
 export const createReminder = (payload: ReminderPayload) => api.post<Reminder>('/api/reminders', payload);
 export const updateReminder = (id: string, payload: ReminderPayload) => api.put<Reminder>(`/api/reminders/${id}`, payload);
-export const deleteReminder = (id: string) => api.delete<{ ok: boolean }>(`/api/reminders/${id}`);
+export const deleteReminder = (id: string) => api.delete<Ok>(`/api/reminders/${id}`);
 export const pauseReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/pause`);
 export const resumeReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/resume`);
 export const duplicateReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/duplicate`);
-export const snoozeReminder = (id: string, minutes: number) => api.post<Reminder>(`/api/reminders/${id}/snooze`, { minutes });
+export const snoozeReminder = (id: string, minutes: number) => api.post<Reminder>(`/api/reminders/${id}/snooze`, { minutes } satisfies SnoozePayload);
 
 /** Next occurrences of a draft (wizard review step). */
-export function previewOccurrences(draft: { date: string; time: string; recurrence: string; timezone?: string }, count = 5) {
+export function previewOccurrences(draft: { date: string; time: string; recurrence: Recurrence; timezone?: string }, count = 5) {
   const q = new URLSearchParams({ date: draft.date, time: draft.time, recurrence: draft.recurrence, count: String(count) });
   if (draft.timezone) q.set('timezone', draft.timezone);
-  return api.get<{ occurrences: string[] }>(`/api/reminders/preview?${q}`);
+  return api.get<Occurrences>(`/api/reminders/preview?${q}`);
 }
 
 /** Next occurrences of a saved reminder, or all occurrences in [from, to) for the calendar. */
 export function reminderOccurrences(id: string, range?: { from: string; to: string }, count = 5) {
   const q = range ? new URLSearchParams(range) : new URLSearchParams({ count: String(count) });
-  return api.get<{ occurrences: string[] }>(`/api/reminders/${id}/occurrences?${q}`);
+  return api.get<Occurrences>(`/api/reminders/${id}/occurrences?${q}`);
 }
 
 export const testWebhook = (target: { url: string; platform: WebhookPlatform; username?: string }) =>
@@ -152,8 +83,8 @@ export const updateTimezone = (timezone: string) => api.put<Account>('/api/accou
 export const updateUsername = (username: string) => api.put<Account>('/api/account/identity/app/username', { username });
 export const updateEmail = (email: string) => api.put<Account>('/api/account/identity/app/email', { email });
 export const changePassword = (current_password: string, new_password: string) =>
-  api.post<{ ok: boolean }>('/api/account/identity/app/change-password', { current_password, new_password });
-export const deleteAccount = () => api.delete<{ ok: boolean }>('/api/account');
+  api.post<Ok>('/api/account/identity/app/change-password', { current_password, new_password });
+export const deleteAccount = () => api.delete<Ok>('/api/account');
 
 // Discord (server picker). The account_id in the body is what SPEC sends; the server uses the session.
 export interface Guild { id: string; name: string; icon: string | null; bot_present: boolean }

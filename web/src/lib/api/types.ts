@@ -1,0 +1,82 @@
+/*
+ * The dashboard's view of the HTTP API, derived from the server's TypeBox schemas so a field the
+ * server adds, renames or drops shows up here at compile time instead of as a hand copy drifting.
+ *
+ * Type-only imports: `import type` is erased by the compiler, so nothing from server/ (nor TypeBox)
+ * ends up in the bundle.
+ *
+ * Where the UI needs a narrower value than the schema's `string` (a destination type, a webhook
+ * platform, a delivery outcome), the narrow union is intersected with the derived field type, so it
+ * still follows the server: a field that disappears or changes type breaks the build here.
+ *
+ * Still hand-typed (their schemas are inline, unexported consts in route files): Capabilities,
+ * WebhookTestResult, Guild/Channel/Role, PublicConfig, the login/register bodies and LoginResponse
+ * (web/src/lib/session.ts: it also covers the Discord callback and setup answers).
+ */
+import type { Static } from '@sinclair/typebox';
+import type { AccountResponse } from '../../../../server/routes/account/index.ts';
+import type {
+  DeliveryErrorOut,
+  DestinationBody,
+  Occurrences as OccurrencesSchema,
+  ReminderBody,
+  ReminderOut,
+  SnoozeBody,
+} from '../../../../server/routes/reminders/schemas.ts';
+import type { Ok as OkSchema } from '../../../../server/schemas/common.ts';
+
+/** Compile-time check: fails unless `Actual` is assignable to `Expected`. */
+type Accepts<Expected, Actual extends Expected> = Actual;
+
+type ReminderOutput = Static<typeof ReminderOut>;
+type DestinationOutput = ReminderOutput['destinations'][number];
+
+/** The 8 recurrence presets, exactly as the server's schema lists them. */
+export type Recurrence = ReminderOutput['recurrence_type'];
+
+/** In the wizard's display order; the check below fails the build if it misses or invents one. */
+export const RECURRENCES = ['ONCE', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY', 'HOURLY'] as const satisfies readonly Recurrence[];
+type _EveryRecurrence = Accepts<[never], [Exclude<Recurrence, (typeof RECURRENCES)[number]>]>;
+
+export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook');
+export type WebhookPlatform = NonNullable<DestinationOutput['metadata']['platform']> & ('generic' | 'discord' | 'slack');
+
+export type DestinationMetadata = Omit<DestinationOutput['metadata'], 'platform'> & { platform?: WebhookPlatform };
+
+export type Destination = Omit<DestinationOutput, 'type' | 'metadata'> & { type: DestinationType; metadata: DestinationMetadata };
+
+/** A reminder as every reminder route answers it (`status` and `first_occurrence_utc` are computed by the server). */
+export type Reminder = Omit<ReminderOutput, 'destinations'> & { destinations: Destination[] };
+
+/** What the client sends for a destination: an existing one keeps its id (and so its secret). */
+export type DestinationInput = Pick<Static<typeof DestinationBody>, 'id'> & { type: DestinationType; metadata: DestinationMetadata };
+
+/** Body of POST /api/reminders and PUT /api/reminders/:id. */
+export type ReminderPayload = Omit<Static<typeof ReminderBody>, 'recurrence' | 'destinations'> & {
+  recurrence: Recurrence;
+  destinations: DestinationInput[];
+};
+
+export type SnoozePayload = Static<typeof SnoozeBody>;
+
+type DeliveryErrorOutput = Static<typeof DeliveryErrorOut>;
+export type DeliveryError = Omit<DeliveryErrorOutput, 'destination_type' | 'outcome'> & {
+  destination_type: DestinationType;
+  outcome: DeliveryErrorOutput['outcome'] & ('failed' | 'retrying');
+};
+
+export type Occurrences = Static<typeof OccurrencesSchema>;
+
+type AccountOutput = Static<typeof AccountResponse>;
+type IdentityOutput = AccountOutput['identities'][number];
+export type Account = Omit<AccountOutput, 'identities'> & {
+  identities: (Omit<IdentityOutput, 'provider'> & { provider: IdentityOutput['provider'] & ('app' | 'discord') })[];
+};
+
+export type Ok = Static<typeof OkSchema>;
+
+// What the dashboard sends must be a body the server's schema accepts.
+type _PayloadsMatchTheServer = [
+  Accepts<Static<typeof ReminderBody>, ReminderPayload>,
+  Accepts<Static<typeof DestinationBody>, DestinationInput>,
+];
