@@ -1,13 +1,14 @@
 import { BellOff, CalendarDays, ChevronRight, Clock, Repeat } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { ReminderStatusBadge } from '@/components/reminder-status-badge';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import type { Reminder } from '@/lib/api/reminders';
 import { formatDate, formatTime } from '@/lib/format';
+import { reminderStatus } from '@/lib/reminder-status';
 import { cn } from '@/lib/utils';
-import { displayInstant, recurrenceKey, sortForList, statusOf } from '../lib/reminder-display';
+import { displayInstant, recurrenceKey, sortForList } from '../lib/reminder-display';
 import { DestinationBadges } from './destination-badges';
-import { StatusBadge } from './status-badge';
 
 /** The scrollable list of reminders (SPEC: max height 800 px); a card opens the details page. */
 export function ReminderList({ reminders, zone, className }: { reminders: Reminder[]; zone: string; className?: string }) {
@@ -34,7 +35,7 @@ export function ReminderList({ reminders, zone, className }: { reminders: Remind
 
 function ReminderCard({ reminder, zone }: { reminder: Reminder; zone: string }) {
   const { t } = useTranslation('dashboard');
-  const status = statusOf(reminder);
+  const status = reminderStatus(reminder);
   const at = displayInstant(reminder);
   // The shown time is the next firing, so a snooze moves it: say so.
   const snoozed = reminder.snoozed_at_utc !== null && reminder.snoozed_at_utc === reminder.next_fire_utc && status === 'active';
@@ -56,7 +57,7 @@ function ReminderCard({ reminder, zone }: { reminder: Reminder; zone: string }) 
         >
           {reminder.message}
         </p>
-        <StatusBadge status={status} />
+        <ReminderStatusBadge status={status} />
       </div>
       <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
         <span className="inline-flex items-center gap-1.5" data-testid="reminder-card-date">

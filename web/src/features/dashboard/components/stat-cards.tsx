@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Card } from '@/components/ui/card';
 import type { Account, Reminder } from '@/lib/api/reminders';
 import { formatDate, zoneLabel, zoneOffset } from '@/lib/format';
+import { reminderStatus } from '@/lib/reminder-status';
 import { cn } from '@/lib/utils';
-import { statusOf } from '../lib/reminder-display';
 import { useNow } from '../lib/use-now';
 
 interface StatCardsProps {
@@ -20,8 +20,8 @@ export function StatCards({ reminders, account, zone }: StatCardsProps) {
   const now = useNow();
   // SPEC section 4 counts as active what will still fire; the API's status says exactly that
   // (not paused, a next firing exists).
-  const active = reminders.filter((r) => statusOf(r) === 'active').length;
-  const paused = reminders.filter((r) => statusOf(r) === 'paused').length;
+  const active = reminders.filter((r) => reminderStatus(r) === 'active').length;
+  const paused = reminders.filter((r) => reminderStatus(r) === 'paused').length;
   const discord = account?.identities?.some((i) => i.provider === 'discord') ?? false;
 
   return (

@@ -1,4 +1,5 @@
 import { type Account, type Destination, RECURRENCES, type Recurrence, type Reminder } from '@/lib/api/reminders';
+import { compareStatus, reminderStatus } from '@/lib/reminder-status';
 
 /*
  * Small pure helpers shared by the dashboard list, the stat cards and the calendar.
@@ -39,19 +40,6 @@ export function displayInstant(reminder: Pick<Reminder, 'next_fire_utc' | 'remin
   return reminder.next_fire_utc ?? reminder.remind_at_utc;
 }
 
-/**
- * Display status. SPEC section 4 gives two readings for a reminder that will not fire again:
- * a "completed" badge, or no badge at all. The API already computes `status`
- * (paused | active | completed) and we show "Completed" as a muted badge, so a finished
- * one-time reminder is never mistaken for an active one.
- */
-export type DisplayStatus = Reminder['status'];
-export function statusOf(reminder: Pick<Reminder, 'status' | 'is_paused' | 'next_fire_utc'>): DisplayStatus {
-  if (reminder.status === 'paused' || reminder.status === 'active' || reminder.status === 'completed') return reminder.status;
-  if (reminder.is_paused) return 'paused';
-  return reminder.next_fire_utc ? 'active' : 'completed';
-}
-
 /** Destination kinds in display order, with how many of each the reminder has. */
 export function destinationCounts(destinations: Pick<Destination, 'type'>[]): { type: Destination['type']; count: number }[] {
   const order: Destination['type'][] = ['discord_dm', 'discord_channel', 'webhook'];
@@ -60,16 +48,13 @@ export function destinationCounts(destinations: Pick<Destination, 'type'>[]): { 
     .filter((entry) => entry.count > 0);
 }
 
-const STATUS_RANK: Record<DisplayStatus, number> = { active: 0, paused: 1, completed: 2 };
-
 /** Upcoming first: active by next firing, then paused, then completed (most recent first). */
 export function sortForList(reminders: Reminder[]): Reminder[] {
   return [...reminders].sort((a, b) => {
-    const sa = statusOf(a);
-    const sb = statusOf(b);
-    if (sa !== sb) return STATUS_RANK[sa] - STATUS_RANK[sb];
+    const byStatus = compareStatus(a, b);
+    if (byStatus !== 0) return byStatus;
     const ta = Date.parse(displayInstant(a));
     const tb = Date.parse(displayInstant(b));
-    return sa === 'completed' ? tb - ta : ta - tb;
+    return reminderStatus(a) === 'completed' ? tb - ta : ta - tb;
   });
 }

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { useSWRConfig } from 'swr';
 import { Link, useLocation, useParams } from 'wouter';
 import { PageContainer } from '@/components/layout/page-shell';
+import { ReminderStatusBadge } from '@/components/reminder-status-badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
@@ -19,15 +20,15 @@ import {
   useReminder,
 } from '@/lib/api/reminders';
 import { ApiError, errorMessage } from '@/lib/api-client';
+import { reminderStatus } from '@/lib/reminder-status';
 import { normalizeTimezone } from '@/lib/timezones';
 import { DangerZone } from '../components/details/danger-zone';
 import { DestinationList } from '../components/details/destination-list';
 import { InfoCard } from '../components/details/info-card';
 import { OccurrencesCard } from '../components/details/occurrences-card';
 import { ReminderEditForm } from '../components/details/reminder-edit-form';
-import { displayStatus, shortId } from '../components/details/reminder-meta';
+import { shortId } from '../components/details/reminder-meta';
 import { ReminderOverview } from '../components/details/reminder-overview';
-import { StatusBadge } from '../components/details/status-badge';
 
 function DetailsSkeleton() {
   const { t } = useTranslation('common');
@@ -150,7 +151,7 @@ export default function ReminderDetailsPage() {
     }
   }
 
-  const status = reminder ? displayStatus(reminder) : null;
+  const status = reminder ? reminderStatus(reminder) : null;
 
   return (
     <PageContainer size="xl" className="max-w-6xl">
@@ -169,7 +170,7 @@ export default function ReminderDetailsPage() {
             <div className="min-w-0 space-y-2">
               <div className="flex flex-wrap items-center gap-2">
                 <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{t('title')}</h1>
-                <StatusBadge status={status} />
+                <ReminderStatusBadge status={status} />
               </div>
               <p className="flex items-center gap-2 text-sm text-muted-foreground">
                 <span>{t('shortIdLabel')}</span>

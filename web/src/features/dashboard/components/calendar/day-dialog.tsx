@@ -18,8 +18,9 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { deleteReminder, deliveryErrorsKey, type Reminder, remindersKey } from '@/lib/api/reminders';
 import { formatDate, formatDateTime, formatTime } from '@/lib/format';
+import { reminderStatus } from '@/lib/reminder-status';
 import { cn } from '@/lib/utils';
-import { recurrenceKey, statusOf } from '../../lib/reminder-display';
+import { recurrenceKey } from '../../lib/reminder-display';
 import { capitalize, plainDateMs } from './calendar-dates';
 import type { CalendarEvent } from './use-calendar-events';
 
@@ -178,7 +179,7 @@ export function DayDialog({ date, events, zone, onOpenChange, returnFocusTo }: D
 function DayReminder({ event, zone, onDelete }: { event: CalendarEvent; zone: string; onDelete: (opener: HTMLElement) => void }) {
   const { t } = useTranslation('calendar');
   const { reminder } = event;
-  const paused = statusOf(reminder) === 'paused';
+  const paused = reminderStatus(reminder) === 'paused';
   const snoozed = reminder.snoozed_at_utc && Date.parse(reminder.snoozed_at_utc) > Date.now() ? reminder.snoozed_at_utc : null;
   const destinations = reminder.destinations?.length ?? 0;
   // View and Delete are described by the message, so each pair is told apart by screen readers.

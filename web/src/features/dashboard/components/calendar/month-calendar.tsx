@@ -6,8 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import type { Reminder } from '@/lib/api/reminders';
 import { formatMonthYear, formatTime } from '@/lib/format';
+import { reminderStatus } from '@/lib/reminder-status';
 import { cn } from '@/lib/utils';
-import { statusOf } from '../../lib/reminder-display';
 import { useNow } from '../../lib/use-now';
 import {
   addDays,
@@ -256,7 +256,7 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
 }
 
 function EventChip({ event, zone, muted }: { event: CalendarEvent; zone: string; muted: boolean }) {
-  const status = statusOf(event.reminder);
+  const status = reminderStatus(event.reminder);
   const dim = muted || status !== 'active';
   return (
     <span

@@ -1,14 +1,14 @@
 import { Info } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { ReminderStatusBadge } from '@/components/reminder-status-badge';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import { CopyButton } from '@/components/ui/copy-button';
 import type { Reminder } from '@/lib/api/reminders';
 import { formatDateTime } from '@/lib/format';
-import { type DisplayStatus } from './reminder-meta';
-import { StatusBadge } from './status-badge';
+import type { ReminderStatus } from '@/lib/reminder-status';
 
-export function InfoCard({ reminder, status, timezone }: { reminder: Reminder; status: DisplayStatus; timezone: string }) {
+export function InfoCard({ reminder, status, timezone }: { reminder: Reminder; status: ReminderStatus; timezone: string }) {
   const { t } = useTranslation('details');
   return (
     <Card className="gap-4" data-testid="info-card">
@@ -35,7 +35,7 @@ export function InfoCard({ reminder, status, timezone }: { reminder: Reminder; s
           <div className="flex items-center justify-between gap-3">
             <dt className="text-muted-foreground">{t('info.status')}</dt>
             <dd>
-              <StatusBadge status={status} />
+              <ReminderStatusBadge status={status} />
             </dd>
           </div>
           <div className="space-y-1.5 border-t pt-3">
