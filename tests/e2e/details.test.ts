@@ -118,15 +118,17 @@ describe('reminder details (browser)', () => {
     await page.waitForFunction(() => document.querySelector('header [data-testid="status-badge"]')?.getAttribute('data-status') === 'active');
     expect((await user.api.get(`/api/reminders/${reminder.id}`)).body.is_paused).toBe(false);
 
-    // Edit mode starts from the stored reminder, in the account zone.
+    // Edit mode starts from the stored reminder, in its own zone (here also the account's).
     await page.getByTestId('edit-reminder').click();
     await page.getByTestId('edit-form').waitFor();
     expect(await page.inputValue('#edit-date')).toBe('2030-01-15');
     expect(await page.inputValue('#edit-time')).toBe('09:30');
     expect(await page.inputValue('#edit-message')).toBe('Water the plants');
     expect(await page.getByTestId('recurrence-WEEKLY').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.locator('#edit-timezone').textContent()).toContain('Europe/Paris');
     expect(await page.getByTestId('destinations-editor').getByTestId('destination-title').count()).toBe(1);
     await screenshot(page, 'details-edit');
+    expect(await axeViolations(page)).toEqual([]);
 
     // Cancel leaves everything as it was.
     await page.fill('#edit-message', 'Something else');
@@ -148,6 +150,100 @@ describe('reminder details (browser)', () => {
     expect(saved).toMatchObject({ message: 'Water the cactus', recurrence_type: 'DAILY', remind_at_utc: '2030-01-15T17:45:00.000Z', timezone: 'Europe/Paris' });
     // The webhook kept its id (and so its signing secret).
     expect(saved.destinations.map((d: { id: string }) => d.id)).toEqual([reminder.destinations[0]!.id]);
+  });
+
+  it("edits in the reminder's own zone: a message-only edit keeps it, picking another zone moves it", async () => {
+    // A UTC account with a Paris reminder: saving must not move it to the account's zone.
+    const user = await e2e.signUp({ timezone: 'UTC' });
+    const created = await user.api.post('/api/reminders', {
+      date: '2030-01-15',
+      time: '09:30',
+      timezone: 'Europe/Paris',
+      message: 'Call the bakery',
+      recurrence: 'WEEKLY',
+      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hooks/bakery`, platform: 'generic' } }],
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const { page } = await e2e.signedInPage({ user });
+    await openDetails(page, id);
+    expect(await page.getByTestId('info-timezone').getAttribute('data-value')).toBe('Europe/Paris');
+
+    // The form shows Paris wall clock and Paris, not the account's 08:30 UTC.
+    await page.getByTestId('edit-reminder').click();
+    await page.getByTestId('edit-form').waitFor();
+    expect(await page.locator('#edit-timezone').textContent()).toContain('Europe/Paris');
+    expect(await page.inputValue('#edit-date')).toBe('2030-01-15');
+    expect(await page.inputValue('#edit-time')).toBe('09:30');
+    await page.fill('#edit-message', 'Call the bakery at nine thirty');
+    await page.getByTestId('edit-save').click();
+    await page.getByTestId('edit-form').waitFor({ state: 'detached' });
+    await page.getByText('Reminder updated').waitFor();
+
+    let saved = (await user.api.get(`/api/reminders/${id}`)).body;
+    expect(saved).toMatchObject({
+      message: 'Call the bakery at nine thirty',
+      timezone: 'Europe/Paris',
+      date: '2030-01-15',
+      time: '09:30',
+      remind_at_utc: '2030-01-15T08:30:00.000Z',
+    });
+
+    // Picking Tokyo keeps the wall clock and moves the instant.
+    await page.getByTestId('edit-reminder').click();
+    await page.getByTestId('edit-form').waitFor();
+    await page.locator('#edit-timezone').click();
+    await page.getByTestId('timezone-search').fill('tokyo');
+    await page.getByTestId('timezone-search').press('Enter');
+    expect(await page.locator('#edit-timezone').textContent()).toContain('Asia/Tokyo');
+    await page.getByTestId('edit-save').click();
+    await page.getByTestId('edit-form').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.querySelector('[data-testid="info-timezone"]')?.getAttribute('data-value') === 'Asia/Tokyo');
+
+    saved = (await user.api.get(`/api/reminders/${id}`)).body;
+    expect(saved).toMatchObject({ timezone: 'Asia/Tokyo', date: '2030-01-15', time: '09:30', remind_at_utc: '2030-01-15T00:30:00.000Z' });
+    // The view stays in the account's zone (UTC): 09:30 in Tokyo is 00:30 UTC.
+    expect(await page.getByTestId('view-time').textContent()).toMatch(/^12:30\s?AM$/);
+  });
+
+  it('says when a series first fires on another day than the chosen date', async () => {
+    const user = await e2e.signUp({ timezone: 'UTC' });
+    // 2030-01-19 is a Saturday: a WORKDAYS series chosen then starts on Monday the 21st.
+    const workdays = await user.api.post('/api/reminders', {
+      date: '2030-01-19',
+      time: '09:00',
+      timezone: 'Europe/Paris',
+      message: 'Stand-up',
+      recurrence: 'WORKDAYS',
+      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hooks/standup`, platform: 'generic' } }],
+    });
+    expect(workdays.status).toBe(201);
+    expect(workdays.body.first_occurrence_utc).toBe('2030-01-21T08:00:00.000Z');
+    const { page } = await e2e.signedInPage({ user });
+    await openDetails(page, workdays.body.id);
+    expect(await page.getByTestId('view-date').textContent()).toBe('Saturday, January 19, 2030');
+    expect(await page.getByTestId('view-first-fires').textContent()).toBe('First fires on Monday, January 21, 2030.');
+
+    // French and Spanish say it in their words and date format.
+    for (const [language, text] of [
+      ['fr', 'Premier envoi le lundi 21 janvier 2030.'],
+      ['es', 'Primer envío el lunes, 21 de enero de 2030.'],
+    ] as const) {
+      const { page: localized } = await e2e.signedInPage({ user, storage: { language } });
+      await openDetails(localized, workdays.body.id);
+      expect(await localized.getByTestId('view-first-fires').textContent()).toBe(text);
+    }
+
+    // A series that starts on its date says nothing more.
+    const weekly = await user.api.post('/api/reminders', {
+      date: '2030-01-19',
+      time: '09:00',
+      message: 'Groceries',
+      recurrence: 'WEEKLY',
+      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hooks/groceries`, platform: 'generic' } }],
+    });
+    await openDetails(page, weekly.body.id);
+    expect(await page.getByTestId('view-first-fires').count()).toBe(0);
   });
 
   it('duplicates to a new reminder page, then deletes it after the browser confirm', async () => {
@@ -194,6 +290,10 @@ describe('reminder details (browser)', () => {
     await openDetails(dark, reminder.id);
     await dark.getByTestId('occurrence').first().waitFor();
     await screenshot(dark, 'details-dark');
+    expect(await axeViolations(dark)).toEqual([]);
+    await dark.getByTestId('edit-reminder').click();
+    await dark.getByTestId('edit-form').waitFor();
+    await screenshot(dark, 'details-edit-dark');
     expect(await axeViolations(dark)).toEqual([]);
 
     const { page: mobile } = await e2e.signedInPage({ user, viewport: MOBILE });

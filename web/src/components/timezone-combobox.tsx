@@ -15,6 +15,7 @@ export interface TimezoneComboboxProps {
   disabled?: boolean;
   className?: string;
   'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
 }
 
 /** Searchable timezone picker: case-insensitive substring, with a no-results text. */
@@ -67,6 +68,7 @@ export function TimezoneCombobox({ value, onChange, timezones = SIGNUP_TIMEZONES
           aria-expanded={open}
           aria-controls={listId}
           aria-invalid={rest['aria-invalid']}
+          aria-describedby={rest['aria-describedby']}
           disabled={disabled}
           data-testid="timezone-combobox"
           className={cn(

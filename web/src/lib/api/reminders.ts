@@ -51,7 +51,11 @@ export const useCapabilities = () => useSWR<Capabilities>(capabilitiesKey);
 export const useDeliveryErrors = () => useSWR<DeliveryError[]>(deliveryErrorsKey);
 
 export const createReminder = (payload: ReminderPayload) => api.post<Reminder>('/api/reminders', payload);
-export const updateReminder = (id: string, payload: ReminderPayload) => api.put<Reminder>(`/api/reminders/${id}`, payload);
+/**
+ * The zone is required here although the server accepts a body without one (it then keeps the
+ * reminder's own zone): the form always sends the zone the user sees next to the date and time.
+ */
+export const updateReminder = (id: string, payload: ReminderPayload & { timezone: string }) => api.put<Reminder>(`/api/reminders/${id}`, payload);
 export const deleteReminder = (id: string) => api.delete<Ok>(`/api/reminders/${id}`);
 export const pauseReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/pause`);
 export const resumeReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/resume`);

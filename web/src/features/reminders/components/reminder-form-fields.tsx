@@ -1,6 +1,7 @@
 import { CalendarDays, Clock, Globe } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TimezoneCombobox } from '@/components/timezone-combobox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
@@ -9,7 +10,7 @@ import { wallClock, zoneLabel } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { RecurrencePicker } from './recurrence-picker';
 
-/** SPEC "Reminder form state": date may be empty; date and time are wall clock in the account zone. */
+/** SPEC "Reminder form state": date may be empty; date and time are wall clock in the form's zone. */
 export interface ReminderFormState {
   date: string;
   time: string;
@@ -52,6 +53,11 @@ export interface ReminderFormFieldsProps {
   onChange: (next: ReminderFormState) => void;
   /** Account zone (IANA), shown next to the time: the server reads date and time in it. */
   timezone?: string;
+  /**
+   * A zone the user picks instead (the details page: a reminder keeps its own zone). Replaces the
+   * account-zone hint with a time zone field below the date and time.
+   */
+  zonePicker?: { value: string; onChange: (zone: string) => void; timezones?: readonly string[] };
   disabled?: boolean;
   /** Show every validation message now (otherwise each shows once its field was left). */
   showErrors?: boolean;
@@ -61,7 +67,7 @@ export interface ReminderFormFieldsProps {
 }
 
 /** Date, time, message (with counter) and the 8 recurrence buttons. Shared by the wizard and the details page. */
-export function ReminderFormFields({ value, onChange, timezone, disabled, showErrors, idPrefix = 'reminder', className }: ReminderFormFieldsProps) {
+export function ReminderFormFields({ value, onChange, timezone, zonePicker, disabled, showErrors, idPrefix = 'reminder', className }: ReminderFormFieldsProps) {
   const { t } = useTranslation('reminders');
   const [touched, setTouched] = useState<{ date?: boolean; message?: boolean }>({});
   const errors = reminderFormErrors(value);
@@ -72,6 +78,8 @@ export function ReminderFormFields({ value, onChange, timezone, disabled, showEr
     time: `${idPrefix}-time`,
     message: `${idPrefix}-message`,
     zone: `${idPrefix}-zone`,
+    zonePicker: `${idPrefix}-timezone`,
+    zonePickerHint: `${idPrefix}-timezone-hint`,
     counter: `${idPrefix}-message-counter`,
   };
   const set = <K extends keyof ReminderFormState>(key: K, v: ReminderFormState[K]) => onChange({ ...value, [key]: v });
@@ -119,16 +127,35 @@ export function ReminderFormFields({ value, onChange, timezone, disabled, showEr
             disabled={disabled}
             value={value.time}
             onChange={(e) => set('time', e.target.value)}
-            aria-describedby={timezone ? ids.zone : undefined}
+            aria-describedby={zonePicker ? ids.zonePickerHint : timezone ? ids.zone : undefined}
             data-testid="reminder-time"
           />
-          {timezone && (
+          {timezone && !zonePicker && (
             <p id={ids.zone} className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="reminder-timezone">
               <Globe className="size-3.5 shrink-0" aria-hidden />
               <span>{t('form.timezoneHint', { zone: zoneLabel(timezone) })}</span>
             </p>
           )}
         </div>
+        {zonePicker && (
+          <div className="space-y-2 sm:col-span-2">
+            <Label htmlFor={ids.zonePicker}>
+              <Globe className="size-4 text-muted-foreground" aria-hidden />
+              {t('form.timezone')}
+            </Label>
+            <TimezoneCombobox
+              id={ids.zonePicker}
+              value={zonePicker.value}
+              onChange={zonePicker.onChange}
+              timezones={zonePicker.timezones}
+              disabled={disabled}
+              aria-describedby={ids.zonePickerHint}
+            />
+            <p id={ids.zonePickerHint} className="text-xs text-muted-foreground" data-testid="reminder-timezone-hint">
+              {t('form.timezonePickerHint')}
+            </p>
+          </div>
+        )}
       </div>
 
       <div className="space-y-2">

@@ -116,7 +116,7 @@ export default function ReminderDetailsPage() {
     }
   }
 
-  async function save(payload: ReminderPayload) {
+  async function save(payload: ReminderPayload & { timezone: string }) {
     if (!reminder) return;
     setBusy('save');
     try {

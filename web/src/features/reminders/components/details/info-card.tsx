@@ -5,7 +5,7 @@ import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import { CopyButton } from '@/components/ui/copy-button';
 import type { Reminder } from '@/lib/api/reminders';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, zoneLabel } from '@/lib/format';
 import type { ReminderStatus } from '@/lib/reminder-status';
 
 export function InfoCard({ reminder, status, timezone }: { reminder: Reminder; status: ReminderStatus; timezone: string }) {
@@ -32,6 +32,12 @@ export function InfoCard({ reminder, status, timezone }: { reminder: Reminder; s
               <dd className="text-right font-medium">{formatDateTime(reminder.updated_at, timezone)}</dd>
             </div>
           )}
+          <div className="flex items-center justify-between gap-3">
+            <dt className="text-muted-foreground">{t('info.timezone')}</dt>
+            <dd className="text-right font-medium break-words" data-testid="info-timezone" data-value={reminder.timezone}>
+              {zoneLabel(reminder.timezone)}
+            </dd>
+          </div>
           <div className="flex items-center justify-between gap-3">
             <dt className="text-muted-foreground">{t('info.status')}</dt>
             <dd>

@@ -1,5 +1,5 @@
 import { Save, X } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/components/ui/card';
@@ -7,6 +7,7 @@ import { CardHeading } from '@/components/ui/card-heading';
 import { Separator } from '@/components/ui/separator';
 import type { Reminder, ReminderPayload } from '@/lib/api/reminders';
 import { wallClock } from '@/lib/format';
+import { SIGNUP_TIMEZONES } from '@/lib/timezones';
 import { type EditableDestination, toDestinationInputs } from '../../api/destinations';
 import { DestinationsEditor } from '../destinations-editor';
 import { isReminderFormValid, normalizeRecurrence, ReminderFormFields, type ReminderFormState } from '../reminder-form-fields';
@@ -14,26 +15,45 @@ import { isReminderFormValid, normalizeRecurrence, ReminderFormFields, type Remi
 /** SPEC section 3: the edit form defaults to ONCE and 10:00 when the stored reminder lacks them. */
 export const EDIT_DEFAULT_TIME = '10:00';
 
-/** The form state of a stored reminder, with date and time as wall clock in the account zone (SPEC section 4). */
-export function formFromReminder(reminder: Reminder, timezone: string): { form: ReminderFormState; destinations: EditableDestination[] } {
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^\d{2}:\d{2}(:\d{2})?$/;
+
+/**
+ * The form state of a stored reminder: its own zone, and the date and time it was given in that
+ * zone (what the API answers in `date`/`time`, not read back from an instant). A reminder made in
+ * Paris from a UTC account edits as Paris wall clock, and saving keeps it in Paris.
+ */
+export function formFromReminder(
+  reminder: Reminder,
+  fallbackZone: string,
+): { form: ReminderFormState; zone: string; destinations: EditableDestination[] } {
+  const zone = reminder.timezone || fallbackZone;
   const valid = reminder.remind_at_utc && !Number.isNaN(Date.parse(reminder.remind_at_utc));
-  const clock = valid ? wallClock(reminder.remind_at_utc, timezone) : { date: '', time: EDIT_DEFAULT_TIME };
+  const clock = valid ? wallClock(reminder.remind_at_utc, zone) : { date: '', time: EDIT_DEFAULT_TIME };
   return {
     form: {
-      date: clock.date,
-      time: clock.time || EDIT_DEFAULT_TIME,
+      date: DATE.test(reminder.date ?? '') ? reminder.date : clock.date,
+      time: TIME.test(reminder.time ?? '') ? reminder.time : clock.time || EDIT_DEFAULT_TIME,
       message: reminder.message ?? '',
       recurrence: normalizeRecurrence(reminder.recurrence_type),
     },
+    zone,
     destinations: (reminder.destinations ?? []).map(({ id, type, metadata }) => ({ id, type, metadata: { ...metadata } })),
   };
 }
 
+/** The sign-up zones plus the reminder's and the account's own (either may be outside the list), sorted. */
+export function zoneChoices(...zones: string[]): string[] {
+  return [...new Set([...SIGNUP_TIMEZONES, ...zones.filter(Boolean)])].sort();
+}
+
 export interface ReminderEditFormProps {
   reminder: Reminder;
+  /** The account's zone: offered in the zone list, and used if the reminder somehow has none. */
   timezone: string;
   saving: boolean;
-  onSave: (payload: ReminderPayload) => void;
+  /** The payload always carries the zone shown in the form (the server would otherwise keep the stored one). */
+  onSave: (payload: ReminderPayload & { timezone: string }) => void;
   onCancel: () => void;
 }
 
@@ -42,6 +62,8 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
   // Reset once from the stored reminder each time edit mode opens (the parent remounts this form).
   const [initial] = useState(() => formFromReminder(reminder, timezone));
   const [form, setForm] = useState<ReminderFormState>(initial.form);
+  const [zone, setZone] = useState(initial.zone);
+  const zones = useMemo(() => zoneChoices(initial.zone, timezone), [initial.zone, timezone]);
   const [destinations, setDestinations] = useState<EditableDestination[]>(initial.destinations);
   const [submitted, setSubmitted] = useState(false);
 
@@ -55,7 +77,7 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
       message: form.message.trim(),
       recurrence: form.recurrence,
       destinations: toDestinationInputs(destinations),
-      timezone,
+      timezone: zone,
     });
   }
 
@@ -69,7 +91,14 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
           <CardDescription>{t('edit.description')}</CardDescription>
         </CardHeader>
         <CardContent className="space-y-6">
-          <ReminderFormFields value={form} onChange={setForm} timezone={timezone} disabled={saving} showErrors={submitted} idPrefix="edit" />
+          <ReminderFormFields
+            value={form}
+            onChange={setForm}
+            zonePicker={{ value: zone, onChange: setZone, timezones: zones }}
+            disabled={saving}
+            showErrors={submitted}
+            idPrefix="edit"
+          />
           <Separator />
           <DestinationsEditor value={destinations} onChange={setDestinations} disabled={saving} idPrefix="edit-destinations" />
         </CardContent>

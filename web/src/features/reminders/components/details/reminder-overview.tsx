@@ -1,10 +1,10 @@
-import { AlarmClockOff, CalendarDays, Clock, Repeat } from 'lucide-react';
+import { AlarmClockOff, CalendarClock, CalendarDays, Clock, Repeat } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import type { Reminder } from '@/lib/api/reminders';
-import { formatDateTime, formatLongDate, formatTime, zoneLabel, zoneOffset } from '@/lib/format';
+import { formatDateTime, formatLongDate, formatTime, wallClock, zoneLabel, zoneOffset } from '@/lib/format';
 import { recurrenceLabel } from './reminder-meta';
 
 function Fact({ icon: Icon, label, children, testId }: { icon: ComponentType<{ className?: string }>; label: string; children: ReactNode; testId: string }) {
@@ -23,11 +23,23 @@ function Fact({ icon: Icon, label, children, testId }: { icon: ComponentType<{ c
   );
 }
 
+/**
+ * When the series does not start on the chosen date (a WORKDAYS reminder set on a Saturday starts
+ * on Monday), the instant it first fires; null otherwise. Compared in the reminder's own zone, where
+ * `date` was chosen.
+ */
+export function firstFiringElsewhere(reminder: Pick<Reminder, 'first_occurrence_utc' | 'date' | 'timezone'>): string | null {
+  const first = reminder.first_occurrence_utc;
+  if (!first || Number.isNaN(Date.parse(first))) return null;
+  return wallClock(first, reminder.timezone).date === reminder.date ? null : first;
+}
+
 /** View mode: the message and its schedule, in the account's time zone. */
 export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; timezone: string }) {
   const { t } = useTranslation('details');
   const valid = !Number.isNaN(Date.parse(reminder.remind_at_utc));
   const snoozed = reminder.snoozed_at_utc && Date.parse(reminder.snoozed_at_utc) > Date.now() ? reminder.snoozed_at_utc : null;
+  const firstFires = firstFiringElsewhere(reminder);
 
   return (
     <Card className="gap-5" data-testid="reminder-overview">
@@ -49,6 +61,13 @@ export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; t
             {recurrenceLabel(reminder.recurrence_type)}
           </Fact>
         </div>
+        {firstFires && (
+          <p className="flex items-center gap-2 text-sm" data-testid="view-first-fires" data-value={firstFires}>
+            <CalendarClock className="size-4 shrink-0 text-primary" aria-hidden />
+            {/* Same zone as the date above, so the two read together. */}
+            <span>{t('overview.firstFires', { date: formatLongDate(firstFires, timezone) })}</span>
+          </p>
+        )}
         <p className="text-xs text-muted-foreground" data-testid="view-zone">
           {t('overview.timezone', { zone: zoneLabel(timezone), offset: zoneOffset(timezone) })}
         </p>
