@@ -113,6 +113,8 @@ export interface DeliveriesTable {
   next_attempt_at: Instant | null;
   late: Bool;
   last_error: string | null;
+  /** Stable machine code of the latest failure (WEBHOOK_HTTP_5XX, DISCORD_CANNOT_DM...); null when none. */
+  last_error_code: string | null;
   created_at: Instant;
   updated_at: Instant;
   delivered_at: Instant | null;
@@ -132,7 +134,10 @@ export interface DeliveryAttemptsTable {
   outcome: AttemptOutcome;
   error: string | null;
   http_status: number | null;
+  /** No longer written (see error_code); kept for attempts logged before it. */
   discord_code: number | null;
+  /** Stable machine code of a failed attempt (WEBHOOK_HTTP_5XX, DISCORD_CANNOT_DM...); null when delivered. */
+  error_code: string | null;
   duration_ms: number | null;
   created_at: Instant;
 }
