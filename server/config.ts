@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_LOGIN_THROTTLE, type ThrottlePolicy } from './lib/login-throttle.ts';
 
 export interface DiscordConfig {
   token: string;
@@ -27,7 +28,8 @@ export interface Config {
   serveWeb: boolean;
   /** Start the scheduler loop; some API tests drive it by hand. */
   schedulerEnabled: boolean;
-  loginThrottle: { maxFailuresPerAccount: number; maxFailuresPerIp: number; windowMs: number };
+  /** Failed-password throttle of sign-in and change-password (server/lib/login-throttle.ts); tests shorten it. */
+  loginThrottle: ThrottlePolicy;
   /** Behind a reverse proxy: take the client IP from X-Forwarded-For (login throttling per IP). */
   trustProxy: boolean;
   /** Bearer token for GET /metrics; without it /metrics answers on loopback only. */
@@ -126,7 +128,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     deliveryLogRetentionDays: parseInteger('DELIVERY_LOG_RETENTION_DAYS', env.DELIVERY_LOG_RETENTION_DAYS, 30, 1, 3650, problems),
     serveWeb: parseBoolean('SERVE_WEB', env.SERVE_WEB, true, problems),
     schedulerEnabled: true,
-    loginThrottle: { maxFailuresPerAccount: 5, maxFailuresPerIp: 20, windowMs: 15 * 60 * 1000 },
+    loginThrottle: DEFAULT_LOGIN_THROTTLE,
     trustProxy: parseBoolean('TRUST_PROXY', env.TRUST_PROXY, false, problems),
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     ...overrides,

@@ -227,6 +227,33 @@ describe('account API', () => {
       expect(identity.password_hash).toMatch(/^\$argon2id\$/);
     });
 
+    it('throttles wrong current passwords like sign-in: held after 5, even with the right one, with a clear 429', async () => {
+      const user = await signUp(server.url);
+      for (let i = 0; i < 5; i += 1) {
+        const res = await user.api.post(path, { current_password: `wrong-${i}-password`, new_password: 'a-brand-new-password' });
+        expect(res.status, `attempt ${i + 1}`).toBe(400);
+        expect(res.body.code).toBe('WRONG_PASSWORD');
+      }
+      const held = await user.api.post(path, { current_password: user.password, new_password: 'a-brand-new-password' });
+      expect(held.status).toBe(429);
+      expect(held.body).toEqual({ error: expect.stringMatching(/^Too many wrong passwords\. Try again in \d+ (minute|second)s?\.$/), code: 'RATE_LIMITED', retry_after_seconds: expect.any(Number) });
+      expect(Number(held.headers.get('retry-after'))).toBe(held.body.retry_after_seconds);
+      expect(held.body.retry_after_seconds).toBeGreaterThan(60);
+      // Nothing changed, sign-in is a separate counter, and another account is not affected.
+      expect((await login(user.email, user.password)).status).toBe(200);
+      const other = await signUp(server.url);
+      expect((await other.api.post(path, { current_password: other.password, new_password: 'another-new-password' })).status).toBe(200);
+    });
+
+    it('parallel wrong current passwords do not slip past the counter', async () => {
+      const user = await signUp(server.url);
+      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => user.api.post(path, { current_password: `parallel-${i}-password`, new_password: 'a-brand-new-password' })));
+      const checked = results.filter((r) => r.status === 400).length;
+      expect(checked).toBeGreaterThan(0);
+      expect(checked).toBeLessThanOrEqual(5);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(12 - checked);
+    });
+
     it('answers 409 NO_APP_IDENTITY for an account without a password', async () => {
       const user = await signUp(server.url);
       await server.app.db.updateTable('identities').set({ password_hash: null }).where('account_id', '=', user.id).execute();
@@ -363,3 +390,24 @@ async function insertDelivery(server: TestServer, accountId: string, reminder: {
       .execute();
   }
 }
+
+describe('change-password throttle across networks', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('a stolen session guessing from one network does not stop the owner changing the password from another', async () => {
+    const path = '/api/account/identity/app/change-password';
+    const user = await signUp(server.url);
+    const thief = { 'x-forwarded-for': '203.0.113.50' };
+    for (let i = 0; i < 20; i += 1) await user.api.post(path, { current_password: `guess-${i}-password`, new_password: 'thief-new-password' }, thief);
+    expect((await user.api.post(path, { current_password: user.password, new_password: 'thief-new-password' }, thief)).status).toBe(429);
+    const owner = await user.api.post(path, { current_password: user.password, new_password: 'owner-new-password' }, { 'x-forwarded-for': '198.51.100.50' });
+    expect(owner.status).toBe(200);
+    expect((await client(server.url).post('/api/auth/login', { email: user.email, password: 'owner-new-password' })).status).toBe(200);
+  });
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { DEFAULT_LOGIN_THROTTLE } from '../server/lib/login-throttle.ts';
 import { client, signUp, startTestServer, type TestServer } from './helpers/server.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -224,7 +225,7 @@ describe('auth API', () => {
       expect(wrongType.status).toBe(400);
     });
 
-    it('throttles an account after 5 failures, even with the right password, with a clear 429', async () => {
+    it('holds an account on the network that failed 5 times, even with the right password, with a clear 429', async () => {
       const email = uniqueEmail('throttle');
       await anon.post('/api/auth/register', { email, username: 'Throttled', password: 'longenough1', timezone: 'UTC' });
       for (let i = 0; i < 5; i += 1) {
@@ -234,7 +235,8 @@ describe('auth API', () => {
       const blocked = await anon.post('/api/auth/login', { email, password: 'longenough1' });
       expect(blocked.status).toBe(429);
       expect(blocked.body.code).toBe('RATE_LIMITED');
-      expect(blocked.body.error).toMatch(/Too many failed sign-in attempts\. Try again in \d+ minutes?\./);
+      expect(blocked.body.error).toMatch(/^Too many failed sign-in attempts\. Try again in \d+ (minute|second)s?\.$/);
+      expect(blocked.body).toEqual({ error: expect.any(String), code: 'RATE_LIMITED', retry_after_seconds: Number(blocked.headers.get('retry-after')) });
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(cookieOf(blocked)).toBe('');
       // The email in another case is the same account.
@@ -400,29 +402,132 @@ describe('auth API', () => {
   });
 });
 
-describe('per-IP login throttling', () => {
+// The throttle's networks come from X-Forwarded-For here (TRUST_PROXY=true), one per client.
+const from = (ip: string) => ({ 'x-forwarded-for': ip });
+
+describe('login throttling: attackers are slowed, the owner is never locked out', () => {
   let server: TestServer;
+  let anon: ReturnType<typeof client>;
   beforeAll(async () => {
-    server = await startTestServer({ overrides: { loginThrottle: { maxFailuresPerAccount: 100, maxFailuresPerIp: 4, windowMs: 60_000 } } });
+    server = await startTestServer({ env: { TRUST_PROXY: 'true' } });
+    anon = client(server.url);
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  it('blocks every sign-in from an IP after too many failures across accounts', async () => {
+  it('a stranger hammering the owner\'s email does not stop the owner from signing in elsewhere', async () => {
+    const owner = await signUp(server.url);
+    const answers = new Map<number, number>();
+    for (let i = 0; i < 30; i += 1) {
+      const res = await anon.post('/api/auth/login', { email: owner.email, password: `guess-${i}-password` }, from('203.0.113.66'));
+      answers.set(res.status, (answers.get(res.status) ?? 0) + 1);
+    }
+    // The stranger's guesses were checked at first, then held.
+    expect(answers.get(401)).toBeGreaterThanOrEqual(4);
+    expect(answers.get(429)).toBeGreaterThanOrEqual(20);
+    // Even the right password is refused from the stranger's network...
+    const stranger = await anon.post('/api/auth/login', { email: owner.email, password: owner.password }, from('203.0.113.66'));
+    expect(stranger.status).toBe(429);
+    expect(Number(stranger.headers.get('retry-after'))).toBeGreaterThan(0);
+    // ...and from the stranger's other addresses in the same IPv6 /64.
+    await anon.post('/api/auth/login', { email: owner.email, password: 'v6-guess-password' }, from('2001:db8:66:1::1'));
+    await anon.post('/api/auth/login', { email: owner.email, password: 'v6-guess-password' }, from('2001:db8:66:1::1'));
+    expect((await anon.post('/api/auth/login', { email: owner.email, password: owner.password }, from('2001:db8:66:1::beef'))).status).toBe(429);
+    // The owner, from any network with no failures for this account, gets in at once, again and again.
+    for (const ip of ['198.51.100.20', '198.51.100.21', '2001:db8:77:1::1']) {
+      const res = await anon.post('/api/auth/login', { email: owner.email, password: owner.password }, from(ip));
+      expect(res.status, ip).toBe(200);
+      expect(res.body.token).toEqual(expect.any(String));
+    }
+  });
+
+  it('parallel guesses from one network do not slip past the counters', async () => {
+    const owner = await signUp(server.url);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => anon.post('/api/auth/login', { email: owner.email, password: `parallel-${i}-password` }, from('203.0.113.90'))),
+    );
+    const checked = results.filter((r) => r.status === 401).length;
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(results.filter((r) => r.status === 429).length).toBe(12 - checked);
+    expect((await anon.post('/api/auth/login', { email: owner.email, password: owner.password }, from('198.51.100.90'))).status).toBe(200);
+  });
+});
+
+describe('login throttling: progressive delays across networks, not a lock', () => {
+  let server: TestServer;
+  let anon: ReturnType<typeof client>;
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { TRUST_PROXY: 'true' },
+      overrides: { loginThrottle: { ...DEFAULT_LOGIN_THROTTLE, accountFreeFailures: 1, accountBaseDelayMs: 1000, accountMaxDelayMs: 4000 } },
+    });
+    anon = client(server.url);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('each failure from anywhere lengthens the hold on the failing networks, up to a ceiling, and the hold ends', async () => {
+    const owner = await signUp(server.url);
+    const wrong = (ip: string) => anon.post('/api/auth/login', { email: owner.email, password: 'wrong-password' }, from(ip));
+    expect((await wrong('192.0.2.1')).status).toBe(401);
+    const waits: number[] = [];
+    for (const ip of ['192.0.2.2', '192.0.2.3', '192.0.2.4', '192.0.2.5']) {
+      // A network that has not failed yet is checked...
+      expect((await wrong(ip)).status).toBe(401);
+      // ...and the first network is held for longer each time.
+      const held = await anon.post('/api/auth/login', { email: owner.email, password: owner.password }, from('192.0.2.1'));
+      expect(held.status).toBe(429);
+      expect(held.body.code).toBe('RATE_LIMITED');
+      expect(held.body.error).toMatch(/^Too many failed sign-in attempts\. Try again in \d seconds?\.$/);
+      waits.push(Number(held.headers.get('retry-after')));
+    }
+    expect(waits).toEqual([1, 2, 4, 4]);
+    // The owner elsewhere is not held at all.
+    expect((await anon.post('/api/auth/login', { email: owner.email, password: owner.password }, from('198.51.100.1'))).status).toBe(200);
+    // Not a lock: once the delay is over, the right password works from the held network too.
+    await new Promise((resolve) => setTimeout(resolve, 4100));
+    expect((await anon.post('/api/auth/login', { email: owner.email, password: owner.password }, from('192.0.2.1'))).status).toBe(200);
+  });
+});
+
+describe('per-IP login throttling (a shared NAT)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: 'true' }, overrides: { loginThrottle: { ...DEFAULT_LOGIN_THROTTLE, maxFailuresPerIp: 4 } } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('a network over its cap is held for the accounts it failed on, and still lets a correct password through for the others', async () => {
     const anon = client(server.url);
+    const nat = from('100.64.7.7');
     const victim = await signUp(server.url);
-    for (let i = 0; i < 4; i += 1) {
-      const res = await anon.post('/api/auth/login', { email: `stranger${i}@example.com`, password: 'whatever-password' });
+    const guessed = await signUp(server.url);
+    expect((await anon.post('/api/auth/login', { email: guessed.email, password: 'wrong-password' }, nat)).status).toBe(401);
+    for (let i = 0; i < 3; i += 1) {
+      const res = await anon.post('/api/auth/login', { email: `stranger${i}@example.com`, password: 'whatever-password' }, nat);
       expect(res.status).toBe(401);
     }
-    const blocked = await anon.post('/api/auth/login', { email: victim.email, password: victim.password });
+    // Over the cap: the account that failed from here is held, even with the right password.
+    const blocked = await anon.post('/api/auth/login', { email: guessed.email, password: guessed.password }, nat);
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe('RATE_LIMITED');
     expect(blocked.body.error).toMatch(/Too many failed sign-in attempts/);
     expect(blocked.body.retry_after_seconds).toBeGreaterThan(0);
-    expect(blocked.body.retry_after_seconds).toBeLessThanOrEqual(60);
-    // An existing session is not affected by the throttle.
+    expect(blocked.body.retry_after_seconds).toBeLessThanOrEqual(15 * 60);
+    expect(blocked.headers.get('retry-after')).toBe(String(blocked.body.retry_after_seconds));
+    // A colleague behind the same NAT, who never failed from it, signs in.
+    const colleague = await anon.post('/api/auth/login', { email: victim.email, password: victim.password }, nat);
+    expect(colleague.status).toBe(200);
+    // A new guess is still checked (401, not 429), then that account is held too.
+    expect((await anon.post('/api/auth/login', { email: 'stranger9@example.com', password: 'whatever-password' }, nat)).status).toBe(401);
+    expect((await anon.post('/api/auth/login', { email: 'stranger9@example.com', password: 'whatever-password' }, nat)).status).toBe(429);
+    // Elsewhere, the guessed account signs in, and existing sessions never were affected.
+    expect((await anon.post('/api/auth/login', { email: guessed.email, password: guessed.password }, from('198.51.100.5'))).status).toBe(200);
     expect((await victim.api.get('/api/account')).status).toBe(200);
   });
 });

@@ -1,55 +1,226 @@
+import { isIP } from 'node:net';
+import type { FastifyReply } from 'fastify';
+import ipaddr from 'ipaddr.js';
+import { AppError } from '../errors.ts';
+
 /**
- * Counts failed sign-ins per IP and per account in a sliding window. In memory: one process owns
- * its counters (a multi-instance deployment would move this to the database).
+ * Throttling of password guesses (sign-in, change-password) that slows attackers without letting
+ * a stranger lock the owner out. Failures are counted in a sliding window per (account, network),
+ * per network and per account, where a network is the client's IPv4 address or its IPv6 /64.
+ *
+ * - A network with no recent failure for an account is never refused for that account: the owner,
+ *   signing in from anywhere they have not mistyped, always has their password checked.
+ * - A network that has failed for an account is refused (429) while any of these holds:
+ *   it has `maxFailuresPerPair` failures for the account; it has `maxFailuresPerIp` failures
+ *   over all accounts; or the account is cooling down: after `accountFreeFailures` failures from
+ *   anywhere, each further one holds the failing networks for a delay that doubles from
+ *   `accountBaseDelayMs` up to `accountMaxDelayMs`, counted from the last failure. A delay, not
+ *   a lock: it ends on its own, and refused attempts do not extend it.
+ * - A network over its cap (a shared NAT with a guesser behind it) is still let through for
+ *   accounts it has not failed on; the caller is told, so it can skip the timing-equalising hash
+ *   for unknown emails (registration already says whether an email is taken) and a guesser spraying
+ *   made-up names cannot burn CPU.
+ * - An attempt counts as a failure from the moment it starts (parallel guesses see each other);
+ *   a correct password forgives the failures of its own (account, network).
+ *
+ * In memory, behind `AttemptThrottle`, so that it can move to the database (several instances,
+ * restarts) without touching the routes. Memory is bounded: lists are short and the oldest
+ * counters are dropped first under a flood of distinct names.
  */
-export interface ThrottleLimits {
-  maxFailuresPerAccount: number;
-  maxFailuresPerIp: number;
+export interface ThrottlePolicy {
   windowMs: number;
+  maxFailuresPerPair: number;
+  maxFailuresPerIp: number;
+  accountFreeFailures: number;
+  accountBaseDelayMs: number;
+  accountMaxDelayMs: number;
 }
 
-export const DEFAULT_THROTTLE: ThrottleLimits = { maxFailuresPerAccount: 5, maxFailuresPerIp: 20, windowMs: 15 * 60 * 1000 };
+export const DEFAULT_LOGIN_THROTTLE: ThrottlePolicy = {
+  windowMs: 15 * 60 * 1000,
+  maxFailuresPerPair: 5,
+  maxFailuresPerIp: 20,
+  accountFreeFailures: 4,
+  accountBaseDelayMs: 1000,
+  accountMaxDelayMs: 15 * 60 * 1000,
+};
 
-export class LoginThrottle {
-  private failures = new Map<string, number[]>();
+export interface AttemptKey {
+  /** What is being guessed: a normalized email for sign-in, an account id for change-password. */
+  account: string;
+  /** The client address (request.ip). */
+  ip: string;
+}
 
-  constructor(private readonly limits: ThrottleLimits = DEFAULT_THROTTLE) {}
+export type AttemptGate =
+  | { allowed: false; retryAfterMs: number; reason: 'pair' | 'ip' | 'account' }
+  | {
+      allowed: true;
+      /** The network is over its own cap (let through because it has not failed on this account). */
+      ipOverCap: boolean;
+      /** The password was right: forgive this (account, network). */
+      succeeded(): Promise<void>;
+      /** The attempt could not be judged (a server error): do not count it. */
+      abandon(): Promise<void>;
+    };
 
-  private recent(key: string, now: number): number[] {
-    const list = (this.failures.get(key) ?? []).filter((t) => now - t < this.limits.windowMs);
-    if (list.length) this.failures.set(key, list);
-    else this.failures.delete(key);
+export interface AttemptThrottle {
+  /** Decides whether an attempt may be judged; when it may, counts it as a failure until told otherwise. */
+  begin(key: AttemptKey): Promise<AttemptGate>;
+}
+
+/** The unit counted per client: an IPv4 address, or an IPv6 /64 (one subscriber's usual share). */
+export function networkOf(ip: string): string {
+  const bare = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (isIP(bare) !== 6) return bare;
+  const address = ipaddr.IPv6.parse(bare);
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  return `${address.parts
+    .slice(0, 4)
+    .map((h) => h.toString(16))
+    .join(':')}::/64`;
+}
+
+interface Failure {
+  t: number;
+  account: string;
+  net: string;
+}
+
+const MAX_KEYS = 100_000;
+
+export class MemoryAttemptThrottle implements AttemptThrottle {
+  private readonly lists = new Map<string, Failure[]>();
+  private readonly policy: ThrottlePolicy;
+  /** Longest list worth keeping: every threshold and the delay's saturation point fit in it. */
+  private readonly listCap: number;
+
+  constructor(policy: Partial<ThrottlePolicy> = {}, private readonly clock: () => number = Date.now) {
+    this.policy = { ...DEFAULT_LOGIN_THROTTLE, ...policy };
+    const { maxFailuresPerPair, maxFailuresPerIp, accountFreeFailures } = this.policy;
+    this.listCap = Math.max(64, maxFailuresPerPair, maxFailuresPerIp, accountFreeFailures + 40);
+  }
+
+  /** Keys held (after dropping expired ones); for tests and metrics. */
+  get size(): number {
+    this.pruneExpired(this.clock());
+    return this.lists.size;
+  }
+
+  async begin({ account, ip }: AttemptKey): Promise<AttemptGate> {
+    const now = this.clock();
+    const net = networkOf(ip);
+    const { windowMs, maxFailuresPerPair, maxFailuresPerIp } = this.policy;
+    const pairKey = `p\u0000${account}\u0000${net}`;
+    const accountKey = `a\u0000${account}`;
+    const netKey = `n\u0000${net}`;
+    const pair = this.recent(pairKey, now);
+    const byAccount = this.recent(accountKey, now);
+    const byNet = this.recent(netKey, now);
+
+    if (pair.length > 0) {
+      // When each hold ends, if nothing new happens; the attempt is allowed once the pair is clean,
+      // or once all three holds are over.
+      const pairFree = pair.length >= maxFailuresPerPair ? pair[pair.length - maxFailuresPerPair]!.t + windowMs : now;
+      const netFree = byNet.length >= maxFailuresPerIp ? byNet[byNet.length - maxFailuresPerIp]!.t + windowMs : now;
+      const delay = this.accountDelay(byAccount.length);
+      const accountFree = delay > 0 ? byAccount[byAccount.length - 1]!.t + delay : now;
+      const clean = pair[pair.length - 1]!.t + windowMs;
+      const holdsEnd = Math.max(pairFree, netFree, accountFree);
+      const allowedAt = Math.min(clean, holdsEnd);
+      if (allowedAt > now) {
+        const reason = holdsEnd === pairFree ? 'pair' : holdsEnd === netFree ? 'ip' : 'account';
+        return { allowed: false, retryAfterMs: allowedAt - now, reason };
+      }
+    }
+
+    const ipOverCap = byNet.length >= maxFailuresPerIp;
+    const failure: Failure = { t: now, account, net };
+    for (const [key, list] of [
+      [pairKey, pair],
+      [accountKey, byAccount],
+      [netKey, byNet],
+    ] as const) {
+      list.push(failure);
+      if (list.length > this.listCap) list.splice(0, list.length - this.listCap);
+      this.lists.set(key, list);
+    }
+    if (this.lists.size > MAX_KEYS) this.shrink(now);
+
+    let settled = false;
+    return {
+      allowed: true,
+      ipOverCap,
+      succeeded: async () => {
+        if (settled) return;
+        settled = true;
+        this.lists.delete(pairKey);
+        this.removeWhere(accountKey, (f) => f.net === net);
+        this.removeWhere(netKey, (f) => f.account === account);
+      },
+      abandon: async () => {
+        if (settled) return;
+        settled = true;
+        for (const key of [pairKey, accountKey, netKey]) this.removeWhere(key, (f) => f === failure);
+      },
+    };
+  }
+
+  /** How long the failing networks of an account with `failures` recent failures are held. */
+  private accountDelay(failures: number): number {
+    const { accountFreeFailures, accountBaseDelayMs, accountMaxDelayMs } = this.policy;
+    if (failures <= accountFreeFailures) return 0;
+    const doublings = Math.min(failures - accountFreeFailures - 1, 40);
+    return Math.min(accountBaseDelayMs * 2 ** doublings, accountMaxDelayMs);
+  }
+
+  /** The failures of `key` still inside the window (oldest first); drops the expired ones. */
+  private recent(key: string, now: number): Failure[] {
+    const list = this.lists.get(key);
+    if (!list) return [];
+    let expired = 0;
+    while (expired < list.length && now - list[expired]!.t >= this.policy.windowMs) expired++;
+    if (expired > 0) list.splice(0, expired);
+    if (list.length === 0) this.lists.delete(key);
     return list;
   }
 
-  /** Milliseconds until another attempt is allowed, or 0. */
-  blockedFor(ip: string, account: string, now = Date.now()): number {
-    const checks: Array<[string, number]> = [
-      [`ip:${ip}`, this.limits.maxFailuresPerIp],
-      [`acct:${account}`, this.limits.maxFailuresPerAccount],
-    ];
-    let wait = 0;
-    for (const [key, max] of checks) {
-      const list = this.recent(key, now);
-      if (list.length >= max) wait = Math.max(wait, list[list.length - max]! + this.limits.windowMs - now);
+  private removeWhere(key: string, match: (f: Failure) => boolean): void {
+    const list = this.lists.get(key);
+    if (!list) return;
+    const kept = list.filter((f) => !match(f));
+    if (kept.length) this.lists.set(key, kept);
+    else this.lists.delete(key);
+  }
+
+  private pruneExpired(now: number): void {
+    for (const key of [...this.lists.keys()]) this.recent(key, now);
+  }
+
+  /** Over the key budget: drop expired counters, then the oldest ones, down to 90 %. */
+  private shrink(now: number): void {
+    this.pruneExpired(now);
+    if (this.lists.size <= MAX_KEYS) return;
+    const excess = this.lists.size - Math.floor(MAX_KEYS * 0.9);
+    let dropped = 0;
+    for (const key of this.lists.keys()) {
+      if (dropped++ >= excess) break;
+      this.lists.delete(key);
     }
-    return wait;
   }
+}
 
-  recordFailure(ip: string, account: string, now = Date.now()): void {
-    for (const key of [`ip:${ip}`, `acct:${account}`]) {
-      const list = this.recent(key, now);
-      list.push(now);
-      this.failures.set(key, list);
-    }
-    if (this.failures.size > 100_000) this.prune(now);
-  }
+/** "5 seconds", "1 minute", "15 minutes". */
+export function waitText(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
 
-  recordSuccess(account: string): void {
-    this.failures.delete(`acct:${account}`);
-  }
-
-  private prune(now: number): void {
-    for (const key of this.failures.keys()) this.recent(key, now);
-  }
+/** The 429 for a refused attempt: Retry-After header, `retry_after_seconds` in the body. */
+export function attemptRefused(reply: FastifyReply, retryAfterMs: number, lead: string): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  reply.header('retry-after', seconds);
+  return new AppError('RATE_LIMITED', `${lead} Try again in ${waitText(retryAfterMs)}.`, 429, { retry_after_seconds: seconds });
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Account, Identity } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
+import { attemptRefused, type AttemptThrottle, MemoryAttemptThrottle } from '../../lib/login-throttle.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from '../../lib/validation.ts';
 import {
@@ -48,6 +49,9 @@ export function presentAccount(account: Account, identities: Identity[]) {
 
 const account: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
+  // Wrong current passwords are throttled like sign-in, per (account, network): a stolen session
+  // cannot guess the password to take the account over, and cannot lock its owner out either.
+  const passwordThrottle: AttemptThrottle = new MemoryAttemptThrottle(app.config.loginThrottle);
 
   async function load(accountId: string) {
     const found = await findAccountById(app.db, accountId);
@@ -125,7 +129,7 @@ const account: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Ok, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { current_password: current, new_password: next } = request.body;
       const accountId = request.auth!.accountId;
       if (!current) throw new AppError('CURRENT_PASSWORD_REQUIRED', 'Current password is required');
@@ -133,7 +137,17 @@ const account: FastifyPluginAsyncTypebox = async (app) => {
       if (next === current) throw new AppError('PASSWORD_UNCHANGED', 'New password must be different from current password');
       const identity = await findIdentity(app.db, accountId, 'app');
       if (!identity?.password_hash) throw new AppError('NO_APP_IDENTITY', 'This account has no password to change');
-      if (!(await verifyPassword(identity.password_hash, current))) throw new AppError('WRONG_PASSWORD', 'Current password is incorrect');
+      const gate = await passwordThrottle.begin({ account: accountId, ip: request.ip });
+      if (!gate.allowed) throw attemptRefused(reply, gate.retryAfterMs, 'Too many wrong passwords.');
+      let valid: boolean;
+      try {
+        valid = await verifyPassword(identity.password_hash, current);
+      } catch (err) {
+        await gate.abandon();
+        throw err;
+      }
+      if (!valid) throw new AppError('WRONG_PASSWORD', 'Current password is incorrect');
+      await gate.succeeded();
       const hash = await hashPassword(next);
       await app.db.transaction().execute(async (trx) => {
         await updateIdentity(trx, accountId, 'app', { password_hash: hash });

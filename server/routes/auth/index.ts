@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
-import { LoginThrottle } from '../../lib/login-throttle.ts';
+import { attemptRefused, type AttemptThrottle, MemoryAttemptThrottle } from '../../lib/login-throttle.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/password.ts';
 import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from '../../lib/validation.ts';
 import {
@@ -45,7 +45,7 @@ export const LoginResponse = Type.Object({
 });
 
 const auth: FastifyPluginAsyncTypebox = async (app) => {
-  const throttle = new LoginThrottle(app.config.loginThrottle);
+  const throttle: AttemptThrottle = new MemoryAttemptThrottle(app.config.loginThrottle);
 
   app.post(
     '/api/auth/register',
@@ -78,21 +78,24 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       const email = typeof request.body.email === 'string' ? request.body.email.trim() : '';
       const password = request.body.password;
       if (!email || !password) throw new AppError('VALIDATION_FAILED', 'Email and password are required');
-      const accountKey = normalizeEmail(email);
-      const wait = throttle.blockedFor(request.ip, accountKey);
-      if (wait > 0) {
-        const minutes = Math.max(1, Math.ceil(wait / 60_000));
-        reply.header('retry-after', Math.ceil(wait / 1000));
-        throw new AppError('RATE_LIMITED', `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, 429, { retry_after_seconds: Math.ceil(wait / 1000) });
+      // Counted as a failure from here on unless the password turns out right (see login-throttle.ts).
+      const gate = await throttle.begin({ account: normalizeEmail(email), ip: request.ip });
+      if (!gate.allowed) throw attemptRefused(reply, gate.retryAfterMs, 'Too many failed sign-in attempts.');
+      let account: Awaited<ReturnType<typeof findAccountByEmail>>;
+      let valid = false;
+      try {
+        account = await findAccountByEmail(app.db, email);
+        const identity = account ? await findIdentity(app.db, account.id, 'app') : undefined;
+        if (identity?.password_hash) valid = await verifyPassword(identity.password_hash, password);
+        // Unknown emails cost a hash too (same timing), except from a network over its failure cap:
+        // there a guesser spraying made-up names would only burn CPU.
+        else if (!gate.ipOverCap) await burnPasswordCheck(password);
+      } catch (err) {
+        await gate.abandon();
+        throw err;
       }
-      const account = await findAccountByEmail(app.db, email);
-      const identity = account ? await findIdentity(app.db, account.id, 'app') : undefined;
-      const valid = identity?.password_hash ? await verifyPassword(identity.password_hash, password) : (await burnPasswordCheck(password), false);
-      if (!account || !valid) {
-        throttle.recordFailure(request.ip, accountKey);
-        throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
-      }
-      throttle.recordSuccess(accountKey);
+      if (!account || !valid) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
+      await gate.succeeded();
       const ttl = request.body.remember_me ? LONG_SESSION_MS : SHORT_SESSION_MS;
       const { token, session } = await createSession(app.db, account.id, ttl, request.headers['user-agent']);
       app.setSessionCookie(reply, token, new Date(session.expires_at));
