@@ -17,6 +17,13 @@ import reminderRoutes from './routes/reminders/index.ts';
 import webhookRoutes from './routes/webhooks/index.ts';
 import metricsRoutes from './routes/metrics/index.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, one entry per method (the fuzz test checks it covers them all). */
+    registeredRoutes(): ReadonlyArray<{ method: string; url: string }>;
+  }
+}
+
 export interface BuildOptions {
   config: Config;
   /** pino options or false; tests pass false. */
@@ -102,6 +109,13 @@ export async function buildApp({
     },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Added before any plugin so that it sees every route, including those of encapsulated plugins.
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+  app.decorate('registeredRoutes', () => [...routes]);
 
   // Several SPEC calls POST with an empty body (logout, pause, resume); an empty JSON body is no body.
   const parseJson = app.getDefaultJsonParser('error', 'remove');
