@@ -1,0 +1,409 @@
+/**
+ * Expansion of a parsed RRULE from a wall-clock anchor (see ../rrule.ts for the rules followed).
+ *
+ * Every walk starts at the period (day, week, month, year; for HOURLY/MINUTELY the step) that
+ * contains `after`, found by arithmetic from the anchor, and goes forward period by period. Days
+ * are proleptic Gregorian day numbers (civil.ts); a month's matching days are a 31-bit mask, so a
+ * month (or a year) is checked in a few operations and a sparse rule (BYMONTH=2;BYMONTHDAY=29)
+ * skips whole months at a time.
+ */
+import { DAY, cacheFor, civilFromDays, daysFromCivil, localDays, localToInstant, monthLength, weekdayOf, type OffsetCache } from '../civil.ts';
+import { canonicalTimeZone } from '../zoned.ts';
+import { WEEKDAY_NUMBER, formatRRule, type ParsedRRule, type RRuleFreq } from './parse.ts';
+
+/** The reminder's wall clock: local date `YYYY-MM-DD`, time `HH:MM` or `HH:MM:SS`, IANA zone. */
+export interface RRuleAnchor {
+  date: string;
+  time: string;
+  timeZone: string;
+}
+
+const MINUTE = 60_000;
+const MAX_YEAR = 9999;
+export const LAST_DAY = daysFromCivil(MAX_YEAR, 12, 31);
+/** Real offsets lie within -12h..+14h; a margin for turning an instant bound into a day bound. */
+const MAX_SHIFT = 15 * 3_600_000;
+const ALL_DAYS = 0x7fffffff;
+
+export interface Compiled {
+  zone: string;
+  cache: OffsetCache;
+  /** The instant of the anchor's wall clock (gap -> gap end, overlap -> earlier). */
+  anchorMs: number;
+  aDays: number;
+  aYear: number;
+  aMonth: number;
+  /** Milliseconds since local midnight of the anchor's wall-clock time. */
+  timeOfDay: number;
+  freq: RRuleFreq;
+  interval: number;
+  /** Allowed months, bit m-1 (all when no BYMONTH). */
+  monthSet: number;
+  /** BYMONTHDAY as a day mask per month length (index length - 28); null when absent. */
+  mdMask: number[] | null;
+  hasByDay: boolean;
+  /** Per weekday of the 1st of the month (0 = Sunday), the days of the month on a plain BYDAY weekday. */
+  plainMonthMask: number[];
+  /** Ordinal BYDAY entries: [weekday 0-6, n]. */
+  nth: Array<[number, number]>;
+  /** YEARLY without BYMONTH: the ordinals count in the year, otherwise in the month. */
+  yearNth: boolean;
+  /** DAILY and finer: some BYxxx part filters days. */
+  dayFilter: boolean;
+  setPos: number[] | null;
+  /** WEEKLY: offsets (0-6) from the week start of the matching weekdays; the week start of the anchor's week. */
+  weekOffsets: number[];
+  weekStart0: number;
+  /** Last local day and last instant an occurrence may have (UNTIL, COUNT, 9999-12-31). */
+  lastDay: number;
+  endMs: number;
+  /** Statically known to produce nothing (BYSETPOS other than 1/-1 on a one-occurrence period). */
+  never: boolean;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/** Parses the anchor (RangeError when invalid) and prepares the rule's masks. COUNT is not applied yet. */
+export function compile(rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
+  const { date, time, timeZone } = anchor;
+  const dm = typeof date === 'string' ? DATE_RE.exec(date) : null;
+  const tm = typeof time === 'string' ? TIME_RE.exec(time) : null;
+  if (!dm) throw new RangeError(`invalid anchor date: ${String(date)}`);
+  if (!tm) throw new RangeError(`invalid anchor time: ${String(time)}`);
+  const [year, month, day] = [Number(dm[1]), Number(dm[2]), Number(dm[3])];
+  const [hour, minute, second] = [Number(tm[1]), Number(tm[2]), Number(tm[3] ?? 0)];
+  if (month < 1 || month > 12 || day < 1 || day > monthLength(year, month)) throw new RangeError(`invalid anchor date: ${date}`);
+  if (hour > 23 || minute > 59 || second > 59) throw new RangeError(`invalid anchor time: ${time}`);
+  const zone = canonicalTimeZone(timeZone);
+  if (zone === null) throw new RangeError(`invalid time zone: ${String(timeZone)}`);
+
+  const aDays = daysFromCivil(year, month, day);
+  const timeOfDay = ((hour * 60 + minute) * 60 + second) * 1000;
+  const { freq } = rule;
+
+  // Defaults taken from the anchor (RFC 5545, as python-dateutil): YEARLY without BYDAY/BYMONTHDAY
+  // fires on the anchor's month (unless BYMONTH) and day, MONTHLY on the anchor's day, WEEKLY on
+  // the anchor's weekday.
+  let byMonth = rule.byMonth;
+  let byMonthDay = rule.byMonthDay;
+  let plain = 0;
+  const nth: Array<[number, number]> = [];
+  for (const d of rule.byDay ?? []) {
+    if (d.n === null) plain |= 1 << WEEKDAY_NUMBER[d.weekday];
+    else nth.push([WEEKDAY_NUMBER[d.weekday], d.n]);
+  }
+  let hasByDay = rule.byDay !== null;
+  if (!rule.byDay && !rule.byMonthDay) {
+    if (freq === 'YEARLY') {
+      byMonth ??= [month];
+      byMonthDay = [day];
+    } else if (freq === 'MONTHLY') {
+      byMonthDay = [day];
+    } else if (freq === 'WEEKLY') {
+      plain = 1 << weekdayOf(aDays);
+      hasByDay = true;
+    }
+  }
+
+  let monthSet = 0xfff;
+  if (byMonth) {
+    monthSet = 0;
+    for (const m of byMonth) monthSet |= 1 << (m - 1);
+  }
+  let mdMask: number[] | null = null;
+  if (byMonthDay) {
+    mdMask = [28, 29, 30, 31].map((len) => {
+      let mask = 0;
+      for (const v of byMonthDay!) {
+        if (v > 0 && v <= len) mask |= 1 << (v - 1);
+        else if (v < 0 && -v <= len) mask |= 1 << (len + v);
+      }
+      return mask;
+    });
+  }
+  const plainMonthMask = [0, 1, 2, 3, 4, 5, 6].map((w0) => {
+    let mask = 0;
+    for (let i = 0; i < 31; i++) if ((plain >> ((w0 + i) % 7)) & 1) mask |= 1 << i;
+    return mask;
+  });
+
+  const wkst = WEEKDAY_NUMBER[rule.wkst];
+  const weekOffsets: number[] = [];
+  for (let j = 0; j < 7; j++) if ((plain >> ((wkst + j) % 7)) & 1) weekOffsets.push(j);
+
+  const fine = freq === 'DAILY' || freq === 'HOURLY' || freq === 'MINUTELY';
+  // On DAILY and finer a period holds one occurrence: BYSETPOS 1 or -1 keeps it, anything else nothing.
+  const never = fine && rule.bySetPos !== null && !rule.bySetPos.includes(1) && !rule.bySetPos.includes(-1);
+
+  let lastDay = LAST_DAY;
+  let endMs = Infinity;
+  if (rule.until?.kind === 'date') {
+    const [y, m, d] = rule.until.date.split('-').map(Number) as [number, number, number];
+    lastDay = Math.min(lastDay, daysFromCivil(y, m, d));
+  } else if (rule.until?.kind === 'utc') {
+    endMs = rule.until.ms;
+    lastDay = Math.min(lastDay, Math.floor((endMs + MAX_SHIFT) / DAY) + 1);
+  }
+
+  const c: Compiled = {
+    zone,
+    cache: cacheFor(zone),
+    anchorMs: 0,
+    aDays,
+    aYear: year,
+    aMonth: month,
+    timeOfDay,
+    freq,
+    interval: rule.interval,
+    monthSet,
+    mdMask,
+    hasByDay,
+    plainMonthMask,
+    nth,
+    yearNth: freq === 'YEARLY' && !byMonth,
+    dayFilter: fine && (rule.byMonth !== null || rule.byMonthDay !== null || rule.byDay !== null),
+    setPos: fine ? null : rule.bySetPos,
+    weekOffsets,
+    weekStart0: aDays - ((weekdayOf(aDays) - wkst + 7) % 7),
+    lastDay,
+    endMs,
+    never,
+  };
+  c.anchorMs = localToInstant(c, aDays * DAY + timeOfDay);
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Days
+
+/** The days of a month that match the rule, as a mask (bit 0 = the 1st). */
+function monthMask(c: Compiled, y: number, m: number, yearDays: number[] | null): number {
+  if (!((c.monthSet >> (m - 1)) & 1)) return 0;
+  const len = monthLength(y, m);
+  let mask = ALL_DAYS >>> (31 - len);
+  if (c.mdMask) mask &= c.mdMask[len - 28]!;
+  if (c.hasByDay && mask) {
+    const first = daysFromCivil(y, m, 1);
+    const w0 = weekdayOf(first);
+    let wd = c.plainMonthMask[w0]!;
+    if (yearDays) {
+      for (const d of yearDays) if (d >= first && d < first + len) wd |= 1 << (d - first);
+    } else {
+      for (const [w, n] of c.nth) {
+        const firstW = 1 + ((w - w0 + 7) % 7);
+        const d = n > 0 ? firstW + 7 * (n - 1) : firstW + 7 * Math.floor((len - firstW) / 7) + 7 * (n + 1);
+        if (d >= 1 && d <= len) wd |= 1 << (d - 1);
+      }
+    }
+    mask &= wd;
+  }
+  return mask;
+}
+
+/** YEARLY without BYMONTH: the days of year y that the ordinal BYDAY entries name (the 20th Monday...). */
+function yearNthDays(c: Compiled, y: number): number[] {
+  const jan1 = daysFromCivil(y, 1, 1);
+  const dec31 = daysFromCivil(y, 12, 31);
+  const out: number[] = [];
+  for (const [w, n] of c.nth) {
+    if (n > 0) {
+      const d = jan1 + ((w - weekdayOf(jan1) + 7) % 7) + 7 * (n - 1);
+      if (d <= dec31) out.push(d);
+    } else {
+      const d = dec31 - ((weekdayOf(dec31) - w + 7) % 7) + 7 * (n + 1);
+      if (d >= jan1) out.push(d);
+    }
+  }
+  return out;
+}
+
+/** Pushes first + i for every bit i of mask, ascending. */
+function pushBits(out: number[], first: number, mask: number): void {
+  while (mask) {
+    const low = mask & -mask;
+    out.push(first + 31 - Math.clz32(low));
+    mask ^= low;
+  }
+}
+
+/**
+ * First day >= d that matches the day filters and lies on the DAILY grid (aDays + k * step), or
+ * Infinity past the last day.
+ */
+function nextMatchingDay(c: Compiled, d: number, step: number): number {
+  d = alignUp(c.aDays, d, step);
+  while (d <= c.lastDay) {
+    const [y, m, dd] = civilFromDays(d);
+    const first = d - dd + 1;
+    const len = monthLength(y, m);
+    const mask = monthMask(c, y, m, null);
+    if (mask) {
+      if (step === 1) {
+        const rest = mask & ~((1 << (dd - 1)) - 1);
+        if (rest) return first + 31 - Math.clz32(rest & -rest);
+      } else {
+        for (let j = dd - 1; j < len; j += step) if ((mask >> j) & 1) return first + j;
+      }
+    }
+    d = alignUp(c.aDays, first + len, step);
+  }
+  return Infinity;
+}
+
+/** Smallest base + k * step >= d (k >= 0). */
+const alignUp = (base: number, d: number, step: number) => (d <= base ? base : base + Math.ceil((d - base) / step) * step);
+
+// ---------------------------------------------------------------------------------------------
+// Walks: call visit(t) for each occurrence t > after, ascending, while it returns true.
+
+export type Visit = (t: number) => boolean;
+
+const instantOf = (c: Compiled, d: number) => (d === c.aDays ? c.anchorMs : localToInstant(c, d * DAY + c.timeOfDay));
+
+function walkDaily(c: Compiled, after: number, visit: Visit): void {
+  const from = after < c.anchorMs ? c.aDays : Math.max(c.aDays, localDays(c, after));
+  const step = c.interval;
+  let d = alignUp(c.aDays, from, step);
+  for (;;) {
+    if (c.dayFilter) d = nextMatchingDay(c, d, step);
+    if (d > c.lastDay) return;
+    const t = instantOf(c, d);
+    if (t > c.endMs) return;
+    if (t > after && !visit(t)) return;
+    d += step;
+  }
+}
+
+/** HOURLY and MINUTELY: the anchor's instant + k steps of absolute time, on days the filters allow. */
+function walkFine(c: Compiled, after: number, visit: Visit): void {
+  const step = c.interval * (c.freq === 'HOURLY' ? 60 : 1) * MINUTE;
+  let k = after < c.anchorMs ? 0 : Math.floor((after - c.anchorMs) / step) + 1;
+  let okDay = NaN;
+  for (;;) {
+    const t = c.anchorMs + k * step;
+    if (t <= after) {
+      k++; // float safety for huge fractional inputs
+      continue;
+    }
+    if (t > c.endMs) return;
+    const d = localDays(c, t);
+    if (d > c.lastDay) return;
+    if (c.dayFilter && d !== okDay) {
+      const next = nextMatchingDay(c, d, 1);
+      if (next === Infinity) return;
+      if (next !== d) {
+        // Go to the first instant of that local day (its midnight, or the end of a gap at midnight).
+        const start = localToInstant(c, next * DAY);
+        k = Math.max(k + 1, Math.ceil((start - c.anchorMs) / step));
+        continue;
+      }
+      okDay = d;
+    }
+    if (!visit(t)) return;
+    k++;
+  }
+}
+
+/** The sorted days of period p (WEEKLY, MONTHLY, YEARLY) after BYSETPOS; returns the period's first day. */
+function fillPeriod(c: Compiled, p: number, out: number[]): number {
+  out.length = 0;
+  let start: number;
+  if (c.freq === 'WEEKLY') {
+    start = c.weekStart0 + 7 * c.interval * p;
+    for (const off of c.weekOffsets) {
+      const d = start + off;
+      if (c.monthSet !== 0xfff && !((c.monthSet >> (civilFromDays(d)[1] - 1)) & 1)) continue;
+      out.push(d);
+    }
+  } else if (c.freq === 'MONTHLY') {
+    const index = c.aYear * 12 + c.aMonth - 1 + c.interval * p;
+    const y = Math.floor(index / 12);
+    const m = index - y * 12 + 1;
+    start = daysFromCivil(y, m, 1);
+    if (y > MAX_YEAR) return start;
+    pushBits(out, start, monthMask(c, y, m, null));
+  } else {
+    const y = c.aYear + c.interval * p;
+    start = daysFromCivil(y, 1, 1);
+    if (y > MAX_YEAR) return start;
+    const yearDays = c.yearNth && c.nth.length > 0 ? yearNthDays(c, y) : null;
+    for (let m = 1; m <= 12; m++) {
+      if (!((c.monthSet >> (m - 1)) & 1)) continue;
+      pushBits(out, daysFromCivil(y, m, 1), monthMask(c, y, m, yearDays));
+    }
+  }
+  if (c.setPos && out.length > 0) {
+    const n = out.length;
+    const chosen: number[] = [];
+    for (const pos of c.setPos) {
+      const i = pos > 0 ? pos - 1 : n + pos;
+      if (i >= 0 && i < n && !chosen.includes(out[i]!)) chosen.push(out[i]!);
+    }
+    chosen.sort((a, b) => a - b);
+    out.length = 0;
+    out.push(...chosen);
+  }
+  return start;
+}
+
+function periodOf(c: Compiled, day: number): number {
+  if (c.freq === 'WEEKLY') return Math.floor((day - c.weekStart0) / (7 * c.interval));
+  const [y, m] = civilFromDays(day);
+  if (c.freq === 'MONTHLY') return Math.floor((y * 12 + m - (c.aYear * 12 + c.aMonth)) / c.interval);
+  return Math.floor((y - c.aYear) / c.interval);
+}
+
+function walkPeriods(c: Compiled, after: number, visit: Visit): void {
+  const from = after < c.anchorMs ? c.aDays : Math.max(c.aDays, localDays(c, after));
+  const days: number[] = [];
+  for (let p = Math.max(0, periodOf(c, from)); ; p++) {
+    if (fillPeriod(c, p, days) > c.lastDay) return;
+    for (const d of days) {
+      if (d < c.aDays) continue; // before DTSTART
+      if (d > c.lastDay) return;
+      const t = instantOf(c, d);
+      if (t > c.endMs) return;
+      if (t > after && !visit(t)) return;
+    }
+  }
+}
+
+/** Every occurrence > after, ascending, while visit returns true (COUNT applied when compiled with applyCount). */
+export function walk(c: Compiled, after: number, visit: Visit): void {
+  if (c.never || c.aDays > c.lastDay) return;
+  if (c.freq === 'DAILY') walkDaily(c, after, visit);
+  else if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') walkFine(c, after, visit);
+  else walkPeriods(c, after, visit);
+}
+
+// ---------------------------------------------------------------------------------------------
+// COUNT: the instant of the COUNT-th occurrence ends the series, like an UNTIL. Finding it walks
+// the series from its start once (at most COUNT occurrences); the result is cached.
+
+const countEnds = new Map<string, number>();
+const MAX_COUNT_ENDS = 20_000;
+
+export function applyCount(c: Compiled, rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
+  if (rule.count === null) return c;
+  const key = `${formatRRule(rule)}|${anchor.date}|${anchor.time}|${c.zone}`;
+  let end = countEnds.get(key);
+  if (end === undefined) {
+    let n = 0;
+    let last = Infinity;
+    const count = rule.count;
+    walk(c, c.anchorMs - 1, (t) => {
+      if (++n < count) return true;
+      last = t;
+      return false;
+    });
+    end = last; // fewer than COUNT occurrences before 9999: nothing to cut
+    if (countEnds.size >= MAX_COUNT_ENDS) countEnds.clear();
+    countEnds.set(key, end);
+  }
+  if (end < c.endMs) {
+    c.endMs = end;
+    c.lastDay = Math.min(c.lastDay, Math.floor((end + MAX_SHIFT) / DAY) + 1);
+  }
+  return c;
+}
