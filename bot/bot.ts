@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { DiscordConfig } from '../server/config.ts';
 import { commands } from './commands/index.ts';
 import { events } from './events/index.ts';
-import { createDiscordSenders } from './senders.ts';
 import type { BotContext } from './types.ts';
 
 /** `https://discord.com/api/v10` -> `https://discord.com/api` (discord.js adds the version itself). */
@@ -44,11 +43,6 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
     else client.on(event.name, listener);
   }
   client.rest.on('rateLimited', (info) => log.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
-
-  // Sends share the Discord plugin's REST client (and so its rate-limit state and guild cache).
-  const senders = createDiscordSenders(app, app.discord?.rest ?? client.rest);
-  app.scheduler.registerSender('discord_dm', senders.dm);
-  app.scheduler.registerSender('discord_channel', senders.channel);
 
   let ready: Promise<void> | null = null;
   let stopped = false;

@@ -9,8 +9,9 @@ declare module 'fastify' {
 }
 
 /**
- * The discord.js gateway bot (slash commands, buttons) and the Discord delivery senders. Runs only
- * when Discord is configured. Fastify does not wait for the gateway: the bot connects in the
+ * The discord.js gateway bot (slash commands, buttons). Runs only when Discord is configured.
+ * Delivery does not go through it: the Discord destination modules (server/destinations/discord-*)
+ * send over the Discord plugin's REST client, so reminders go out while the gateway reconnects. Fastify does not wait for the gateway: the bot connects in the
  * background once the server is ready, and a failed login is logged, not fatal.
  */
 export default fp(

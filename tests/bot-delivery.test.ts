@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DiscordAPIError, REST } from '@discordjs/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordSenders, mapDiscordError } from '../bot/senders.ts';
+import { createDiscordChannelSender } from '../server/destinations/discord-channel/sender.ts';
+import { mapDiscordError } from '../server/destinations/discord-common/delivery.ts';
+import { createDiscordDmSender } from '../server/destinations/discord-dm/sender.ts';
 import type { SendContext } from '../server/scheduler/types.ts';
 import { startFakeDiscord, type FakeDiscord } from './fake-discord/index.ts';
 import type { StoredMessage } from './fake-discord/types.ts';
@@ -134,7 +136,8 @@ describe('delivery failures', () => {
       5000,
       'attempt',
     );
-    expect(attempt).toMatchObject({ outcome: 'failed', http_status: 403, discord_code: 50007 });
+    // A machine code, not Discord's number: the scheduler stores no destination-specific fields.
+    expect(attempt).toMatchObject({ outcome: 'failed', http_status: 403, error_code: 'DISCORD_CANNOT_DM', discord_code: null });
     expect(attempt.error).toContain("Discord doesn't let Chime send you direct messages");
     const dest = await app().db.selectFrom('destinations').selectAll().where('reminder_id', '=', id).executeTakeFirstOrThrow();
     expect(dest.disabled_at).not.toBeNull();
@@ -144,7 +147,7 @@ describe('delivery failures', () => {
     const api = client(server.url, await sessionFor(app(), account.id));
     const errors = await api.get('/api/reminders/errors');
     expect(errors.status).toBe(200);
-    expect(errors.body[0]).toMatchObject({ reminder_id: id, reminder_message: 'Unreachable', destination_type: 'discord_dm', discord_code: 50007, http_status: 403 });
+    expect(errors.body[0]).toMatchObject({ reminder_id: id, reminder_message: 'Unreachable', destination_type: 'discord_dm', http_status: 403 });
     const shown = await api.get(`/api/reminders/${id}`);
     expect(shown.body.destinations[0].disabled_reason).toContain("doesn't let Chime");
   });
@@ -194,6 +197,8 @@ describe('senders called directly', () => {
       ...overrides,
     };
   };
+  const dmSender = (rest: REST) => createDiscordDmSender({ db: app().db, rest });
+  const channelSender = (rest: REST) => createDiscordChannelSender({ db: app().db, rest, checkChannelAccess: app().discord!.checkChannelAccess });
   const channelDest = (meta: Record<string, unknown>) => ({ id: 'dest-1', type: 'discord_channel' as const, metadata: meta, secret: null });
   const dmDest = { id: 'dest-2', type: 'discord_dm' as const, metadata: {}, secret: null };
 
@@ -202,7 +207,7 @@ describe('senders called directly', () => {
   });
 
   it('checks channel access again at send time: lost permission, deleted role, deleted channel', async () => {
-    const { channel } = createDiscordSenders(app(), app().discord!.rest);
+    const channel = channelSender(app().discord!.rest);
     fake.addChannel(ids.guild, { id: '300000000000000015', name: 'ops' });
     const meta = { guild_id: ids.guild, channel_id: '300000000000000015', mention_role_id: ids.team };
     expect(await channel.send(ctx(channelDest(meta)))).toEqual({ ok: true, httpStatus: 200 });
@@ -213,21 +218,21 @@ describe('senders called directly', () => {
     const cached = () => app().bot!.client.channels.cache.get('300000000000000015') as { permissionOverwrites?: { cache: Map<string, unknown> } } | undefined;
     await fake.waitFor(() => cached()?.permissionOverwrites?.cache.has(fake.clientId), 2000, 'CHANNEL_UPDATE');
     const denied = await channel.send(ctx(channelDest(meta)));
-    expect(denied).toMatchObject({ ok: false, retryable: false, disableDestination: true });
+    expect(denied).toMatchObject({ ok: false, retryable: false, disableDestination: true, code: 'DISCORD_CANNOT_POST' });
     expect((denied as { error: string }).error).toContain("can't send messages in #ops");
 
     const noRole = await channel.send(ctx(channelDest({ guild_id: ids.guild, channel_id: ids.general, mention_role_id: '300000000000000099' })));
-    expect(noRole).toMatchObject({ ok: false, retryable: false, disableDestination: true });
+    expect(noRole).toMatchObject({ ok: false, retryable: false, disableDestination: true, code: 'DISCORD_UNKNOWN_ROLE' });
 
     fake.removeChannel('300000000000000015');
     await fake.waitFor(() => !cached(), 2000, 'CHANNEL_DELETE');
     const gone = await channel.send(ctx(channelDest(meta)));
-    expect(gone).toMatchObject({ ok: false, retryable: false, disableDestination: true });
+    expect(gone).toMatchObject({ ok: false, retryable: false, disableDestination: true, code: 'DISCORD_UNKNOWN_CHANNEL' });
     expect((gone as { error: string }).error).toContain('does not exist');
   });
 
   it('reopens a stale cached DM channel once', async () => {
-    const { dm } = createDiscordSenders(app(), app().discord!.rest);
+    const dm = dmSender(app().discord!.rest);
     await app().db.updateTable('identities').set({ dm_channel_id: '399999999999999999' }).where('external_id', '=', ids.alice).execute();
     const before = fake.dmMessagesTo(ids.alice).length;
     expect(await dm.send(ctx(dmDest))).toEqual({ ok: true, httpStatus: 200 });
@@ -238,22 +243,30 @@ describe('senders called directly', () => {
 
   it('network errors and 5xx are retryable; 50013/50001/10003 are permanent', async () => {
     const dead = new REST({ api: 'http://127.0.0.1:9/api', version: '10', retries: 0, timeout: 2_000 }).setToken('x');
-    const down = await createDiscordSenders(app(), dead).dm.send(ctx(dmDest));
-    expect(down).toMatchObject({ ok: false, retryable: true });
+    const down = await dmSender(dead).send(ctx(dmDest));
+    expect(down).toMatchObject({ ok: false, retryable: true, code: 'DISCORD_UNAVAILABLE' });
     dead.clearHashSweeper();
     dead.clearHandlerSweeper();
 
     fake.failNext({ method: 'POST', pathPattern: /^\/channels\/\d+\/messages$/, status: 500, times: 3 });
-    const five = await createDiscordSenders(app(), app().discord!.rest).dm.send(ctx(dmDest));
-    expect(five).toMatchObject({ ok: false, retryable: true, httpStatus: 500 });
+    const five = await dmSender(app().discord!.rest).send(ctx(dmDest));
+    expect(five).toMatchObject({ ok: false, retryable: true, httpStatus: 500, code: 'DISCORD_UNAVAILABLE' });
 
     const apiError = (code: number, status: number) =>
       new DiscordAPIError({ code, message: 'x' }, code, status, 'POST', 'http://x/api/v10/channels/1/messages', { body: undefined });
-    for (const [code, status] of [[50013, 403], [50001, 403], [10003, 404], [50007, 403]] as const) {
-      expect(mapDiscordError(apiError(code, status), 'en-US')).toMatchObject({ ok: false, retryable: false, disableDestination: true, discordCode: code, httpStatus: status });
+    for (const [discordCode, status, code] of [
+      [50013, 403, 'DISCORD_MISSING_PERMISSIONS'],
+      [50001, 403, 'DISCORD_MISSING_ACCESS'],
+      [10004, 404, 'DISCORD_MISSING_ACCESS'],
+      [10003, 404, 'DISCORD_UNKNOWN_CHANNEL'],
+      [50007, 403, 'DISCORD_CANNOT_DM'],
+    ] as const) {
+      const mapped = mapDiscordError(apiError(discordCode, status), 'en-US');
+      expect(mapped).toMatchObject({ ok: false, retryable: false, disableDestination: true, code, httpStatus: status });
+      expect(mapped).not.toHaveProperty('discordCode');
     }
-    expect(mapDiscordError(apiError(50035, 400), 'en-US')).toMatchObject({ ok: false, retryable: false });
+    expect(mapDiscordError(apiError(50035, 400), 'en-US')).toMatchObject({ ok: false, retryable: false, code: 'DISCORD_REJECTED' });
     expect(mapDiscordError(apiError(50035, 400), 'en-US')).not.toHaveProperty('disableDestination');
-    expect(mapDiscordError(apiError(0, 503), 'fr')).toMatchObject({ ok: false, retryable: true, error: expect.stringContaining('Discord est indisponible') });
+    expect(mapDiscordError(apiError(0, 503), 'fr')).toMatchObject({ ok: false, retryable: true, code: 'DISCORD_UNAVAILABLE', error: expect.stringContaining('Discord est indisponible') });
   });
 });

@@ -33,7 +33,7 @@ describe('scheduler across restarts', () => {
     first.app.scheduler.registerSender('webhook', {
       concurrencyKey: () => 'stuck',
       send: (ctx) =>
-        new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ ok: false, retryable: true, error: 'aborted' }))),
+        new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ ok: false, retryable: true, code: 'TEST_ABORTED', error: 'aborted' }))),
     });
     const accountId = await seedAccount(first.app.db);
     const { id } = await seedReminder(first.app.db, { accountId, at: Date.now() - 5, destinations: [{ url: sink.url }] });

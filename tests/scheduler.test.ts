@@ -196,14 +196,26 @@ describe('scheduler', () => {
     }
   });
 
-  it('a destination type without a sender fails readably, without retrying', async () => {
+  it('a destination type without a sender (Discord without settings) fails with a code, without retrying', async () => {
     const db = server.app.db;
     const accountId = await seedAccount(db);
     const { id } = await seedReminder(db, { accountId, at: Date.now() - 10, destinations: [{ type: 'discord_dm' }] });
     await server.app.scheduler.runOnce();
     const [d] = await deliveriesOf(id);
-    expect(d).toMatchObject({ status: 'failed', attempts: 1, last_error: 'Discord is not configured on this server' });
+    const error = 'This server is not set up to deliver discord_dm destinations';
+    expect(d).toMatchObject({ status: 'failed', attempts: 1, last_error: error, last_error_code: 'DESTINATION_NOT_CONFIGURED' });
     const attempts = await db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', d!.id).execute();
-    expect(attempts[0]).toMatchObject({ outcome: 'failed', error: 'Discord is not configured on this server' });
+    expect(attempts[0]).toMatchObject({ outcome: 'failed', error, error_code: 'DESTINATION_NOT_CONFIGURED', discord_code: null });
+  });
+
+  it('a delivered attempt has no error code; the delivery keeps none', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    const { id } = await seedReminder(db, { accountId, at: Date.now() - 10, destinations: [{ url: sink.url }] });
+    await server.app.scheduler.runOnce();
+    const [d] = await deliveriesOf(id);
+    expect(d).toMatchObject({ status: 'delivered', last_error: null, last_error_code: null });
+    const [attempt] = await db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', d!.id).execute();
+    expect(attempt).toMatchObject({ outcome: 'delivered', error: null, error_code: null });
   });
 });

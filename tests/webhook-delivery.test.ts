@@ -55,18 +55,19 @@ describe('webhook delivery', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(55);
     expect(gaps[1]).toBeGreaterThanOrEqual(115);
     const attempts = await attemptsOf(d!.id);
-    expect(attempts.map((a) => [a.outcome, a.http_status, a.error])).toEqual([
-      ['retrying', 500, 'HTTP 500 from 127.0.0.1'],
-      ['retrying', 500, 'HTTP 500 from 127.0.0.1'],
-      ['delivered', 204, null],
+    expect(attempts.map((a) => [a.outcome, a.http_status, a.error, a.error_code])).toEqual([
+      ['retrying', 500, 'HTTP 500 from 127.0.0.1', 'WEBHOOK_HTTP_5XX'],
+      ['retrying', 500, 'HTTP 500 from 127.0.0.1', 'WEBHOOK_HTTP_5XX'],
+      ['delivered', 204, null, null],
     ]);
+    expect(d!.last_error_code).toBeNull();
   });
 
   it('gives up after the last retry', async () => {
     sink.reply({ status: 503 });
     const { id } = await fire([{ url: sink.url }]);
     const [d] = await settle(id);
-    expect(d).toMatchObject({ status: 'failed', attempts: 4, last_error: 'HTTP 503 from 127.0.0.1' });
+    expect(d).toMatchObject({ status: 'failed', attempts: 4, last_error: 'HTTP 503 from 127.0.0.1', last_error_code: 'WEBHOOK_HTTP_5XX' });
     expect(sink.requests).toHaveLength(4);
   });
 
@@ -76,13 +77,14 @@ describe('webhook delivery', () => {
     const [d] = await settle(id);
     expect(d!.status).toBe('delivered');
     expect(sink.requests[1]!.receivedAt - sink.requests[0]!.receivedAt).toBeGreaterThanOrEqual(990);
+    expect((await attemptsOf(d!.id))[0]).toMatchObject({ outcome: 'retrying', http_status: 429, error_code: 'WEBHOOK_RATE_LIMITED' });
   });
 
   it('a 4xx is permanent: one attempt, failed', async () => {
     sink.reply({ status: 400 });
     const { id } = await fire([{ url: sink.url }]);
     const [d] = await settle(id);
-    expect(d).toMatchObject({ status: 'failed', attempts: 1, last_error: 'HTTP 400 from 127.0.0.1' });
+    expect(d).toMatchObject({ status: 'failed', attempts: 1, last_error: 'HTTP 400 from 127.0.0.1', last_error_code: 'WEBHOOK_HTTP_4XX' });
     await sleep(150);
     expect(sink.requests).toHaveLength(1);
   });
@@ -94,6 +96,8 @@ describe('webhook delivery', () => {
     const dest = await server.app.db.selectFrom('destinations').selectAll().where('id', '=', destinations[0]!.id).executeTakeFirstOrThrow();
     expect(dest.disabled_at).not.toBeNull();
     expect(dest.disabled_reason).toBe('HTTP 410 from 127.0.0.1: the endpoint is gone');
+    const [gone] = await server.app.db.selectFrom('deliveries').selectAll().where('reminder_id', '=', id).execute();
+    expect(gone!.last_error_code).toBe('WEBHOOK_GONE');
     // Make the next occurrence due now: no delivery is created for the disabled destination.
     await server.app.db.updateTable('reminders').set({ next_fire_utc: new Date(Date.now() - 1).toISOString() }).where('id', '=', id).execute();
     await server.app.scheduler.runOnce();
@@ -107,6 +111,7 @@ describe('webhook delivery', () => {
     const { id, destinations } = await fire([{ url: `${sink.url}/api/webhooks/1/abc`, platform: 'discord' }]);
     const [d] = await settle(id);
     expect(d!.last_error).toBe('Discord says this webhook was deleted');
+    expect(d!.last_error_code).toBe('WEBHOOK_GONE');
     const dest = await server.app.db.selectFrom('destinations').selectAll().where('id', '=', destinations[0]!.id).executeTakeFirstOrThrow();
     expect(dest.disabled_reason).toBe('Discord says this webhook was deleted');
   });
@@ -115,7 +120,7 @@ describe('webhook delivery', () => {
     sink.reply((req) => (req.path === '/moved' ? { status: 302, headers: { location: '/elsewhere' } } : { status: 200 }));
     const { id } = await fire([{ url: `${sink.url}/moved` }]);
     const [d] = await settle(id);
-    expect(d).toMatchObject({ status: 'failed', last_error: 'Redirects are not followed (HTTP 302)' });
+    expect(d).toMatchObject({ status: 'failed', last_error: 'Redirects are not followed (HTTP 302)', last_error_code: 'WEBHOOK_REDIRECT' });
     await sleep(50);
     expect(sink.requests.map((r) => r.path)).toEqual(['/moved']);
   });
@@ -128,7 +133,7 @@ describe('webhook delivery', () => {
       const [d] = await settle(id);
       expect(d!.status).toBe('delivered');
       const attempts = await attemptsOf(d!.id);
-      expect(attempts[0]).toMatchObject({ outcome: 'retrying', error: 'Timed out after 150 ms' });
+      expect(attempts[0]).toMatchObject({ outcome: 'retrying', error: 'Timed out after 150 ms', error_code: 'WEBHOOK_TIMEOUT' });
       expect(attempts[0]!.duration_ms).toBeLessThan(1000);
     } finally {
       server.app.scheduler.setOptions({ webhookTimeoutMs: 10_000 });
@@ -141,7 +146,7 @@ describe('webhook delivery', () => {
     await closed.close();
     const { id } = await fire([{ url }]);
     const [d] = await settle(id);
-    expect(d).toMatchObject({ status: 'failed', attempts: 4, last_error: 'Connection refused' });
+    expect(d).toMatchObject({ status: 'failed', attempts: 4, last_error: 'Connection refused', last_error_code: 'WEBHOOK_CONNECTION_REFUSED' });
   });
 
   it('a slow host does not delay another host', async () => {

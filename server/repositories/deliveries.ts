@@ -1,7 +1,5 @@
 import { sql } from 'kysely';
 import type { AttemptOutcome, DeliveryStatus, DestinationType, RecurrenceType } from '../db/database.ts';
-import { newMessageId, uuidv7 } from '../scheduler/ids.ts';
-import { type DueReminder, type FiringPlan, planFiring } from '../scheduler/plan.ts';
 import type { Executor } from './executor.ts';
 
 /**
@@ -34,169 +32,154 @@ function idLists(ids: string[], max = 512): string[][] {
   return out;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 // ---------------------------------------------------------------------------------------------
-// Claiming due reminders
+// Claiming due reminders: the primitives the claimer (server/scheduler/claimer.ts) runs in one
+// transaction, with the planner in between.
 
-export interface ClaimResult {
-  reminders: number;
-  deliveries: number;
-  /** Seconds between when each created delivery was due and now (for the lateness histogram). */
-  lateness: number[];
-  /** The deliveries written, ready to send without reading them back. */
-  rows: OutboxRow[];
+/** A due reminder with what its deliveries need of it and of its account. */
+export interface DueReminderRow {
+  id: string;
+  account_id: string;
+  message: string;
+  local_date: string;
+  local_time: string;
+  remind_at_utc: string;
+  timezone: string;
+  recurrence_type: RecurrenceType;
+  snoozed_at_utc: string | null;
+  next_fire_utc: string;
+  next_occurrence_utc: string | null;
+  account_timezone: string;
+  locale: string | null;
+  username: string;
+}
+
+/** Up to `limit` reminders due at `nowIso`, earliest first (paused ones never). */
+export async function selectDueReminders(db: Executor, nowIso: string, limit: number): Promise<DueReminderRow[]> {
+  // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
+  const rows = await db
+    .selectFrom('reminders as r')
+    .innerJoin('accounts as a', 'a.id', 'r.account_id')
+    .select([
+      'r.id',
+      'r.account_id',
+      'r.message',
+      'r.local_date',
+      'r.local_time',
+      'r.remind_at_utc',
+      'r.timezone',
+      'r.recurrence_type',
+      'r.snoozed_at_utc',
+      'r.next_fire_utc',
+      'r.next_occurrence_utc',
+      'a.timezone as account_timezone',
+      'a.locale',
+      'a.username',
+    ])
+    .where('r.next_fire_utc', 'is not', null)
+    .where('r.is_paused', '=', sql.lit(0))
+    .where('r.next_fire_utc', '<=', nowIso)
+    .orderBy('r.next_fire_utc')
+    .limit(limit)
+    .execute();
+  return rows as DueReminderRow[];
+}
+
+export interface EnabledDestinationRow {
+  id: string;
+  reminder_id: string;
+  type: DestinationType;
+  metadata: string;
+  secret: string | null;
+}
+
+/** The destinations of these reminders that are not disabled, in each reminder's order. */
+export async function listEnabledDestinations(db: Executor, reminderIds: string[]): Promise<EnabledDestinationRow[]> {
+  const out: EnabledDestinationRow[] = [];
+  for (const part of idLists(reminderIds)) {
+    const rows = await db
+      .selectFrom('destinations')
+      .select(['id', 'reminder_id', 'type', 'metadata', 'secret'])
+      .where('reminder_id', 'in', part)
+      .where('disabled_at', 'is', null)
+      .orderBy('position')
+      .execute();
+    for (const row of rows) out.push(row);
+  }
+  return out;
+}
+
+/** A pending delivery to write to the outbox. */
+export interface NewDelivery {
+  id: string;
+  reminder_id: string;
+  destination_id: string;
+  account_id: string;
+  occurrence_utc: string;
+  idempotency_key: string;
+  next_attempt_at: string;
+  late: number;
 }
 
 /**
- * One transaction: take up to `limit` due reminders, write one pending delivery per enabled
- * destination (the outbox) and move each reminder to its next occurrence. Either all of it
- * happens or none, so an occurrence is never both skipped and unsent, nor claimed twice.
+ * Writes pending deliveries; one that already exists for its (reminder, occurrence, destination)
+ * is skipped. `written` holds the rows known to be in the table now: on a conflict a chunk cannot
+ * tell which of its rows went in, so none of that chunk is listed (the outbox sweep reads them back).
  */
-export async function claimDueReminders(db: Executor, nowMs: number, limit: number, lateThresholdMs: number): Promise<ClaimResult> {
-  const nowIso = iso(nowMs);
-  return db.transaction().execute(async (trx) => {
-    // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
-    const due = await trx
-      .selectFrom('reminders as r')
-      .innerJoin('accounts as a', 'a.id', 'r.account_id')
-      .select([
-        'r.id',
-        'r.account_id',
-        'r.message',
-        'r.local_date',
-        'r.local_time',
-        'r.remind_at_utc',
-        'r.timezone',
-        'r.recurrence_type',
-        'r.snoozed_at_utc',
-        'r.next_fire_utc',
-        'r.next_occurrence_utc',
-        'a.timezone as account_timezone',
-        'a.locale',
-        'a.username',
-      ])
-      .where('r.next_fire_utc', 'is not', null)
-      .where('r.is_paused', '=', sql.lit(0))
-      .where('r.next_fire_utc', '<=', nowIso)
-      .orderBy('r.next_fire_utc')
-      .limit(limit)
-      .execute();
-    if (due.length === 0) return { reminders: 0, deliveries: 0, lateness: [], rows: [] };
-
-    const destinations: { id: string; reminder_id: string; type: DestinationType; metadata: string; secret: string | null }[] = [];
-    for (const part of idLists(due.map((r) => r.id))) {
-      destinations.push(
-        ...(await trx
-          .selectFrom('destinations')
-          .select(['id', 'reminder_id', 'type', 'metadata', 'secret'])
-          .where('reminder_id', 'in', part)
-          .where('disabled_at', 'is', null)
-          .orderBy('position')
-          .execute()),
-      );
-    }
-    const byReminder = new Map<string, typeof destinations>();
-    for (const d of destinations) {
-      const list = byReminder.get(d.reminder_id);
-      if (list) list.push(d);
-      else byReminder.set(d.reminder_id, [d]);
-    }
-
-    const rows: OutboxRow[] = [];
-    const lateness: number[] = [];
-    // Reminders that move to the same state are updated with one statement.
-    const updates = new Map<string, { plan: FiringPlan; ids: string[] }>();
-    for (const r of due) {
-      let plan: FiringPlan;
-      try {
-        plan = planFiring(r as DueReminder, nowMs, lateThresholdMs);
-      } catch {
-        // A rule the recurrence code refuses (corrupt zone...): fire what was scheduled, then stop.
-        const at = Date.parse(r.next_occurrence_utc ?? r.next_fire_utc!);
-        plan = { occurrenceMs: at, dueMs: Date.parse(r.next_fire_utc!), late: nowMs - at > lateThresholdMs, nextFireMs: null, completed: true };
-      }
-      const occurrenceUtc = iso(plan.occurrenceMs);
-      for (const d of byReminder.get(r.id) ?? []) {
-        rows.push({
-          id: uuidv7(nowMs),
-          reminder_id: r.id,
-          destination_id: d.id,
-          account_id: r.account_id,
-          occurrence_utc: occurrenceUtc,
-          idempotency_key: newMessageId(),
-          status: 'pending',
+export async function insertDeliveries<T extends NewDelivery>(db: Executor, rows: T[], nowIso: string): Promise<{ inserted: number; written: T[] }> {
+  let inserted = 0;
+  const written: T[] = [];
+  for (const part of insertChunks(rows)) {
+    const res = await db
+      .insertInto('deliveries')
+      .values(
+        part.map((d) => ({
+          id: d.id,
+          reminder_id: d.reminder_id,
+          destination_id: d.destination_id,
+          account_id: d.account_id,
+          occurrence_utc: d.occurrence_utc,
+          idempotency_key: d.idempotency_key,
+          status: 'pending' as const,
           attempts: 0,
-          next_attempt_at: nowIso,
-          late: plan.late ? 1 : 0,
-          message: r.message,
-          recurrence_type: r.recurrence_type,
-          reminder_timezone: r.timezone,
-          remind_at_utc: r.remind_at_utc,
-          destination_type: d.type,
-          metadata: d.metadata,
-          secret: d.secret,
-          disabled_at: null,
-          disabled_reason: null,
-          account_timezone: r.account_timezone,
-          locale: r.locale,
-          username: r.username,
-        });
-        lateness.push(Math.max(0, (nowMs - plan.dueMs) / 1000));
-      }
-      const key = `${plan.nextFireMs}|${plan.completed}`;
-      const group = updates.get(key);
-      if (group) group.ids.push(r.id);
-      else updates.set(key, { plan, ids: [r.id] });
-    }
+          next_attempt_at: d.next_attempt_at,
+          late: d.late,
+          created_at: nowIso,
+          updated_at: nowIso,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['reminder_id', 'occurrence_utc', 'destination_id']).doNothing())
+      .executeTakeFirst();
+    const n = Number(res.numInsertedOrUpdatedRows ?? 0);
+    inserted += n;
+    if (n === part.length) written.push(...part);
+  }
+  return { inserted, written };
+}
 
-    let inserted = 0;
-    const written: OutboxRow[] = [];
-    for (const part of insertChunks(rows)) {
-      const res = await trx
-        .insertInto('deliveries')
-        .values(
-          part.map((d) => ({
-            id: d.id,
-            reminder_id: d.reminder_id,
-            destination_id: d.destination_id,
-            account_id: d.account_id,
-            occurrence_utc: d.occurrence_utc,
-            idempotency_key: d.idempotency_key,
-            status: d.status,
-            attempts: 0,
-            next_attempt_at: d.next_attempt_at,
-            late: d.late,
-            created_at: nowIso,
-            updated_at: nowIso,
-          })),
-        )
-        .onConflict((oc) => oc.columns(['reminder_id', 'occurrence_utc', 'destination_id']).doNothing())
-        .executeTakeFirst();
-      const n = Number(res.numInsertedOrUpdatedRows ?? 0);
-      inserted += n;
-      // On a conflict we cannot tell which rows went in: the outbox sweep reads them back instead.
-      if (n === part.length) written.push(...part);
-    }
-
-    for (const { plan, ids } of updates.values()) {
-      const next = plan.nextFireMs === null ? null : iso(plan.nextFireMs);
-      for (const part of idLists(ids)) {
-        await trx
-          .updateTable('reminders')
-          .set({
-            next_fire_utc: next,
-            next_occurrence_utc: next,
-            snoozed_at_utc: null,
-            last_fired_at: nowIso,
-            ...(plan.completed ? { completed_at: nowIso } : {}),
-          })
-          .where('id', 'in', part)
-          .execute();
-      }
-    }
-    return { reminders: due.length, deliveries: inserted, lateness: inserted === rows.length ? lateness : lateness.slice(0, inserted), rows: written };
-  });
+/**
+ * Moves reminders that just fired to their next fire (null: nothing left), clearing a snooze.
+ * `completed` also marks them completed.
+ */
+export async function advanceReminders(
+  db: Executor,
+  reminderIds: string[],
+  next: { nextFireUtc: string | null; completed: boolean },
+  nowIso: string,
+): Promise<void> {
+  for (const part of idLists(reminderIds)) {
+    await db
+      .updateTable('reminders')
+      .set({
+        next_fire_utc: next.nextFireUtc,
+        next_occurrence_utc: next.nextFireUtc,
+        snoozed_at_utc: null,
+        last_fired_at: nowIso,
+        ...(next.completed ? { completed_at: nowIso } : {}),
+      })
+      .where('id', 'in', part)
+      .execute();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -350,9 +333,11 @@ export interface AttemptRecord {
   /** 1-based attempt number (deliveries.attempts after this attempt). */
   attempt: number;
   outcome: AttemptOutcome;
+  /** Readable detail of a failure; null when delivered. */
   error: string | null;
+  /** Stable machine code of a failure (WEBHOOK_HTTP_5XX, DISCORD_CANNOT_DM...); null when delivered. */
+  errorCode: string | null;
   httpStatus: number | null;
-  discordCode: number | null;
   durationMs: number;
   startedAt: string;
   finishedAt: string;
@@ -390,7 +375,7 @@ export async function writeAttemptResults(db: Executor, records: AttemptRecord[]
             outcome: r.outcome,
             error: r.error,
             http_status: r.httpStatus,
-            discord_code: r.discordCode,
+            error_code: r.errorCode,
             duration_ms: r.durationMs,
             created_at: r.startedAt,
           })),
@@ -411,7 +396,7 @@ export async function writeAttemptResults(db: Executor, records: AttemptRecord[]
       for (const part of idLists(list.map((r) => r.deliveryId))) {
         await trx
           .updateTable('deliveries')
-          .set({ status: 'delivered', attempts: attempt, delivered_at: at, updated_at: at, next_attempt_at: null, last_error: null })
+          .set({ status: 'delivered', attempts: attempt, delivered_at: at, updated_at: at, next_attempt_at: null, last_error: null, last_error_code: null })
           .where('id', 'in', part)
           .execute();
       }
@@ -426,6 +411,7 @@ export async function writeAttemptResults(db: Executor, records: AttemptRecord[]
           attempts: r.attempt,
           next_attempt_at: r.outcome === 'retrying' ? r.nextAttemptAt : null,
           last_error: r.error,
+          last_error_code: r.errorCode,
           updated_at: r.finishedAt,
         })
         .where('id', '=', r.deliveryId)

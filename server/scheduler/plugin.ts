@@ -1,17 +1,15 @@
 import fp from 'fastify-plugin';
 import type { Registry } from 'prom-client';
 import type { DestinationType } from '../db/database.ts';
+import { DESTINATION_MODULES } from '../destinations/registry.ts';
 import { countDueReminders } from '../repositories/deliveries.ts';
 import { newMessageId } from './ids.ts';
 import { createSchedulerMetrics } from './metrics.ts';
 import { Scheduler, type SchedulerOptions } from './scheduler.ts';
-import type { DestinationSender, SendContext, WebhookPlatform } from './types.ts';
-import { createWebhookSender, type TestOutcome, type WebhookSender, type WebhookSenderOptions } from './webhook-sender.ts';
+import { type DestinationSender, SEND_CODES, type SendContext, type SenderTuning, type TestOutcome } from './types.ts';
 
-export interface SchedulerTuning extends SchedulerOptions {
-  /** Whole-request timeout of webhook sends (10 s). */
-  webhookTimeoutMs: number;
-}
+/** Scheduler options plus what senders read (webhookTimeoutMs...): see SenderTuning. */
+export type SchedulerTuning = SchedulerOptions & SenderTuning;
 
 export interface TestableDestination {
   id?: string;
@@ -20,9 +18,18 @@ export interface TestableDestination {
   secret: string | null;
 }
 
+export interface TestContext {
+  accountId: string;
+  username: string;
+  timezone: string;
+  locale: string | null;
+  message?: string;
+}
+
 export interface SchedulerHandle {
   /** Re-arm the timer after reminders changed. */
   wake(): void;
+  /** Replaces the sender of a type (tests); the modules' senders are registered when the app is ready. */
   registerSender(type: DestinationType, sender: DestinationSender): void;
   /** Claim what is due and start sending it (also when the loop is disabled by config). */
   tick(): Promise<void>;
@@ -30,12 +37,12 @@ export interface SchedulerHandle {
   drain(timeoutMs?: number): Promise<void>;
   /** tick() then drain(). */
   runOnce(): Promise<void>;
-  /** Tune at run time (tests shorten retry delays and timeouts). */
+  /** Tune at run time (tests shorten retry delays and timeouts); senders get the same object. */
   setOptions(options: Partial<SchedulerTuning>): void;
   /** Send a test message to a destination; failures are returned, not thrown. */
-  testDestination(destination: TestableDestination, context: { accountId: string; username: string; timezone: string; locale: string | null; message?: string }): Promise<TestOutcome>;
+  testDestination(destination: TestableDestination, context: TestContext): Promise<TestOutcome>;
   /** Send a test payload to a webhook that is not saved yet. */
-  testWebhook(target: { url: string; platform: WebhookPlatform; username?: string | undefined }): Promise<TestOutcome>;
+  testWebhook(target: { url: string; platform: 'generic' | 'discord' | 'slack'; username?: string | undefined }): Promise<TestOutcome>;
   /** Delete the delivery log older than the retention; returns rows deleted. */
   prune(): Promise<number>;
   /** Prometheus registry of this app instance. */
@@ -49,6 +56,13 @@ declare module 'fastify' {
   }
 }
 
+const DEFAULT_TEST_MESSAGE = 'This is a test message from Chime. If you can read it, this destination works.';
+const WEBHOOK_TEST_MESSAGE = 'This is a test message from Chime. If you can read it, your webhook works.';
+/** A test send waits at most this long (the sender's own timeouts are usually shorter). */
+const TEST_TIMEOUT_MS = 15_000;
+
+const notConfigured = (type: string) => `This server is not set up to deliver ${type} destinations`;
+
 export default fp<{ tuning?: Partial<SchedulerTuning> }>(
   async (app, opts) => {
     const config = app.config;
@@ -57,21 +71,48 @@ export default fp<{ tuning?: Partial<SchedulerTuning> }>(
       retentionDays: config.deliveryLogRetentionDays,
       ...opts.tuning,
     });
+    /** Everything senders were tuned with so far: a sender created later gets it too. */
+    let tuning: SenderTuning = { perHostConcurrency: scheduler.options.perHostConcurrency, ...opts.tuning };
+    /** Senders this plugin created: it closes them. */
+    const created: DestinationSender[] = [];
 
-    let webhookOptions: WebhookSenderOptions = {
-      allowPrivateTargets: config.webhookAllowPrivateTargets,
-      timeoutMs: opts.tuning?.webhookTimeoutMs ?? 10_000,
-      connectionsPerOrigin: scheduler.options.perHostConcurrency,
-    };
-    let webhook: WebhookSender = createWebhookSender(webhookOptions);
-    scheduler.registerSender('webhook', webhook);
+    function registerModuleSenders() {
+      for (const module of DESTINATION_MODULES) {
+        const sender = module.createSender?.(app) ?? null;
+        // No sender (Discord without settings): its deliveries fail with DESTINATION_NOT_CONFIGURED.
+        if (!sender) continue;
+        sender.tune?.(tuning);
+        created.push(sender);
+        scheduler.registerSender(module.type, sender);
+      }
+    }
 
-    function replaceWebhookSender(next: Partial<WebhookSenderOptions>) {
-      const old = webhook;
-      webhookOptions = { ...webhookOptions, ...next };
-      webhook = createWebhookSender(webhookOptions);
-      scheduler.registerSender('webhook', webhook);
-      void old.close();
+    async function testDestination(destination: TestableDestination, context: TestContext): Promise<TestOutcome> {
+      const sender = scheduler.senderFor(destination.type);
+      if (!sender) return { ok: false, code: SEND_CODES.DESTINATION_NOT_CONFIGURED, error: notConfigured(destination.type) };
+      const now = new Date().toISOString();
+      const message = context.message ?? DEFAULT_TEST_MESSAGE;
+      const ctx: SendContext = {
+        deliveryId: 'test',
+        idempotencyKey: newMessageId(),
+        attempt: 1,
+        reminder: { id: 'test', message, recurrence_type: 'ONCE', timezone: context.timezone, remind_at_utc: now },
+        account: { id: context.accountId, timezone: context.timezone, locale: context.locale, username: context.username },
+        destination: { id: destination.id ?? 'test', type: destination.type, metadata: destination.metadata, secret: destination.secret },
+        occurrenceUtc: now,
+        firedAt: now,
+        late: false,
+        test: true,
+        signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+      };
+      try {
+        const result = await sender.send(ctx);
+        const status = result.httpStatus !== undefined ? { http_status: result.httpStatus } : {};
+        if (result.ok) return { ok: true, ...status };
+        return { ok: false, ...status, error: result.error, code: result.code };
+      } catch (err) {
+        return { ok: false, code: SEND_CODES.SEND_CRASHED, error: `Unexpected error: ${(err as Error)?.message ?? String(err)}` };
+      }
     }
 
     const handle: SchedulerHandle = {
@@ -81,67 +122,32 @@ export default fp<{ tuning?: Partial<SchedulerTuning> }>(
       drain: (timeoutMs) => scheduler.drain(timeoutMs),
       runOnce: () => scheduler.runOnce(),
       setOptions(options) {
-        const { webhookTimeoutMs, ...rest } = options;
-        scheduler.setOptions(rest);
-        if (webhookTimeoutMs !== undefined || rest.perHostConcurrency !== undefined) {
-          replaceWebhookSender({
-            ...(webhookTimeoutMs !== undefined ? { timeoutMs: webhookTimeoutMs } : {}),
-            ...(rest.perHostConcurrency !== undefined ? { connectionsPerOrigin: rest.perHostConcurrency } : {}),
-          });
-        }
+        scheduler.setOptions(options);
+        tuning = { ...tuning, ...options };
+        for (const sender of scheduler.registeredSenders()) sender.tune?.(options);
       },
-      async testDestination(destination, context) {
-        const message = context.message ?? 'This is a test message from Chime. If you can read it, this destination works.';
-        if (destination.type === 'webhook') {
-          const m = destination.metadata as { url?: unknown; platform?: unknown; username?: unknown };
-          if (typeof m.url !== 'string') return { ok: false, error: 'Webhook URL is missing' };
-          const platform: WebhookPlatform = m.platform === 'discord' || m.platform === 'slack' ? m.platform : 'generic';
-          return webhook.sendTest(
-            { url: m.url, platform, username: typeof m.username === 'string' ? m.username : undefined, secret: destination.secret },
-            message,
-          );
-        }
-        const sender = scheduler.senderFor(destination.type);
-        if (!sender) {
-          return { ok: false, error: destination.type.startsWith('discord') ? 'Discord is not configured on this server' : `No sender for "${destination.type}" destinations` };
-        }
-        const now = new Date().toISOString();
-        const ctx: SendContext = {
-          deliveryId: 'test',
-          idempotencyKey: newMessageId(),
-          attempt: 1,
-          reminder: { id: 'test', message, recurrence_type: 'ONCE', timezone: context.timezone, remind_at_utc: now },
-          account: { id: context.accountId, timezone: context.timezone, locale: context.locale, username: context.username },
-          destination: { id: destination.id ?? 'test', type: destination.type, metadata: destination.metadata, secret: destination.secret },
-          occurrenceUtc: now,
-          firedAt: now,
-          late: false,
-          signal: AbortSignal.timeout(15_000),
-        };
-        try {
-          const result = await sender.send(ctx);
-          if (result.ok) return { ok: true, ...(result.httpStatus !== undefined ? { http_status: result.httpStatus } : {}) };
-          return { ok: false, error: result.error, ...(result.httpStatus !== undefined ? { http_status: result.httpStatus } : {}) };
-        } catch (err) {
-          return { ok: false, error: `Unexpected error: ${(err as Error)?.message ?? String(err)}` };
-        }
-      },
-      testWebhook: (target) => webhook.sendTest({ ...target, secret: null }),
+      testDestination,
+      testWebhook: (target) =>
+        testDestination(
+          { type: 'webhook', metadata: { url: target.url, platform: target.platform, ...(target.username ? { username: target.username } : {}) }, secret: null },
+          { accountId: 'test', username: '', timezone: 'UTC', locale: null, message: WEBHOOK_TEST_MESSAGE },
+        ),
       prune: () => scheduler.prune(),
       registry: metrics.registry,
       stats: () => scheduler.stats(),
     };
     app.decorate('scheduler', handle);
 
-    if (config.schedulerEnabled) {
-      // Start after every plugin is loaded (other plugins register their senders first).
-      app.addHook('onReady', async () => {
+    // Senders are created once every plugin is loaded: the Discord ones need app.discord.
+    app.addHook('onReady', async () => {
+      registerModuleSenders();
+      if (config.schedulerEnabled) {
         scheduler.start().catch((err) => app.log.error({ err }, 'scheduler failed to start'));
-      });
-    }
+      }
+    });
     app.addHook('onClose', async () => {
       await scheduler.stop();
-      await webhook.close();
+      await Promise.allSettled(created.map((s) => s.close?.()));
     });
   },
   { name: 'scheduler', dependencies: ['database'] },

@@ -1,12 +1,9 @@
+/**
+ * The sender interface: all the scheduler knows about destination types. Each destination module
+ * (server/destinations/<type>/) provides a sender; the scheduler plugin registers them.
+ */
 import type { AccountsTable, DestinationType, RecurrenceType } from '../db/database.ts';
 import type { Selectable } from 'kysely';
-
-export type WebhookPlatform = 'generic' | 'discord' | 'slack';
-
-export type DestinationMetadata =
-  | { type: 'discord_dm'; metadata: Record<string, never> }
-  | { type: 'discord_channel'; metadata: { guild_id: string; channel_id: string; mention_role_id?: string } }
-  | { type: 'webhook'; metadata: { url: string; platform: WebhookPlatform; username?: string } };
 
 /** Everything a sender needs to deliver one occurrence to one destination. */
 export interface SendContext {
@@ -28,26 +25,72 @@ export interface SendContext {
   /** When this attempt started (ISO UTC). */
   firedAt: string;
   late: boolean;
+  /**
+   * A test send ("does this destination work?"): no reminder stands behind it, so no buttons to
+   * act on it, and webhooks receive a `webhook.test` payload.
+   */
+  test?: boolean;
   signal: AbortSignal;
 }
 
-export type SendResult =
-  | { ok: true; httpStatus?: number }
-  | {
-      ok: false;
-      /** Network errors, 5xx, 408, 429: try again later. */
-      retryable: boolean;
-      /** Readable reason shown to the owner in GET /api/reminders/errors. */
-      error: string;
-      httpStatus?: number;
-      discordCode?: number;
-      retryAfterMs?: number;
-      /** The target is gone for good (410, deleted webhook, cannot DM): stop using it. */
-      disableDestination?: boolean;
-    };
+/**
+ * Failure codes the scheduler itself gives. Senders add their own, prefixed with their family
+ * (WEBHOOK_HTTP_5XX, DISCORD_CANNOT_DM...): stable SCREAMING_SNAKE strings, stored in
+ * delivery_attempts.error_code and deliveries.last_error_code, translated by the dashboard.
+ */
+export const SEND_CODES = {
+  /** The destination was disabled (gone for good, or by its owner) before this attempt. */
+  DESTINATION_DISABLED: 'DESTINATION_DISABLED',
+  /** This server has no sender for the type (Discord without settings). */
+  DESTINATION_NOT_CONFIGURED: 'DESTINATION_NOT_CONFIGURED',
+  /** The sender threw instead of returning a result. */
+  SEND_CRASHED: 'SEND_CRASHED',
+} as const;
+
+export type SendFailure = {
+  ok: false;
+  /** Stable machine code (see SEND_CODES); what the dashboard translates. */
+  code: string;
+  /** Readable detail shown to the owner in GET /api/reminders/errors. */
+  error: string;
+  /** Network errors, 5xx, 408, 429: try again later. */
+  retryable: boolean;
+  httpStatus?: number;
+  retryAfterMs?: number;
+  /** The target is gone for good (410, deleted webhook, cannot DM): stop using it. */
+  disableDestination?: boolean;
+};
+
+export type SendResult = { ok: true; httpStatus?: number } | SendFailure;
+
+/**
+ * Run-time tuning handed to every sender (app.scheduler.setOptions): each sender reads the keys it
+ * knows. Sender modules declare theirs by merging into this interface.
+ */
+export interface SenderTuning {
+  /** Sends in flight per concurrency key: a sender keeping connection pools may size them by it. */
+  perHostConcurrency?: number;
+}
 
 export interface DestinationSender {
-  /** Host key for per-host concurrency limits (webhook host, "discord"). */
+  /** Key for per-key concurrency limits (webhook host, "discord"). */
   concurrencyKey(destination: SendContext['destination']): string;
+  /** Label of the `platform` metric (chime_deliveries_total); the destination type by default. */
+  metricsLabel?(destination: SendContext['destination']): string;
   send(ctx: SendContext): Promise<SendResult>;
+  /** New run-time tuning (only the keys that changed). */
+  tune?(tuning: SenderTuning): void;
+  /** Releases connections at shutdown. */
+  close?(): Promise<void>;
 }
+
+/** What a test send answers (POST /api/webhooks/test, the saved-destination test). */
+export interface TestOutcome {
+  ok: boolean;
+  http_status?: number;
+  error?: string;
+  code?: string;
+}
+
+/** @deprecated import it from server/destinations/webhook/index.ts; kept until server/reminders/destination-actions.ts does. */
+export type { WebhookPlatform } from '../destinations/webhook/index.ts';

@@ -3,6 +3,7 @@ import { accessError, type AccessResult, checkChannelAccess, loadGuild } from '.
 import { botRestFailure } from '../../discord/errors.ts';
 import { findIdentity } from '../../repositories/accounts.ts';
 import type { DestinationModule } from '../types.ts';
+import { discordChannelSenderOf } from './create-sender.ts';
 
 const SNOWFLAKE = /^\d{15,25}$/;
 
@@ -70,4 +71,5 @@ export const discordChannelDestination: DestinationModule = {
     }
   },
   label: (meta) => `Discord channel ${String(meta.channel_id)}`,
+  createSender: discordChannelSenderOf,
 };

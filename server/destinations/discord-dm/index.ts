@@ -1,4 +1,5 @@
 import type { DestinationModule } from '../types.ts';
+import { discordDmSenderOf } from './create-sender.ts';
 
 /** The owner's Discord direct messages: no metadata, the account's Discord identity says where. */
 export const discordDmDestination: DestinationModule = {
@@ -8,4 +9,5 @@ export const discordDmDestination: DestinationModule = {
   requiresDiscordIdentity: true,
   parseMetadata: () => ({}),
   label: () => 'Discord direct message',
+  createSender: discordDmSenderOf,
 };

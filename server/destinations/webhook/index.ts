@@ -2,6 +2,7 @@ import { AppError } from '../../errors.ts';
 import { newWebhookSecret } from '../../lib/ids.ts';
 import { checkWebhookUrl } from '../../net/address-policy.ts';
 import type { DestinationModule } from '../types.ts';
+import { webhookSenderOf } from './sender.ts';
 
 export const WEBHOOK_PLATFORMS = ['generic', 'discord', 'slack'] as const;
 export type WebhookPlatform = (typeof WEBHOOK_PLATFORMS)[number];
@@ -35,6 +36,7 @@ export const webhookDestination: DestinationModule = {
     return { url, platform, ...(username ? { username } : {}) };
   },
   issueSecret: newWebhookSecret,
+  createSender: webhookSenderOf,
   label(meta) {
     try {
       return `${webhookPlatform(meta)} webhook ${new URL(String(meta.url)).host}`;

@@ -1,3 +1,8 @@
+/**
+ * The planner: what firing a due reminder means (which occurrence, late or not, the next fire).
+ * Pure: no database, no clock (time comes in as `nowMs`). The claimer runs it inside the claim
+ * transaction, between reading the due reminders and writing the outbox.
+ */
 import type { RecurrenceType } from '../db/database.ts';
 import { ruleOf } from '../reminders/schedule.ts';
 import { nextOccurrenceAfter, type RecurrenceRule } from '../time/recurrence.ts';
@@ -5,6 +10,7 @@ import { nextOccurrenceAfter, type RecurrenceRule } from '../time/recurrence.ts'
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
+/** What the planner reads of a reminder: its wall-clock anchor and where its schedule stands. */
 export interface DueReminder {
   id: string;
   local_date: string;
@@ -97,4 +103,47 @@ function planSnoozeFiring(reminder: DueReminder, rule: RecurrenceRule, fireMs: n
   const occurrenceMs = pendingMs ?? fireMs;
   const nextFireMs = nextOccurrenceAfter(rule, Math.max(nowMs, occurrenceMs));
   return { occurrenceMs, dueMs: fireMs, late, nextFireMs, completed: nextFireMs === null };
+}
+
+/**
+ * planFiring that never throws: a rule the recurrence code refuses (a zone this runtime no longer
+ * knows, a corrupt anchor) fires what was scheduled, then stops, rather than blocking the claim of
+ * every other due reminder.
+ */
+export function planFiringOrStop(reminder: DueReminder, nowMs: number, lateThresholdMs: number): FiringPlan {
+  try {
+    return planFiring(reminder, nowMs, lateThresholdMs);
+  } catch {
+    const at = Date.parse(reminder.next_occurrence_utc ?? reminder.next_fire_utc);
+    return { occurrenceMs: at, dueMs: Date.parse(reminder.next_fire_utc), late: nowMs - at > lateThresholdMs, nextFireMs: null, completed: true };
+  }
+}
+
+/** Reminders that move to the same state: one UPDATE for all of them. */
+export interface ReminderAdvance {
+  nextFireMs: number | null;
+  completed: boolean;
+  reminderIds: string[];
+}
+
+export interface BatchPlan {
+  /** One plan per reminder, in the order given. */
+  firings: FiringPlan[];
+  /** Where each reminder moves, grouped by destination state. */
+  advances: ReminderAdvance[];
+}
+
+/** Plans every reminder of a claim and groups the reminders that end up in the same state. */
+export function planBatch(reminders: readonly DueReminder[], nowMs: number, lateThresholdMs: number): BatchPlan {
+  const firings: FiringPlan[] = [];
+  const groups = new Map<string, ReminderAdvance>();
+  for (const r of reminders) {
+    const plan = planFiringOrStop(r, nowMs, lateThresholdMs);
+    firings.push(plan);
+    const key = `${plan.nextFireMs}|${plan.completed}`;
+    const group = groups.get(key);
+    if (group) group.reminderIds.push(r.id);
+    else groups.set(key, { nextFireMs: plan.nextFireMs, completed: plan.completed, reminderIds: [r.id] });
+  }
+  return { firings, advances: [...groups.values()] };
 }

@@ -1,0 +1,165 @@
+/**
+ * The result recorder: turns each attempt's SendResult into its outcome (delivered, retrying with
+ * its next attempt time, failed), counts it, and writes attempts in batches (every
+ * flushIntervalMs, or at once when many are waiting). A failed write is kept and tried again.
+ */
+import type { AttemptRecord, OutboxRow } from '../repositories/deliveries.ts';
+import type { Clock, TimerHandle } from './clock.ts';
+import type { SchedulerMetrics } from './metrics.ts';
+import type { SchedulerOptions } from './options.ts';
+import type { SendResult } from './types.ts';
+
+/** Results waiting beyond this are written at once, without waiting for the interval. */
+export const FLUSH_AT_COUNT = 2000;
+/** Wait before writing again after a failed write. */
+export const WRITE_RETRY_MS = 1000;
+
+export interface AttemptInput {
+  row: Pick<OutboxRow, 'id' | 'reminder_id' | 'destination_id' | 'account_id' | 'occurrence_utc'>;
+  /** The `platform` label of the deliveries metric. */
+  platform: string;
+  /** 1-based attempt number. */
+  attempt: number;
+  startedMs: number;
+  result: SendResult;
+}
+
+export interface ResultRecorderDeps {
+  clock: Clock;
+  /** Read on every use: app.scheduler.setOptions() changes them at run time. */
+  options: Pick<SchedulerOptions, 'retryDelaysMs' | 'retryJitter' | 'flushIntervalMs'>;
+  /** Writes a batch in one transaction (writeAttemptResults). */
+  write(records: AttemptRecord[]): Promise<void>;
+  /** After a batch is in the database: the pump may forget those deliveries, retries re-arm the timer. */
+  onWritten(batch: AttemptRecord[]): void;
+  metrics: Pick<SchedulerMetrics, 'deliveries' | 'retries'>;
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** [0, 1); Math.random by default (the retry jitter). */
+  random?: () => number;
+}
+
+export class ResultRecorder {
+  private results: AttemptRecord[] = [];
+  private flushTimer: TimerHandle | null = null;
+  private flushing: Promise<void> | null = null;
+  private stopping = false;
+
+  constructor(private readonly deps: ResultRecorderDeps) {}
+
+  /** Results not written yet. */
+  get pending(): number {
+    return this.results.length;
+  }
+
+  idle(): boolean {
+    return !this.flushing && this.results.length === 0;
+  }
+
+  /** Delay before retry n (after failed attempt n), with jitter; never shorter than Retry-After. */
+  retryDelay(attempt: number, retryAfterMs: number | undefined): number {
+    const delays = this.deps.options.retryDelaysMs;
+    const base = delays[Math.min(attempt - 1, delays.length - 1)] ?? 0;
+    const jitter = 1 + ((this.deps.random ?? Math.random)() * 2 - 1) * this.deps.options.retryJitter;
+    return Math.max(Math.round(base * jitter), retryAfterMs ?? 0);
+  }
+
+  /** Decides the outcome of one attempt and queues it for writing. */
+  record(input: AttemptInput): AttemptRecord {
+    const { row, result, attempt } = input;
+    const finished = this.deps.clock.now();
+    let outcome: AttemptRecord['outcome'];
+    let nextAttemptAt: string | null = null;
+    if (result.ok) outcome = 'delivered';
+    else if (result.retryable && attempt <= this.deps.options.retryDelaysMs.length) {
+      outcome = 'retrying';
+      nextAttemptAt = new Date(finished + this.retryDelay(attempt, result.retryAfterMs)).toISOString();
+      this.deps.metrics.retries.inc();
+    } else outcome = 'failed';
+    this.deps.metrics.deliveries.inc({ platform: input.platform, outcome });
+    if (!result.ok) {
+      this.deps.log.info(
+        { deliveryId: row.id, reminderId: row.reminder_id, destinationId: row.destination_id, attempt, outcome, code: result.code, httpStatus: result.httpStatus, error: result.error },
+        'delivery attempt failed',
+      );
+    }
+    const record: AttemptRecord = {
+      deliveryId: row.id,
+      reminderId: row.reminder_id,
+      destinationId: row.destination_id,
+      accountId: row.account_id,
+      occurrenceUtc: row.occurrence_utc,
+      attempt,
+      outcome,
+      error: result.ok ? null : result.error,
+      errorCode: result.ok ? null : result.code,
+      httpStatus: result.httpStatus ?? null,
+      durationMs: finished - input.startedMs,
+      startedAt: new Date(input.startedMs).toISOString(),
+      finishedAt: new Date(finished).toISOString(),
+      nextAttemptAt,
+      disableReason: !result.ok && result.disableDestination ? result.error : null,
+    };
+    this.results.push(record);
+    this.scheduleFlush();
+    return record;
+  }
+
+  /** Results are written every flushIntervalMs, or at once when FLUSH_AT_COUNT are waiting. */
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    if (this.results.length >= FLUSH_AT_COUNT) {
+      void this.flush();
+      return;
+    }
+    if (this.flushTimer) return;
+    this.flushTimer = this.deps.clock.setTimeout(() => {
+      this.flushTimer = null;
+      void this.flush();
+    }, this.deps.options.flushIntervalMs);
+  }
+
+  /** Writes everything waiting now (and what arrives while writing). */
+  async flush(): Promise<void> {
+    if (this.flushTimer) {
+      this.deps.clock.clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+    if (this.flushing) {
+      await this.flushing;
+      if (this.results.length > 0) return this.flush();
+      return;
+    }
+    if (this.results.length === 0) return;
+    const batch = this.results;
+    this.results = [];
+    this.flushing = (async () => {
+      try {
+        await this.deps.write(batch);
+        this.deps.onWritten(batch);
+      } catch (err) {
+        this.deps.log.error({ err, count: batch.length }, 'scheduler: writing delivery results failed; will retry');
+        this.results.unshift(...batch);
+        if (!this.stopping) {
+          this.flushTimer = this.deps.clock.setTimeout(() => {
+            this.flushTimer = null;
+            void this.flush();
+          }, WRITE_RETRY_MS);
+        }
+      } finally {
+        this.flushing = null;
+      }
+    })();
+    await this.flushing;
+    if (this.results.length > 0 && !this.stopping) this.scheduleFlush();
+  }
+
+  /** Shutdown: no more timed writes; a last flush() writes what is left. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.flush();
+    if (this.flushTimer) {
+      this.deps.clock.clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+  }
+}

@@ -1,0 +1,391 @@
+/**
+ * The send pump: holds the deliveries being sent right now (memory is bounded; the rest waits in
+ * the outbox table), starts sends within the overall and per-key concurrency limits, round-robin
+ * over keys so one slow host does not hold the others back, and pages through the outbox when
+ * there is room. Each attempt's result goes to the result recorder.
+ */
+import { setMaxListeners } from 'node:events';
+import type { DestinationType } from '../db/database.ts';
+import type { OutboxCursor, OutboxRow } from '../repositories/deliveries.ts';
+import type { Clock } from './clock.ts';
+import type { SchedulerOptions } from './options.ts';
+import type { AttemptInput } from './result-recorder.ts';
+import { type DestinationSender, SEND_CODES, type SendContext, type SendResult } from './types.ts';
+
+export type OutboxStatus = 'pending' | 'retrying';
+
+export interface SendPumpDeps {
+  clock: Clock;
+  /** Read on every use: app.scheduler.setOptions() changes them at run time. */
+  options: Pick<SchedulerOptions, 'concurrency' | 'perHostConcurrency' | 'maxBuffered' | 'maxBufferedPerKey' | 'pageSize'>;
+  /** One page of sendable deliveries after `cursor` (loadOutboxPage). */
+  loadPage(status: OutboxStatus, nowIso: string, cursor: OutboxCursor | null, limit: number): Promise<OutboxRow[]>;
+  senderFor(type: DestinationType): DestinationSender | undefined;
+  /** Every attempt that was made (not the ones abandoned at shutdown). */
+  onResult(attempt: AttemptInput): void;
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+interface DestinationInfo {
+  metadata: Record<string, unknown>;
+  key: string;
+  platform: string;
+}
+
+interface Job {
+  row: OutboxRow;
+  info: DestinationInfo;
+}
+
+function parseMetadata(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export class SendPump {
+  private stopping = false;
+
+  // Outbox reading
+  /**
+   * Per status, a position in (next_attempt_at, id) order: every delivery of that status before
+   * it is in memory or done. Pending rows are created in that order (claim time, then a
+   * time-ordered id); a retry is always scheduled after the retrying cursor.
+   */
+  private cursors: Record<OutboxStatus, OutboxCursor | null> = { pending: null, retrying: null };
+  /** The last pending sweep reached the end and nothing was left behind since: claims may move its cursor. */
+  private caughtUp = false;
+  /** Bumped whenever a row is left in the table for lack of room. */
+  private leftBehind = 0;
+  private filling: Promise<void> | null = null;
+  private fillAgain = false;
+  /** Keys whose rows were left in the table for lack of room (see refillIfRoom). */
+  private readonly saturated = new Set<string>();
+  private full = false;
+  /** "now" of the last completed fill: rows due up to it have been seen. */
+  private lastFillIso = new Date(0).toISOString();
+
+  // Sending
+  /** Deliveries loaded and not yet written back: never loaded twice. */
+  private readonly known = new Set<string>();
+  private readonly queues = new Map<string, Job[]>();
+  private readonly activeByKey = new Map<string, number>();
+  private readonly runnable = new Set<string>();
+  private active = 0;
+  private queued = 0;
+  private readonly disabledDestinations = new Set<string>();
+  private readonly infoCache = new Map<string, DestinationInfo>();
+  private readonly abort = new AbortController();
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly deps: SendPumpDeps) {
+    // Every in-flight send listens for shutdown on this one signal.
+    setMaxListeners(0, this.abort.signal);
+  }
+
+  /** Rows due up to this instant have been read from the outbox (the timer arms after it). */
+  get seenUntilIso(): string {
+    return this.lastFillIso;
+  }
+
+  idle(): boolean {
+    return !this.filling && this.active === 0 && this.queued === 0;
+  }
+
+  stats(): { active: number; queued: number; known: number } {
+    return { active: this.active, queued: this.queued, known: this.known.size };
+  }
+
+  /** Senders changed: metadata keys and labels are computed again. */
+  sendersChanged(): void {
+    this.infoCache.clear();
+  }
+
+  /** Next read starts from the beginning of the outbox (the safety net). */
+  resetCursors(): void {
+    this.cursors = { pending: null, retrying: null };
+    this.caughtUp = false;
+  }
+
+  /**
+   * Rows the claimer just wrote: queued at once, without reading them back. While the outbox
+   * sweep is caught up they move its cursor too, so it never reads them again. `complete`: every
+   * delivery the claim wrote is in `rows`; otherwise the sweep reads the rest.
+   */
+  acceptClaimed(rows: OutboxRow[], complete: boolean): void {
+    let advance = this.caughtUp && !this.filling && complete;
+    for (const row of rows) {
+      if (this.offer(row)) {
+        if (advance) this.cursors.pending = { at: row.next_attempt_at, id: row.id };
+      } else advance = false;
+    }
+    if (!complete) {
+      this.caughtUp = false;
+      void this.fill();
+    }
+    this.pump();
+  }
+
+  /** Results of these deliveries are in the database: they may be read again (retries). */
+  release(deliveryIds: Iterable<string>): void {
+    for (const id of deliveryIds) this.known.delete(id);
+    if (this.full && this.known.size < this.deps.options.maxBuffered / 2 && !this.stopping) {
+      this.full = false;
+      void this.fill();
+    }
+  }
+
+  /** Reads sendable deliveries from the outbox into memory, as far as there is room. */
+  fill(): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    if (this.filling) {
+      this.fillAgain = true;
+      return this.filling;
+    }
+    this.filling = (async () => {
+      try {
+        do {
+          this.fillAgain = false;
+          await this.fillOnce();
+        } while (this.fillAgain && !this.stopping);
+      } catch (err) {
+        if (!this.stopping) this.deps.log.error({ err }, 'scheduler: reading the outbox failed');
+        // Do not let the timer spin on rows this failed read should have taken; the safety net sweeps again.
+        this.lastFillIso = new Date(this.deps.clock.now()).toISOString();
+      } finally {
+        this.filling = null;
+      }
+    })();
+    return this.filling;
+  }
+
+  /**
+   * Pages through sendable deliveries from the cursor on. The cursor never moves past a row that
+   * found no room in memory (so no row is ever skipped); rows for other hosts a little further on
+   * are still taken, so one host with a deep backlog does not hold the others back.
+   */
+  private async fillOnce(): Promise<void> {
+    const { options } = this.deps;
+    const nowIso = new Date(this.deps.clock.now()).toISOString();
+    const leftBehindAtStart = this.leftBehind;
+    for (const status of ['pending', 'retrying'] as const) {
+      let cursor = this.cursors[status];
+      let held: OutboxCursor | null | undefined;
+      let reachedEnd = false;
+      for (;;) {
+        if (this.stopping) return;
+        if (this.known.size >= options.maxBuffered) {
+          this.full = true;
+          break;
+        }
+        const page = await this.deps.loadPage(status, nowIso, cursor, options.pageSize);
+        for (const row of page) {
+          if (!this.offer(row) && held === undefined) held = cursor;
+          cursor = { at: row.next_attempt_at, id: row.id };
+        }
+        if (page.length < options.pageSize) {
+          reachedEnd = true;
+          break;
+        }
+        // One page past a held row, for other hosts; the rest waits until there is room again.
+        if (held !== undefined) break;
+      }
+      this.cursors[status] = held !== undefined ? held : cursor;
+      if (status === 'pending') this.caughtUp = reachedEnd && held === undefined && this.leftBehind === leftBehindAtStart;
+    }
+    this.lastFillIso = nowIso;
+    this.pump();
+  }
+
+  /** Queues a row for sending; false when there is no room for it now (it stays in the table). */
+  offer(row: OutboxRow): boolean {
+    if (this.known.has(row.id)) return true;
+    const { options } = this.deps;
+    const info = this.destinationInfo(row);
+    const key = info.key;
+    let queue = this.queues.get(key);
+    if (this.known.size >= options.maxBuffered) {
+      this.full = true;
+      this.leftBehind += 1;
+      this.caughtUp = false;
+      return false;
+    }
+    if ((queue?.length ?? 0) + (this.activeByKey.get(key) ?? 0) >= options.maxBufferedPerKey) {
+      this.saturated.add(key);
+      this.leftBehind += 1;
+      this.caughtUp = false;
+      return false;
+    }
+    if (!queue) {
+      queue = [];
+      this.queues.set(key, queue);
+    }
+    queue.push({ row, info });
+    this.known.add(row.id);
+    this.queued += 1;
+    if ((this.activeByKey.get(key) ?? 0) < options.perHostConcurrency) this.runnable.add(key);
+    return true;
+  }
+
+  /**
+   * Parsed metadata, concurrency key and metrics label of a destination, cached by its metadata
+   * text: a burst to one webhook parses one URL, not 100,000. Metadata objects are shared:
+   * senders must not mutate them.
+   */
+  private destinationInfo(row: OutboxRow): DestinationInfo {
+    const cacheKey = `${row.destination_type}\u0000${row.metadata}`;
+    let info = this.infoCache.get(cacheKey);
+    if (info) return info;
+    const metadata = Object.freeze(parseMetadata(row.metadata));
+    const sender = this.deps.senderFor(row.destination_type);
+    let key = `missing:${row.destination_type}`;
+    let platform: string = row.destination_type;
+    if (sender) {
+      const destination = { id: row.destination_id, type: row.destination_type, metadata, secret: row.secret };
+      try {
+        key = sender.concurrencyKey(destination);
+        platform = sender.metricsLabel?.(destination) ?? platform;
+      } catch {
+        key = `invalid:${row.destination_type}`;
+      }
+    }
+    info = { metadata, key, platform };
+    if (this.infoCache.size >= 5000) this.infoCache.clear();
+    this.infoCache.set(cacheKey, info);
+    return info;
+  }
+
+  /** Rows were left in the table for lack of room and room came back: read on. */
+  private refillIfRoom(key: string): void {
+    if (this.stopping) return;
+    const { options } = this.deps;
+    if (this.saturated.has(key) && (this.queues.get(key)?.length ?? 0) < options.maxBufferedPerKey / 2) {
+      this.saturated.delete(key);
+      void this.fill();
+    } else if (this.full && this.known.size < options.maxBuffered / 2) {
+      this.full = false;
+      void this.fill();
+    }
+  }
+
+  /** Starts queued jobs, round-robin over keys, within the overall and per-key limits. */
+  pump(): void {
+    const { options } = this.deps;
+    while (this.active < options.concurrency && this.runnable.size > 0 && !this.stopping) {
+      const key = this.runnable.values().next().value as string;
+      this.runnable.delete(key);
+      const queue = this.queues.get(key);
+      const job = queue?.shift();
+      if (!job) {
+        this.queues.delete(key);
+        continue;
+      }
+      if (queue!.length === 0) this.queues.delete(key);
+      this.queued -= 1;
+      const activeForKey = (this.activeByKey.get(key) ?? 0) + 1;
+      this.activeByKey.set(key, activeForKey);
+      this.active += 1;
+      // Back of the line: other keys get their turn before this one's next job.
+      if (queue!.length > 0 && activeForKey < options.perHostConcurrency) this.runnable.add(key);
+      const p = this.run(job).finally(() => {
+        this.inFlight.delete(p);
+        this.active -= 1;
+        const left = (this.activeByKey.get(key) ?? 1) - 1;
+        if (left === 0) this.activeByKey.delete(key);
+        else this.activeByKey.set(key, left);
+        if ((this.queues.get(key)?.length ?? 0) > 0 && left < this.deps.options.perHostConcurrency) this.runnable.add(key);
+        this.pump();
+        this.refillIfRoom(key);
+      });
+      this.inFlight.add(p);
+    }
+  }
+
+  private async run(job: Job): Promise<void> {
+    const { row, info } = job;
+    const attempt = row.attempts + 1;
+    const startedMs = this.deps.clock.now();
+    let result: SendResult;
+    const sender = this.deps.senderFor(row.destination_type);
+    if (row.disabled_at || this.disabledDestinations.has(row.destination_id)) {
+      result = {
+        ok: false,
+        retryable: false,
+        code: SEND_CODES.DESTINATION_DISABLED,
+        error: `Destination is disabled${row.disabled_reason ? `: ${row.disabled_reason}` : ''}`,
+      };
+    } else if (!sender) {
+      result = {
+        ok: false,
+        retryable: false,
+        code: SEND_CODES.DESTINATION_NOT_CONFIGURED,
+        error: `This server is not set up to deliver ${row.destination_type} destinations`,
+      };
+    } else {
+      const ctx: SendContext = {
+        deliveryId: row.id,
+        idempotencyKey: row.idempotency_key,
+        attempt,
+        reminder: {
+          id: row.reminder_id,
+          message: row.message,
+          recurrence_type: row.recurrence_type,
+          timezone: row.reminder_timezone,
+          remind_at_utc: row.remind_at_utc,
+        },
+        account: { id: row.account_id, timezone: row.account_timezone, locale: row.locale, username: row.username },
+        destination: { id: row.destination_id, type: row.destination_type, metadata: info.metadata, secret: row.secret },
+        occurrenceUtc: row.occurrence_utc,
+        firedAt: new Date(startedMs).toISOString(),
+        late: row.late === 1,
+        signal: this.abort.signal,
+      };
+      try {
+        result = await sender.send(ctx);
+      } catch (err) {
+        result = { ok: false, retryable: true, code: SEND_CODES.SEND_CRASHED, error: `Unexpected error: ${(err as Error)?.message ?? String(err)}` };
+      }
+    }
+    if (!result.ok && this.abort.signal.aborted) {
+      // Abandoned at shutdown: not an attempt; the row stays as it was and is resent on start.
+      this.known.delete(row.id);
+      return;
+    }
+    // Later rows of the burst to a destination that is gone for good are not even tried.
+    if (!result.ok && result.disableDestination) this.disabledDestinations.add(row.destination_id);
+    this.deps.onResult({ row, platform: info.platform, attempt, startedMs, result });
+  }
+
+  /** First step of shutdown, synchronous: nothing new is read or started from now on. */
+  halt(): void {
+    this.stopping = true;
+  }
+
+  /**
+   * Shutdown: nothing new starts; queued jobs stay pending in the table; in-flight sends get
+   * `timeoutMs` to finish, then their signal aborts them (their rows are resent on start).
+   */
+  async stop(timeoutMs: number): Promise<void> {
+    this.halt();
+    await Promise.allSettled([this.filling]);
+    for (const jobs of this.queues.values()) for (const job of jobs) this.known.delete(job.row.id);
+    this.queues.clear();
+    this.runnable.clear();
+    this.queued = 0;
+    if (this.inFlight.size === 0) return;
+    let timer: ReturnType<Clock['setTimeout']> | undefined;
+    const timedOut = new Promise<void>((resolve) => {
+      timer = this.deps.clock.setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([Promise.allSettled([...this.inFlight]), timedOut]);
+    if (timer) this.deps.clock.clearTimeout(timer);
+    if (this.inFlight.size > 0) {
+      this.deps.log.warn({ inFlight: this.inFlight.size }, 'scheduler: abandoning in-flight deliveries at shutdown; they will be resent on start');
+      this.abort.abort();
+      await Promise.allSettled([...this.inFlight]);
+    }
+  }
+}
