@@ -208,6 +208,24 @@ describe('scheduler', () => {
     expect(attempts[0]).toMatchObject({ outcome: 'failed', error, error_code: 'DESTINATION_NOT_CONFIGURED', discord_code: null });
   });
 
+  it('test sends go through the registered senders and answer with a code on failure', async () => {
+    const context = { accountId: 'a-test', username: 'alice', timezone: 'UTC', locale: null };
+    expect(await server.app.scheduler.testDestination({ type: 'discord_dm', metadata: {}, secret: null }, context)).toEqual({
+      ok: false,
+      code: 'DESTINATION_NOT_CONFIGURED',
+      error: 'This server is not set up to deliver discord_dm destinations',
+    });
+    sink.reply({ status: 503 });
+    const saved = await server.app.scheduler.testDestination({ id: 'dest-1', type: 'webhook', metadata: { url: `${sink.url}/saved`, platform: 'generic' }, secret: null }, { ...context, message: 'Test from Chime: hi' });
+    expect(saved).toEqual({ ok: false, http_status: 503, code: 'WEBHOOK_HTTP_5XX', error: 'HTTP 503 from 127.0.0.1' });
+    expect(sink.requests.at(-1)!.json).toMatchObject({ type: 'webhook.test', message: 'Test from Chime: hi' });
+    sink.reply({ status: 200 });
+    expect(await server.app.scheduler.testWebhook({ url: `${sink.url}/unsaved`, platform: 'slack', username: 'Chime' })).toEqual({ ok: true, http_status: 200 });
+    expect(sink.requests.at(-1)!.json).toEqual({ text: 'This is a test message from Chime. If you can read it, your webhook works.', username: 'Chime' });
+    // Test sends are not deliveries: nothing is written.
+    expect(await server.app.db.selectFrom('delivery_attempts').selectAll().where('destination_id', '=', 'dest-1').execute()).toHaveLength(0);
+  });
+
   it('a delivered attempt has no error code; the delivery keeps none', async () => {
     const db = server.app.db;
     const accountId = await seedAccount(db);
