@@ -261,16 +261,13 @@ export type Visit = (t: number) => boolean;
 
 const instantOf = (c: Compiled, d: number) => (d === c.aDays ? c.anchorMs : localToInstant(c, d * DAY + c.timeOfDay));
 
-function walkDaily(c: Compiled, after: number, visit: Visit): void {
-  const from = after < c.anchorMs ? c.aDays : Math.max(c.aDays, localDays(c, after));
+/** DAILY: the matching days >= from on the grid aDays + k * INTERVAL. */
+function walkDailyDays(c: Compiled, from: number, visit: (day: number) => boolean): void {
   const step = c.interval;
   let d = alignUp(c.aDays, from, step);
   for (;;) {
     if (c.dayFilter) d = nextMatchingDay(c, d, step);
-    if (d > c.lastDay) return;
-    const t = instantOf(c, d);
-    if (t > c.endMs) return;
-    if (t > after && !visit(t)) return;
+    if (d > c.lastDay || !visit(d)) return;
     d += step;
   }
 }
@@ -354,56 +351,108 @@ function periodOf(c: Compiled, day: number): number {
   return Math.floor((y - c.aYear) / c.interval);
 }
 
-function walkPeriods(c: Compiled, after: number, visit: Visit): void {
-  const from = after < c.anchorMs ? c.aDays : Math.max(c.aDays, localDays(c, after));
+/** WEEKLY, MONTHLY, YEARLY: the days >= from (and >= the anchor's) of the periods from the one holding `from`. */
+function walkPeriodDays(c: Compiled, from: number, visit: (day: number) => boolean): void {
   const days: number[] = [];
   for (let p = Math.max(0, periodOf(c, from)); ; p++) {
     if (fillPeriod(c, p, days) > c.lastDay) return;
     for (const d of days) {
-      if (d < c.aDays) continue; // before DTSTART
-      if (d > c.lastDay) return;
-      const t = instantOf(c, d);
-      if (t > c.endMs) return;
-      if (t > after && !visit(t)) return;
+      if (d < from) continue; // before DTSTART, or before the asked day
+      if (d > c.lastDay || !visit(d)) return;
     }
   }
+}
+
+/** The days the rule fires on, from `from` (>= the anchor's day) on, ascending, while visit returns true. */
+function walkDays(c: Compiled, from: number, visit: (day: number) => boolean): void {
+  if (c.freq === 'DAILY') walkDailyDays(c, from, visit);
+  else walkPeriodDays(c, from, visit);
 }
 
 /** Every occurrence > after, ascending, while visit returns true (COUNT applied when compiled with applyCount). */
 export function walk(c: Compiled, after: number, visit: Visit): void {
   if (c.never || c.aDays > c.lastDay) return;
-  if (c.freq === 'DAILY') walkDaily(c, after, visit);
-  else if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') walkFine(c, after, visit);
-  else walkPeriods(c, after, visit);
+  if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') return walkFine(c, after, visit);
+  // A day before the local day of `after` has its occurrence before `after` (wall clock -> instant is monotonic).
+  const from = after < c.anchorMs ? c.aDays : Math.max(c.aDays, localDays(c, after));
+  walkDays(c, from, (d) => {
+    const t = instantOf(c, d);
+    if (t > c.endMs) return false;
+    return t <= after || visit(t);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
-// COUNT: the instant of the COUNT-th occurrence ends the series, like an UNTIL. Finding it walks
-// the series from its start once (at most COUNT occurrences); the result is cached.
+// COUNT: the COUNT-th occurrence ends the series, like an UNTIL. It is found by arithmetic for the
+// regular shapes (DAILY, WEEKLY without BYMONTH/BYSETPOS, HOURLY and MINUTELY without filters),
+// otherwise by walking the days (or steps) from the start once, at most COUNT of them; the result
+// is cached.
 
 const countEnds = new Map<string, number>();
 const MAX_COUNT_ENDS = 20_000;
+
+/**
+ * Where the count-th occurrence is: for HOURLY/MINUTELY its instant, for DAILY and coarser its
+ * local day (one occurrence a day, so the series ends with that day: no zone arithmetic needed).
+ * Infinity when the series has fewer (before 9999).
+ */
+function countEnd(c: Compiled, count: number): number {
+  if (c.never) return Infinity;
+  if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') {
+    let last = Infinity;
+    if (!c.dayFilter) {
+      last = c.anchorMs + (count - 1) * c.interval * (c.freq === 'HOURLY' ? 60 : 1) * MINUTE;
+      return last < LAST_CHECK || localDays(c, last) <= c.lastDay ? last : Infinity;
+    }
+    let n = 0;
+    walkFine(c, c.anchorMs - 1, (t) => {
+      if (++n < count) return true;
+      last = t;
+      return false;
+    });
+    return last;
+  }
+  let day = Infinity;
+  if (c.freq === 'DAILY' && !c.dayFilter) {
+    day = c.aDays + (count - 1) * c.interval;
+  } else if (c.freq === 'WEEKLY' && c.monthSet === 0xfff && !c.setPos) {
+    // Every week of the series has the same days; the anchor's week only those from the anchor on.
+    const perWeek = c.weekOffsets.length;
+    const first = c.weekOffsets.filter((off) => c.weekStart0 + off >= c.aDays);
+    if (count <= first.length) day = c.weekStart0 + first[count - 1]!;
+    else {
+      const rest = count - first.length - 1;
+      day = c.weekStart0 + 7 * c.interval * (1 + Math.floor(rest / perWeek)) + c.weekOffsets[rest % perWeek]!;
+    }
+  } else {
+    let n = 0;
+    walkDays(c, c.aDays, (d) => {
+      if (++n < count) return true;
+      day = d;
+      return false;
+    });
+  }
+  return day > c.lastDay ? Infinity : day;
+}
+
+/** Instants before this are surely on or before 9999-12-30 in any zone. */
+const LAST_CHECK = (LAST_DAY - 1) * DAY;
 
 export function applyCount(c: Compiled, rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
   if (rule.count === null) return c;
   const key = `${formatRRule(rule)}|${anchor.date}|${anchor.time}|${c.zone}`;
   let end = countEnds.get(key);
   if (end === undefined) {
-    let n = 0;
-    let last = Infinity;
-    const count = rule.count;
-    walk(c, c.anchorMs - 1, (t) => {
-      if (++n < count) return true;
-      last = t;
-      return false;
-    });
-    end = last; // fewer than COUNT occurrences before 9999: nothing to cut
+    end = countEnd(c, rule.count);
     if (countEnds.size >= MAX_COUNT_ENDS) countEnds.clear();
     countEnds.set(key, end);
   }
-  if (end < c.endMs) {
-    c.endMs = end;
+  if (end === Infinity) return c;
+  if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') {
+    c.endMs = Math.min(c.endMs, end);
     c.lastDay = Math.min(c.lastDay, Math.floor((end + MAX_SHIFT) / DAY) + 1);
+  } else {
+    c.lastDay = Math.min(c.lastDay, end);
   }
   return c;
 }
