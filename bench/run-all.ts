@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const all: Array<[name: string, file: string]> = [
   ['recurrence', 'bench/recurrence-bench.ts'],
+  ['rrule', 'bench/rrule-bench.ts'],
   ['bundle', 'bench/bundle-size.ts'],
   ['api', 'bench/api-bench.ts'],
   ['lateness', 'bench/scheduler-lateness.ts'],
