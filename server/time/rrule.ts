@@ -44,8 +44,9 @@
  *    (dateutil issue #1398).
  *
  * Speed: each call jumps to the period containing the asked instant by arithmetic from the anchor
- * and walks forward; a month's matching days are one bit mask. A COUNT series' end is found by one
- * walk from the start (at most COUNT occurrences) and cached.
+ * and walks forward; a month's matching days are one bit mask. A COUNT series' end is found by
+ * arithmetic for the regular shapes, otherwise by one walk from the start (at most COUNT
+ * occurrences), and cached. bench/rrule-bench.ts: about 2 us per call, parsing aside.
  */
 import type { RecurrenceType } from '../db/database.ts';
 import { DAY, daysFromCivil, weekdayOf } from './civil.ts';

@@ -172,6 +172,7 @@ function parse(input: string): ParsedRRule {
     const eq = segment.indexOf('=');
     const name = eq < 0 ? segment : segment.slice(0, eq);
     if (segment === '') fail('RRULE', 'empty part (";;" or ";" at the start)');
+    if (name === '') fail('RRULE', `"${clip(segment)}" has no part name (expected NAME=VALUE)`);
     if (!/^[A-Z][A-Z0-9-]*$/.test(name)) fail(clip(name), `"${clip(name)}" is not a rule part name`);
     if (REFUSED[name]) fail(name, REFUSED[name]!);
     if (!SUPPORTED.has(name)) fail(name, `${name} is not a known rule part`);
