@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedLookup } from '../server/net/ssrf-guard.ts';
-import { createWebhookSender, type WebhookSender } from '../server/scheduler/webhook-sender.ts';
+import { createWebhookSender, type WebhookSender } from '../server/destinations/webhook/sender.ts';
 import { startTestServer } from './helpers/server.ts';
 import { seedAccount, seedReminder, startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 

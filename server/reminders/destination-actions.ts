@@ -10,7 +10,7 @@ import { checkWebhookUrl } from '../net/address-policy.ts';
 import { findAccountById } from '../repositories/accounts.ts';
 import { clearDestinationDisabled, findDestinationOfAccount, setDestinationSecret } from '../repositories/destinations.ts';
 import type { WebhookPlatform } from '../scheduler/types.ts';
-import type { TestOutcome } from '../scheduler/webhook-sender.ts';
+import type { TestOutcome } from '../scheduler/types.ts';
 
 export type DestinationActionDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config'>;
 
