@@ -138,6 +138,6 @@ export async function waitForMessages(fake: FakeDiscord, get: () => StoredMessag
 
 /** Bearer token for an account made by the bot (it has no password to log in with). */
 export async function sessionFor(app: FastifyInstance, accountId: string): Promise<string> {
-  const { createSession } = await import('../server/repositories/sessions.ts');
-  return (await createSession(app.db, accountId, 3_600_000)).token;
+  const { openSession } = await import('../server/accounts/sessions.ts');
+  return (await openSession(app.db, accountId, 3_600_000)).token;
 }

@@ -1,5 +1,5 @@
 import type { Session } from '../db/database.ts';
-import { newId, newToken, nowIso, sha256Hex } from '../lib/ids.ts';
+import { newId, nowIso, sha256Hex } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
 
 export const SHORT_SESSION_MS = 24 * 60 * 60 * 1000;
@@ -13,24 +13,6 @@ export async function insertSession(
   const session: Session = { id: newId(), last_used_at: null, ...input };
   await db.insertInto('sessions').values(session).execute();
   return session;
-}
-
-/**
- * @deprecated A repository must not generate secrets: use `openSession` of
- * server/accounts/sessions.ts. Kept for server/routes/auth/index.ts and tests/bot-harness.ts
- * until they move.
- */
-export async function createSession(db: Executor, accountId: string, ttlMs: number, userAgent?: string) {
-  const token = newToken();
-  const now = Date.now();
-  const session = await insertSession(db, {
-    account_id: accountId,
-    token_hash: sha256Hex(token),
-    created_at: new Date(now).toISOString(),
-    expires_at: new Date(now + ttlMs).toISOString(),
-    user_agent: userAgent?.slice(0, 256) ?? null,
-  });
-  return { token, session };
 }
 
 export async function findLiveSessionByToken(db: Executor, token: string) {

@@ -12,7 +12,8 @@ import {
   isUniqueViolation,
   normalizeEmail,
 } from '../../repositories/accounts.ts';
-import { createSession, LONG_SESSION_MS, revokeSession, SHORT_SESSION_MS } from '../../repositories/sessions.ts';
+import { LONG_SESSION_MS, openSession, SHORT_SESSION_MS } from '../../accounts/sessions.ts';
+import { revokeSession } from '../../repositories/sessions.ts';
 import { errorResponses, Ok } from '../../schemas/common.ts';
 
 const RegisterBody = Type.Object({
@@ -97,7 +98,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       if (!account || !valid) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
       await gate.succeeded();
       const ttl = request.body.remember_me ? LONG_SESSION_MS : SHORT_SESSION_MS;
-      const { token, session } = await createSession(app.db, account.id, ttl, request.headers['user-agent']);
+      const { token, session } = await openSession(app.db, account.id, ttl, request.headers['user-agent']);
       app.setSessionCookie(reply, token, new Date(session.expires_at));
       return { token, expires_at: session.expires_at, id: account.id, email: account.email, username: account.username };
     },
