@@ -9,8 +9,11 @@ export type TimerHandle = object;
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
-  /** Calls `callback` once after `delayMs`. Timers never keep the process alive on their own. */
-  setTimeout(callback: () => void, delayMs: number): TimerHandle;
+  /**
+   * Calls `callback` once after `delayMs`. `background`: the timer alone does not keep the process
+   * alive (the scheduler's long wait for the next fire).
+   */
+  setTimeout(callback: () => void, delayMs: number, options?: { background?: boolean }): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
   /** Calls `callback` after pending I/O: lets sends and API requests run between batches. */
   setImmediate(callback: () => void): void;
@@ -21,9 +24,9 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout(callback, delayMs) {
+  setTimeout(callback, delayMs, options) {
     const timer = setTimeout(callback, Math.min(Math.max(delayMs, 0), MAX_TIMER_MS));
-    timer.unref();
+    if (options?.background) timer.unref();
     return timer;
   },
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),

@@ -140,10 +140,14 @@ export class ResultRecorder {
         this.deps.log.error({ err, count: batch.length }, 'scheduler: writing delivery results failed; will retry');
         this.results.unshift(...batch);
         if (!this.stopping) {
-          this.flushTimer = this.deps.clock.setTimeout(() => {
-            this.flushTimer = null;
-            void this.flush();
-          }, WRITE_RETRY_MS);
+          this.flushTimer = this.deps.clock.setTimeout(
+            () => {
+              this.flushTimer = null;
+              void this.flush();
+            },
+            WRITE_RETRY_MS,
+            { background: true },
+          );
         }
       } finally {
         this.flushing = null;

@@ -227,6 +227,7 @@ export class Scheduler {
         void this.tick();
       },
       Math.max(at - this.clock.now(), 0),
+      { background: true },
     );
   }
 
