@@ -5,8 +5,6 @@
  * At send time the server-side check of server/discord/access.ts runs again (see senders.ts).
  */
 import { ApplicationIntegrationType, ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction, type PermissionsBitField } from 'discord.js';
-import type { FastifyInstance } from 'fastify';
-import type { AccessResult, ChannelAccessInput } from '../server/discord/access.ts';
 import type { Vars } from './i18n.ts';
 
 export type AccessCheck = { ok: true } | { ok: false; key: string; vars: Vars };
@@ -40,9 +38,4 @@ export function checkInteractionChannelAccess(interaction: ChatInputCommandInter
     if (!bot.has(PermissionFlagsBits.MentionEveryone)) return fail('remind.botCannotMentionRole', { roleId: role.id });
   }
   return { ok: true };
-}
-
-/** The server-side check of server/discord/access.ts, bound to the bot's REST client; null without Discord. */
-export function serverChannelAccessCheck(app: FastifyInstance): ((input: ChannelAccessInput) => Promise<AccessResult>) | null {
-  return app.discord ? app.discord.checkChannelAccess : null;
 }

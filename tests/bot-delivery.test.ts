@@ -147,7 +147,7 @@ describe('delivery failures', () => {
     const api = client(server.url, await sessionFor(app(), account.id));
     const errors = await api.get('/api/reminders/errors');
     expect(errors.status).toBe(200);
-    expect(errors.body[0]).toMatchObject({ reminder_id: id, reminder_message: 'Unreachable', destination_type: 'discord_dm', http_status: 403 });
+    expect(errors.body[0]).toMatchObject({ reminder_id: id, reminder_message: 'Unreachable', destination_type: 'discord_dm', http_status: 403, code: 'DISCORD_CANNOT_DM' });
     const shown = await api.get(`/api/reminders/${id}`);
     expect(shown.body.destinations[0].disabled_reason).toContain("doesn't let Chime");
   });

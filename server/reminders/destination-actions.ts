@@ -9,7 +9,7 @@ import { newWebhookSecret } from '../lib/ids.ts';
 import { checkWebhookUrl } from '../net/address-policy.ts';
 import { findAccountById } from '../repositories/accounts.ts';
 import { clearDestinationDisabled, findDestinationOfAccount, setDestinationSecret } from '../repositories/destinations.ts';
-import type { WebhookPlatform } from '../scheduler/types.ts';
+import type { WebhookPlatform } from '../destinations/webhook/index.ts';
 import type { TestOutcome } from '../scheduler/types.ts';
 
 export type DestinationActionDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config'>;

@@ -198,6 +198,7 @@ export async function listDeliveryErrors(db: Executor, accountId: string, limit 
       'a.error',
       'a.http_status',
       'a.discord_code',
+      'a.error_code as code',
       'a.created_at',
     ])
     .where('a.account_id', '=', accountId)

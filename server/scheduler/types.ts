@@ -92,5 +92,3 @@ export interface TestOutcome {
   code?: string;
 }
 
-/** @deprecated import it from server/destinations/webhook/index.ts; kept until server/reminders/destination-actions.ts does. */
-export type { WebhookPlatform } from '../destinations/webhook/index.ts';

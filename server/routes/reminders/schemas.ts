@@ -82,7 +82,10 @@ export const DeliveryErrorOut = Type.Object({
   outcome: Type.String(),
   error: Nullable(Type.String()),
   http_status: Nullable(Type.Number()),
+  /** Kept for older clients; new attempts carry `code` instead. */
   discord_code: Nullable(Type.Number()),
+  /** The machine code of the failure (WEBHOOK_HTTP_5XX, DISCORD_CANNOT_DM...), for translation. */
+  code: Nullable(Type.String()),
   created_at: Type.String(),
 });
 
