@@ -643,6 +643,7 @@ describe('reminders API', () => {
           error: outcome === 'delivered' ? null : `error ${attempt}`,
           http_status: outcome === 'delivered' ? 200 : 500 + attempt,
           discord_code: null,
+          error_code: outcome === 'delivered' ? null : 'WEBHOOK_HTTP_5XX',
           duration_ms: 5,
           created_at: createdAt,
         })
@@ -677,6 +678,7 @@ describe('reminders API', () => {
         error: 'error 2',
         http_status: 502,
         discord_code: null,
+        code: 'WEBHOOK_HTTP_5XX',
         created_at: '2026-01-03T10:00:00.000Z',
       });
       // The label names the host only: webhook paths carry secrets.
