@@ -13,14 +13,12 @@
  * (a time typed inside a DST gap stays as typed; the reminders service derives the instant).
  */
 import * as chrono from 'chrono-node';
-import { instantToDateTime, wallClockToInstant, zonedParts } from '../server/time/zoned.ts';
+import { instantToDateTime, wallClockStrings, wallClockToInstant, zonedParts } from '../server/time/zoned.ts';
 import { languageOf } from './i18n.ts';
 
 const PARSERS = { en: chrono.en.casual, fr: chrono.fr.casual, es: chrono.es.casual };
 
 export type ParsedWhen = { ok: true; instantMs: number; date: string; time: string } | { ok: false; reason: 'unparseable' };
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 /** An instant, as the wall clock it reads in the zone. */
 const foundInstant = (instantMs: number, timeZone: string): ParsedWhen => ({ ok: true, instantMs, ...instantToDateTime(instantMs, timeZone) });
@@ -60,6 +58,5 @@ export function parseWhen(text: string, timeZone: string, locale: string | null 
   }
   // As typed (a time inside a DST gap stays as typed): the reminder stores the wall clock.
   const wall = { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
-  const time = `${pad(wall.hour)}:${pad(wall.minute)}${wall.second ? `:${pad(wall.second)}` : ''}`;
-  return { ok: true, instantMs: wallClockToInstant(wall, timeZone), date: `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`, time };
+  return { ok: true, instantMs: wallClockToInstant(wall, timeZone), ...wallClockStrings(wall) };
 }

@@ -4,7 +4,7 @@
  */
 import type { RecurrenceType } from '../db/database.ts';
 import { AppError } from '../errors.ts';
-import { parseDate } from '../time/zoned.ts';
+import { localTimeString, parseDate } from '../time/zoned.ts';
 
 /** The recurrence presets (README "Time" says what each one means). */
 export const RECURRENCES: readonly RecurrenceType[] = ['ONCE', 'YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'WORKDAYS', 'WEEKEND'];
@@ -12,8 +12,6 @@ export const RECURRENCES: readonly RecurrenceType[] = ['ONCE', 'YEARLY', 'MONTHL
 export const MAX_MESSAGE_LENGTH = 2000;
 /** Keeps one account's list (and the memory to serve it) bounded. */
 export const MAX_REMINDERS_PER_ACCOUNT = 10_000;
-
-const pad = (n: number) => String(n).padStart(2, '0');
 
 export function parseRecurrence(value: unknown): RecurrenceType {
   if (value === undefined || value === null || value === '') return 'ONCE';
@@ -51,5 +49,5 @@ export function parseLocalTime(value: unknown): string {
   const m = typeof value === 'string' ? /^(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim()) : null;
   const [hour, minute, second] = m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : [NaN, NaN, NaN];
   if (!m || hour > 23 || minute > 59 || second > 59) throw new AppError('INVALID_TIME', 'Time must be HH:MM (24-hour)');
-  return `${pad(hour)}:${pad(minute)}${second ? `:${pad(second)}` : ''}`;
+  return localTimeString(hour, minute, second);
 }

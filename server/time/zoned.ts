@@ -144,8 +144,17 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
  * read a stored reminder's time back from its instant.
  */
 export function instantToDateTime(instantMs: number, timeZone: string): { date: string; time: string } {
-  const p = zonedParts(instantMs, timeZone);
-  return { date: `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`, time: `${pad(p.hour)}:${pad(p.minute)}${p.second ? `:${pad(p.second)}` : ''}` };
+  return wallClockStrings(zonedParts(instantMs, timeZone));
+}
+
+/** A wall clock as a reminder stores it: `YYYY-MM-DD`, and `HH:MM` (`HH:MM:SS` when the seconds are not zero). */
+export function wallClockStrings(w: WallClock): { date: string; time: string } {
+  return { date: `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`, time: localTimeString(w.hour, w.minute, w.second ?? 0) };
+}
+
+/** `HH:MM`, or `HH:MM:SS` when the seconds are not zero. */
+export function localTimeString(hour: number, minute: number, second = 0): string {
+  return `${pad(hour)}:${pad(minute)}${second ? `:${pad(second)}` : ''}`;
 }
 
 /** Parses a real calendar date `YYYY-MM-DD`; null for anything else (2026-02-30 included). */
