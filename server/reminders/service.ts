@@ -82,9 +82,7 @@ async function readSchedule(
   accountId: string,
   input: Pick<ReminderInput, 'date' | 'time' | 'recurrence' | 'timezone'>,
   defaultZone: string | null,
-  before?: () => void,
 ): Promise<ScheduleFields> {
-  before?.();
   const recurrence_type = parseRecurrence(input.recurrence);
   const timezone =
     input.timezone !== undefined && input.timezone !== null && input.timezone !== '' ? requireTimeZone(input.timezone) : (defaultZone ?? (await accountZone(deps, accountId)));
@@ -100,10 +98,8 @@ interface ValidReminder {
 }
 
 async function validate(deps: ReminderDeps, accountId: string, input: ReminderInput, defaultZone: string | null, isNew: boolean, nowMs: number): Promise<ValidReminder> {
-  let message = '';
-  const schedule = await readSchedule(deps, accountId, input, defaultZone, () => {
-    message = parseMessage(input.message);
-  });
+  const message = parseMessage(input.message);
+  const schedule = await readSchedule(deps, accountId, input, defaultZone);
   const nextMs = firstFireFrom(schedule, nowMs);
   if (nextMs === null) {
     throw new AppError('REMINDER_IN_PAST', isNew ? 'The reminder time is in the past. Pick a time in the future.' : 'A one-time reminder cannot be moved into the past');
