@@ -1,4 +1,6 @@
 import type { RecurrenceType } from '../server/db/database.ts';
+import { recurrenceSummary } from '../server/reminders/recurrence-summary.ts';
+import type { ScheduleFields } from '../server/reminders/schedule.ts';
 import { languageOf, t } from './i18n.ts';
 
 export const unix = (ms: number) => Math.floor(ms / 1000);
@@ -27,7 +29,9 @@ export const RECURRENCE_KEYS: Record<RecurrenceType, string> = {
   WEEKEND: 'choices.recurrence.WEEKEND',
 };
 
-export const recurrenceLabel = (locale: string | null | undefined, type: RecurrenceType) => t(locale, RECURRENCE_KEYS[type]);
+/** A reminder's repetition: the preset's short label, or a custom rule in words. */
+export const recurrenceLabel = (locale: string | null | undefined, r: ScheduleFields) =>
+  r.recurrence_type === 'CUSTOM' ? recurrenceSummary(r, languageOf(locale)) : t(locale, RECURRENCE_KEYS[r.recurrence_type]);
 
 const BCP47 = { en: 'en-GB', fr: 'fr-FR', es: 'es-ES' } as const;
 

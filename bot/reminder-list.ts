@@ -17,7 +17,7 @@ export async function renderReminderList(db: DB, account: Account, locale: strin
   const rows = await listUpcomingReminders(db, account.id, PAGE_SIZE, page * PAGE_SIZE);
   const lines = [t(locale, 'list.title', { from: page * PAGE_SIZE + 1, to: page * PAGE_SIZE + rows.length, total })];
   rows.forEach((r, i) => {
-    const item = t(locale, 'list.item', { n: page * PAGE_SIZE + i + 1, unix: unix(Date.parse(r.next_fire_utc!)), recurrence: recurrenceLabel(locale, r.recurrence_type) });
+    const item = t(locale, 'list.item', { n: page * PAGE_SIZE + i + 1, unix: unix(Date.parse(r.next_fire_utc!)), recurrence: recurrenceLabel(locale, r) });
     lines.push(`${item}${r.is_paused ? ` · ${t(locale, 'list.paused')}` : ''}`, `> ${truncate(oneLine(r.message), 300)}`);
   });
   if (pages > 1) lines.push(t(locale, 'list.page', { page: page + 1, pages }));

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
+import { formatRRule, parseRRule, type ParsedRRule } from '../server/time/rrule.ts';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 /** `throwaway`: a fresh account signed up for this one request (logout, account deletion). */
@@ -113,7 +114,30 @@ const isoStr = fc.oneof(
   fc.date({ min: new Date('2026-01-01'), max: new Date('2040-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
   fc.constantFrom('+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '9999-12-31T23:59:59Z', '2030-01-01', '2030-01-01T00:00:00+14:00', 'now', ''),
 );
-const recurrence = fc.oneof(fc.constantFrom(...RECURRENCES, ...RECURRENCES.map((r) => r.toLowerCase()), 'never', '', null), nasty);
+const recurrence = fc.oneof(fc.constantFrom(...RECURRENCES, ...RECURRENCES.map((r) => r.toLowerCase()), 'CUSTOM', 'custom', 'never', '', null), nasty);
+/** RRULE values: valid ones, ones that never fire, refused parts, and noise. */
+const rrule = fc.oneof(
+  fc.constantFrom(
+    'FREQ=DAILY',
+    'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE;UNTIL=20400301T000000Z',
+    'FREQ=MONTHLY;BYDAY=1MO;COUNT=10',
+    'FREQ=MONTHLY;BYMONTHDAY=-1',
+    'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29',
+    'FREQ=MINUTELY;INTERVAL=5',
+    'FREQ=MINUTELY;INTERVAL=1',
+    'FREQ=HOURLY;INTERVAL=100000;COUNT=100000',
+    'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30',
+    'FREQ=DAILY;UNTIL=20200101T000000Z',
+    'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1,1,-2',
+    'RRULE:FREQ=HOURLY',
+    'FREQ=DAILY;BYHOUR=3',
+    'FREQ=DAILY;FREQ=DAILY',
+    'FREQ=WEEKLY;WKST=XX',
+    '',
+  ),
+  fc.string({ maxLength: 80 }),
+  nasty,
+);
 const zone = oneOfOr(fc.constantFrom(...ZONES));
 const snowflake = fc.bigInt({ min: 10n ** 14n, max: 10n ** 20n }).map(String);
 // Host names that cannot resolve (.invalid, RFC 6761): the test-send routes must never reach the internet.
@@ -154,6 +178,7 @@ const reminderModel = {
   time: oneOfOr(timeStr),
   message: oneOfOr(fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('x'.repeat(2000), 'x'.repeat(2001), '   '))),
   recurrence,
+  rrule: oneOfOr(rrule),
   timezone: zone,
   destinations: oneOfOr(fc.array(destination, { maxLength: 12 })),
 };
@@ -163,7 +188,8 @@ const plausibleReminder = fc.record(
     date: oneOfOr(fc.oneof(dateStr, fc.date({ min: new Date('2026-12-01'), max: new Date('2060-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10))), 12),
     time: oneOfOr(timeStr, 12),
     message: oneOfOr(fc.string({ minLength: 1, maxLength: 60 }).filter((m) => m.trim() !== ''), 12),
-    recurrence: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...RECURRENCES, ...RECURRENCES.map((r) => r.toLowerCase())) }, { weight: 1, arbitrary: recurrence }),
+    recurrence: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...RECURRENCES, ...RECURRENCES.map((r) => r.toLowerCase())) }, { weight: 3, arbitrary: fc.constant('CUSTOM') }, { weight: 1, arbitrary: recurrence }),
+    rrule: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: rrule }),
     timezone: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...ZONES.slice(0, 10)) }, { weight: 1, arbitrary: zone }),
     destinations: fc.array(
       fc.oneof(
@@ -339,8 +365,10 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
     ),
     600,
   ],
+  ['POST /api/reminders/:id/skip', bodyRoute('POST', '/api/reminders/{id}/skip', { occurrence: oneOfOr(isoStr) }), 300],
+  ['DELETE /api/reminders/:id/skip/:occurrence', fc.oneof(isoStr, nasty.map(String)).chain((o) => queryRoute('DELETE', `/api/reminders/{id}/skip/${enc(o)}`, {})), 200],
   ['GET /api/reminders/:id/occurrences', queryRoute('GET', '/api/reminders/{id}/occurrences', { count: oneOfOr(fc.integer({ min: -5, max: 1500 }).map(String)), from: oneOfOr(isoStr), to: oneOfOr(isoStr) }), 600],
-  ['GET /api/reminders/preview', queryRoute('GET', '/api/reminders/preview', { date: dateStr, time: timeStr, recurrence, timezone: zone, count: oneOfOr(fc.integer({ min: -5, max: 1500 }).map(String)) }), 800],
+  ['GET /api/reminders/preview', queryRoute('GET', '/api/reminders/preview', { date: dateStr, time: timeStr, recurrence, rrule: oneOfOr(rrule), timezone: zone, count: oneOfOr(fc.integer({ min: -5, max: 1500 }).map(String)) }), 800],
   ['GET /api/reminders/errors', queryRoute('GET', '/api/reminders/errors', { x: nasty }), 40],
   ['DELETE /api/account', queryRoute('DELETE', '/api/account', { x: nasty }, notA), 30],
   ['GET /healthz', queryRoute('GET', '/healthz', { x: nasty }), 20],
@@ -601,9 +629,13 @@ describe('fuzzing every endpoint', () => {
       const db = server.app.db;
       const badTypes = await db.selectFrom('destinations').select(['id', 'type']).where('type', 'not in', ['discord_dm', 'discord_channel', 'webhook']).execute();
       expect(badTypes).toEqual([]);
-      const reminders = await db.selectFrom('reminders').select(['id', 'recurrence_type', 'message', 'timezone', 'remind_at_utc', 'next_fire_utc']).execute();
+      const reminders = await db.selectFrom('reminders').select(['id', 'recurrence_type', 'rrule', 'exceptions', 'message', 'timezone', 'remind_at_utc', 'next_fire_utc']).execute();
       for (const r of reminders) {
-        expect(RECURRENCES).toContain(r.recurrence_type);
+        expect([...RECURRENCES, 'CUSTOM']).toContain(r.recurrence_type);
+        // A custom reminder holds a rule the parser accepts, in canonical form; presets hold none.
+        if (r.recurrence_type === 'CUSTOM') expect(parseRRule(r.rrule ?? '').ok && formatRRule((parseRRule(r.rrule!) as { rule: ParsedRRule }).rule)).toBe(r.rrule);
+        else expect(r.rrule).toBeNull();
+        expect(JSON.parse(r.exceptions)).toEqual(expect.any(Array));
         expect(r.message.trim()).not.toBe('');
         expect([...r.message].length).toBeLessThanOrEqual(2000);
         expect(() => new Intl.DateTimeFormat('en', { timeZone: r.timezone })).not.toThrow();

@@ -20,14 +20,17 @@ const REMINDER_KEYS = [
   'created_at',
   'date',
   'destinations',
+  'exceptions',
   'first_occurrence_utc',
   'id',
   'is_paused',
   'last_fired_at',
   'message',
   'next_fire_utc',
+  'recurrence_text',
   'recurrence_type',
   'remind_at_utc',
+  'rrule',
   'snoozed_at_utc',
   'status',
   'time',
@@ -166,7 +169,7 @@ describe('reminders API', () => {
       for (const recurrence of ['FORTNIGHTLY', 'every day', 'ONCE!']) {
         const res = await create(utc, { recurrence });
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: 'Recurrence must be one of ONCE, YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, WORKDAYS, WEEKEND', code: 'INVALID_RECURRENCE' });
+        expect(res.body).toEqual({ error: 'Recurrence must be one of ONCE, YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, WORKDAYS, WEEKEND or CUSTOM (with rrule)', code: 'INVALID_RECURRENCE' });
       }
       expect((await create(utc, { recurrence: 5 })).body.code).toBe('VALIDATION_FAILED');
     });
@@ -697,18 +700,18 @@ describe('reminders API', () => {
     it('lists the next occurrences in the account zone', async () => {
       const res = await paris.api.get('/api/reminders/preview?date=2030-03-30&time=09:00&recurrence=daily&count=3');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ occurrences: ['2030-03-30T08:00:00.000Z', '2030-03-31T07:00:00.000Z', '2030-04-01T07:00:00.000Z'] });
+      expect(res.body).toEqual({ occurrences: ['2030-03-30T08:00:00.000Z', '2030-03-31T07:00:00.000Z', '2030-04-01T07:00:00.000Z'], recurrence_text: expect.any(String) });
     });
 
     it('takes an explicit zone, defaults to 5 occurrences and to ONCE', async () => {
       const weekly = await paris.api.get('/api/reminders/preview?date=2030-07-01&time=09:00&recurrence=WEEKLY&timezone=UTC');
       expect(weekly.body.occurrences).toEqual(['2030-07-01', '2030-07-08', '2030-07-15', '2030-07-22', '2030-07-29'].map((d) => `${d}T09:00:00.000Z`));
       const once = await paris.api.get('/api/reminders/preview?date=2030-07-01&time=09:00');
-      expect(once.body).toEqual({ occurrences: ['2030-07-01T07:00:00.000Z'] });
+      expect(once.body.occurrences).toEqual(['2030-07-01T07:00:00.000Z']);
     });
 
     it('answers no occurrence for a past one-off and future ones for a past recurring anchor', async () => {
-      expect((await utc.api.get('/api/reminders/preview?date=2020-01-01&time=09:00')).body).toEqual({ occurrences: [] });
+      expect((await utc.api.get('/api/reminders/preview?date=2020-01-01&time=09:00')).body.occurrences).toEqual([]);
       const daily = await utc.api.get('/api/reminders/preview?date=2020-01-01&time=09:00&recurrence=DAILY&count=2');
       expect(daily.body.occurrences).toHaveLength(2);
       expect(Date.parse(daily.body.occurrences[0])).toBeGreaterThan(Date.now() - MINUTE);

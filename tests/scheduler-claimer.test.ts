@@ -178,4 +178,29 @@ describe('Claimer', () => {
     const claimed = await new Claimer(db(), clock).claim(10, LATE);
     expect(claimed.rows.map((row) => row.occurrence_utc)).toEqual([new Date(now - 10).toISOString()]);
   });
+  it('a custom rule fires its occurrences in its zone, never a skipped one, and completes when COUNT is used up', async () => {
+    const clock = freshClock(); // 2030-01-01 08:00 UTC
+    const accountId = await seedAccount(db(), { timezone: 'America/New_York' });
+    // Every 2 days at 03:00 New York, 3 times, from 2030-01-01 (08:00 UTC): Jan 1, Jan 3 (skipped), Jan 5.
+    const r = await seedReminder(db(), {
+      accountId,
+      at: clock.now(),
+      timezone: 'America/New_York',
+      recurrence: 'CUSTOM',
+      rrule: 'FREQ=DAILY;INTERVAL=2;COUNT=3',
+      exceptions: [Date.UTC(2030, 0, 3, 8)],
+      destinations: [{ url: 'http://a.test/1' }],
+    });
+    const claimer = new Claimer(db(), clock);
+    expect(await claimer.claim(100, LATE)).toMatchObject({ reminders: 1, deliveries: 1 });
+    expect(await reminder(r.id)).toMatchObject({ next_fire_utc: '2030-01-05T08:00:00.000Z', completed_at: null });
+
+    await clock.advanceTo(Date.UTC(2030, 0, 3, 8, 0, 1));
+    expect(await claimer.claim(100, LATE)).toMatchObject({ reminders: 0 });
+    await clock.advanceTo(Date.UTC(2030, 0, 5, 8, 0, 1));
+    expect(await claimer.claim(100, LATE)).toMatchObject({ reminders: 1 });
+    expect(await reminder(r.id)).toMatchObject({ next_fire_utc: null, next_occurrence_utc: null });
+    expect((await reminder(r.id)).completed_at).not.toBeNull();
+    expect((await deliveriesOf(r.id)).map((d) => d.occurrence_utc)).toEqual(['2030-01-01T08:00:00.000Z', '2030-01-05T08:00:00.000Z']);
+  });
 });

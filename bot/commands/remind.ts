@@ -90,7 +90,7 @@ const command: BotCommand = {
           : t(locale, 'remind.destinationChannel', { channelId: interaction.channelId });
     const top = [
       t(locale, 'remind.created', { unix: unix(fireMs) }),
-      t(locale, 'remind.repeats', { recurrence: recurrenceLabel(locale, reminder.recurrence_type) }),
+      t(locale, 'remind.repeats', { recurrence: recurrenceLabel(locale, reminder) }),
       t(locale, 'remind.where', { destination: destinationText }),
     ].join('\n');
     const link = t(locale, 'remind.link', { url: reminderUrl(app.config.publicUrl, reminder.id) });

@@ -52,6 +52,8 @@ export interface SessionsTable {
 }
 
 export type RecurrenceType = 'ONCE' | 'YEARLY' | 'MONTHLY' | 'WEEKLY' | 'DAILY' | 'HOURLY' | 'WORKDAYS' | 'WEEKEND';
+/** What reminders.recurrence_type holds: a preset, or CUSTOM with the rule in `rrule`. */
+export type StoredRecurrence = RecurrenceType | 'CUSTOM';
 
 export interface RemindersTable {
   id: string;
@@ -68,7 +70,11 @@ export interface RemindersTable {
   remind_at_utc: Instant;
   /** IANA zone the wall-clock time belongs to (as chosen; legacy aliases under their modern name). */
   timezone: string;
-  recurrence_type: RecurrenceType;
+  recurrence_type: StoredRecurrence;
+  /** The RFC 5545 RRULE value (no `RRULE:` prefix) of a CUSTOM reminder, in canonical form; null for presets. */
+  rrule: string | null;
+  /** JSON array of the ISO instants of skipped occurrences (future ones; `[]` when none). */
+  exceptions: ColumnType<string, string | undefined, string>;
   is_paused: Bool;
   snoozed_at_utc: Instant | null;
   /** The occurrence the scheduler fires next; null when nothing is left (finished ONCE). */

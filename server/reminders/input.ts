@@ -2,8 +2,9 @@
  * Input rules of a reminder, the same for the API and the bot: message, recurrence, local date,
  * wall-clock time and zone. Each failure is an AppError with a stable code (README "Response style").
  */
-import type { RecurrenceType } from '../db/database.ts';
-import { AppError } from '../errors.ts';
+import type { RecurrenceType, StoredRecurrence } from '../db/database.ts';
+import { AppError, badRequest } from '../errors.ts';
+import { formatRRule, parseRRule, type ParsedRRule } from '../time/rrule.ts';
 import { localTimeString, parseDate } from '../time/zoned.ts';
 
 /** The recurrence presets (README "Time" says what each one means). */
@@ -13,12 +14,45 @@ export const MAX_MESSAGE_LENGTH = 2000;
 /** Keeps one account's list (and the memory to serve it) bounded. */
 export const MAX_REMINDERS_PER_ACCOUNT = 10_000;
 
-export function parseRecurrence(value: unknown): RecurrenceType {
+/** A rule longer than this is no rule a person wrote. */
+export const MAX_RRULE_LENGTH = 500;
+
+export function parseRecurrence(value: unknown): StoredRecurrence {
   if (value === undefined || value === null || value === '') return 'ONCE';
   const upper = typeof value === 'string' ? value.trim().toUpperCase() : '';
+  if (upper === 'CUSTOM') return 'CUSTOM';
   const found = RECURRENCES.find((r) => r === upper);
-  if (!found) throw new AppError('INVALID_RECURRENCE', `Recurrence must be one of ${RECURRENCES.join(', ')}`);
+  if (!found) throw new AppError('INVALID_RECURRENCE', `Recurrence must be one of ${RECURRENCES.join(', ')} or CUSTOM (with rrule)`);
   return found;
+}
+
+/**
+ * The `rrule` of a CUSTOM reminder: an RFC 5545 RRULE value (an `RRULE:` prefix is tolerated),
+ * refused with RRULE_INVALID naming the part at fault. Returns the parsed rule and its canonical
+ * text, which is what gets stored.
+ */
+export function parseRRuleInput(value: unknown): { rule: ParsedRRule; text: string } {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+    throw new AppError('RRULE_INVALID', 'rrule: a CUSTOM recurrence needs an RRULE value such as FREQ=WEEKLY;BYDAY=MO,WE');
+  }
+  if (typeof value !== 'string') throw new AppError('RRULE_INVALID', 'rrule must be a string');
+  if (value.length > MAX_RRULE_LENGTH) throw new AppError('RRULE_INVALID', `rrule must be at most ${MAX_RRULE_LENGTH} characters`);
+  const parsed = parseRRule(value.trim().replace(/^RRULE:/i, ''));
+  if (!parsed.ok) throw badRequest('RRULE_INVALID', `rrule ${parsed.part}: ${parsed.message}`, { part: parsed.part });
+  return { rule: parsed.rule, text: formatRRule(parsed.rule) };
+}
+
+/** The repetition of a reminder: a preset (rrule absent or null) or CUSTOM with its rule. */
+export function parseRepetition(recurrence: unknown, rrule: unknown): { recurrence_type: StoredRecurrence; rrule: string | null; rule: ParsedRRule | null } {
+  const recurrence_type = parseRecurrence(recurrence);
+  if (recurrence_type !== 'CUSTOM') {
+    if (rrule !== undefined && rrule !== null && rrule !== '') {
+      throw new AppError('RRULE_INVALID', `rrule: only a CUSTOM recurrence takes a rule (recurrence is ${recurrence_type})`);
+    }
+    return { recurrence_type, rrule: null, rule: null };
+  }
+  const { rule, text } = parseRRuleInput(rrule);
+  return { recurrence_type, rrule: text, rule };
 }
 
 export function parseMessage(value: unknown): string {

@@ -1,10 +1,11 @@
 /**
- * From what a reminder stores (local date, wall-clock time, zone, recurrence) to the instants the
- * scheduler and the API use. Instants are always derived from the wall clock, never the reverse
- * (README "Time").
+ * From what a reminder stores (local date, wall-clock time, zone, repetition, skipped occurrences)
+ * to the instants the scheduler and the API use. Instants are always derived from the wall clock,
+ * never the reverse (README "Time").
  */
-import type { RecurrenceType, Reminder } from '../db/database.ts';
-import { anchorInstant, firstOccurrence, nextOccurrenceAfter, type RecurrenceRule } from '../time/recurrence.ts';
+import type { Reminder } from '../db/database.ts';
+import { parseRRule, type ParsedRRule } from '../time/rrule.ts';
+import { anchorInstant, firstOccurrence, nextOccurrenceAfter, type Series } from '../time/series.ts';
 
 /**
  * The wizard defaults the time to "now" at minute precision, so a one-off reminder for the
@@ -12,10 +13,52 @@ import { anchorInstant, firstOccurrence, nextOccurrenceAfter, type RecurrenceRul
  */
 export const PAST_GRACE_MS = 60_000;
 
-export type ScheduleFields = Pick<Reminder, 'local_date' | 'local_time' | 'timezone' | 'recurrence_type'>;
+export type ScheduleFields = Pick<Reminder, 'local_date' | 'local_time' | 'timezone' | 'recurrence_type'> & {
+  /** The rule of a CUSTOM reminder (absent or null for presets). */
+  rrule?: string | null | undefined;
+  /** JSON array of skipped ISO instants; absent means none. */
+  exceptions?: string | undefined;
+};
 
-export function ruleOf(r: ScheduleFields): RecurrenceRule {
-  return { date: r.local_date, time: r.local_time, timeZone: r.timezone, recurrence: r.recurrence_type as RecurrenceType };
+// Stored rules are few and read on every planning: parse each text once.
+const parsedRules = new Map<string, ParsedRRule>();
+
+/** A stored (already validated) rule; throws on a corrupt one, which the planner turns into a stop. */
+export function storedRule(text: string): ParsedRRule {
+  let rule = parsedRules.get(text);
+  if (!rule) {
+    const parsed = parseRRule(text);
+    if (!parsed.ok) throw new RangeError(`stored rrule is invalid: ${parsed.message}`);
+    rule = parsed.rule;
+    if (parsedRules.size >= 5000) parsedRules.clear();
+    parsedRules.set(text, rule);
+  }
+  return rule;
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
+/** The skipped instants of a reminder's `exceptions` column. */
+export function skippedOf(exceptions: string | undefined): ReadonlySet<number> {
+  if (!exceptions || exceptions === '[]') return NONE;
+  const list = JSON.parse(exceptions) as unknown;
+  if (!Array.isArray(list)) return NONE;
+  return new Set(list.map((s) => Date.parse(String(s))).filter((ms) => Number.isFinite(ms)));
+}
+
+export function exceptionsOf(r: Pick<ScheduleFields, 'exceptions'>): string[] {
+  return [...skippedOf(r.exceptions)].sort((a, b) => a - b).map((ms) => new Date(ms).toISOString());
+}
+
+export function ruleOf(r: ScheduleFields): Series {
+  return {
+    date: r.local_date,
+    time: r.local_time,
+    timeZone: r.timezone,
+    recurrence: r.recurrence_type,
+    rrule: r.recurrence_type === 'CUSTOM' && r.rrule ? storedRule(r.rrule) : null,
+    skipped: skippedOf(r.exceptions),
+  };
 }
 
 /** The anchor's instant (remind_at_utc). */

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Destination } from '../db/database.ts';
 import { preflightDestinations, parseDestinations, type DestinationInput, type RawDestination } from '../destinations/validate.ts';
 import { destinationModule } from '../destinations/registry.ts';
-import { AppError } from '../errors.ts';
+import { AppError, badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { requireTimeZone } from '../lib/validation.ts';
 import { findAccountById, listIdentities } from '../repositories/accounts.ts';
@@ -28,8 +28,9 @@ import {
   updateDestination,
   updateReminder,
 } from '../repositories/reminders.ts';
-import { nextOccurrenceAfter, nextOccurrences, occurrencesBetween } from '../time/recurrence.ts';
-import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage, parseRecurrence } from './input.ts';
+import { checkRRuleFires } from '../time/rrule.ts';
+import { isOccurrence, nextOccurrenceAfter, nextOccurrences, occurrencesBetween } from '../time/series.ts';
+import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage, parseRepetition } from './input.ts';
 import { anchorOf, firstFireFrom, ruleOf, type ScheduleFields } from './schedule.ts';
 
 export type ReminderDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config' | 'discord' | 'log'>;
@@ -40,6 +41,8 @@ export interface ReminderInput {
   time: unknown;
   message: unknown;
   recurrence?: unknown;
+  /** The RFC 5545 rule of a CUSTOM recurrence. */
+  rrule?: unknown;
   destinations?: readonly RawDestination[] | undefined;
   /** The zone of date/time. Create: defaults to the account's zone; update: to the reminder's own. */
   timezone?: unknown;
@@ -76,17 +79,25 @@ async function accountZone(deps: Pick<ReminderDeps, 'db'>, accountId: string): P
   return account.timezone;
 }
 
-/** Date, time, zone and recurrence -> the stored schedule fields (in the API's error order). */
+/**
+ * Date, time, zone and repetition -> the stored schedule fields (in the API's error order). A
+ * custom rule must fire at least once from its anchor (RRULE_INVALID naming the part otherwise).
+ */
 async function readSchedule(
   deps: Pick<ReminderDeps, 'db'>,
   accountId: string,
-  input: Pick<ReminderInput, 'date' | 'time' | 'recurrence' | 'timezone'>,
+  input: Pick<ReminderInput, 'date' | 'time' | 'recurrence' | 'rrule' | 'timezone'>,
   defaultZone: string | null,
 ): Promise<ScheduleFields> {
-  const recurrence_type = parseRecurrence(input.recurrence);
+  const repetition = parseRepetition(input.recurrence, input.rrule);
   const timezone =
     input.timezone !== undefined && input.timezone !== null && input.timezone !== '' ? requireTimeZone(input.timezone) : (defaultZone ?? (await accountZone(deps, accountId)));
-  return { local_date: parseLocalDate(input.date), local_time: parseLocalTime(input.time), timezone, recurrence_type };
+  const schedule = { local_date: parseLocalDate(input.date), local_time: parseLocalTime(input.time), timezone, recurrence_type: repetition.recurrence_type, rrule: repetition.rrule };
+  if (repetition.rule) {
+    const fires = checkRRuleFires(repetition.rule, { date: schedule.local_date, time: schedule.local_time, timeZone: timezone });
+    if (!fires.ok) throw badRequest('RRULE_INVALID', `rrule ${fires.part}: ${fires.message}`, { part: fires.part });
+  }
+  return schedule;
 }
 
 interface ValidReminder {
@@ -97,12 +108,28 @@ interface ValidReminder {
   destinations: DestinationInput[];
 }
 
-async function validate(deps: ReminderDeps, accountId: string, input: ReminderInput, defaultZone: string | null, isNew: boolean, nowMs: number): Promise<ValidReminder> {
+/** Whether two schedules are the same repetition from the same anchor (skipped occurrences then stay meaningful). */
+const sameSchedule = (a: ScheduleFields, b: ScheduleFields) =>
+  a.local_date === b.local_date && a.local_time === b.local_time && a.timezone === b.timezone && a.recurrence_type === b.recurrence_type && a.rrule === b.rrule;
+
+/**
+ * `existing` is the stored reminder of an update: its zone is the default one, and its skipped
+ * occurrences are kept when the schedule does not change (they belong to the old one otherwise).
+ */
+async function validate(deps: ReminderDeps, accountId: string, input: ReminderInput, existing: ScheduleFields | null, nowMs: number): Promise<ValidReminder> {
   const message = parseMessage(input.message);
-  const schedule = await readSchedule(deps, accountId, input, defaultZone);
+  const schedule: ScheduleFields = await readSchedule(deps, accountId, input, existing?.timezone ?? null);
+  schedule.exceptions = existing && sameSchedule(existing, schedule) ? (existing.exceptions ?? '[]') : '[]';
   const nextMs = firstFireFrom(schedule, nowMs);
   if (nextMs === null) {
-    throw new AppError('REMINDER_IN_PAST', isNew ? 'The reminder time is in the past. Pick a time in the future.' : 'A one-time reminder cannot be moved into the past');
+    throw new AppError(
+      'REMINDER_IN_PAST',
+      schedule.recurrence_type !== 'ONCE'
+        ? 'The series has no occurrence left in the future. Change its end or its start.'
+        : existing
+          ? 'A one-time reminder cannot be moved into the past'
+          : 'The reminder time is in the past. Pick a time in the future.',
+    );
   }
   const identities = await listIdentities(deps.db, accountId);
   const destinations = parseDestinations(input.destinations, {
@@ -158,12 +185,14 @@ async function insertWithinLimit(trx: Executor, row: NewReminder) {
 // Writing
 
 export async function createReminder(deps: ReminderDeps, accountId: string, input: ReminderInput, nowMs = Date.now()): Promise<SavedReminder> {
-  const v = await validate(deps, accountId, input, null, true, nowMs);
+  const v = await validate(deps, accountId, input, null, nowMs);
   const created = await deps.db.transaction().execute(async (trx) => {
     const row = await insertWithinLimit(trx, {
       account_id: accountId,
       message: v.message,
       ...v.schedule,
+      rrule: v.schedule.rrule ?? null,
+      exceptions: v.schedule.exceptions ?? '[]',
       remind_at_utc: iso(v.anchorMs)!,
       is_paused: 0,
       snoozed_at_utc: null,
@@ -179,11 +208,13 @@ export async function createReminder(deps: ReminderDeps, accountId: string, inpu
 /** Replaces a reminder's fields; it keeps its own zone unless the input names another. */
 export async function updateReminderFields(deps: ReminderDeps, accountId: string, id: string, input: ReminderInput, nowMs = Date.now()): Promise<SavedReminder> {
   const existing = await getReminder(deps, accountId, id);
-  const v = await validate(deps, accountId, input, existing.timezone, false, nowMs);
+  const v = await validate(deps, accountId, input, existing, nowMs);
   const secrets = await deps.db.transaction().execute(async (trx) => {
     await updateReminder(trx, existing.id, {
       message: v.message,
       ...v.schedule,
+      rrule: v.schedule.rrule ?? null,
+      exceptions: v.schedule.exceptions ?? '[]',
       remind_at_utc: iso(v.anchorMs)!,
       // An edit reschedules from the new anchor; a pending snooze belonged to the old schedule.
       snoozed_at_utc: null,
@@ -209,6 +240,8 @@ export async function duplicateReminder(deps: ReminderDeps, accountId: string, i
       local_time: source.local_time,
       timezone: source.timezone,
       recurrence_type: source.recurrence_type,
+      rrule: source.rrule,
+      exceptions: source.exceptions,
       remind_at_utc: source.remind_at_utc,
       is_paused: 0,
       snoozed_at_utc: null,
@@ -274,6 +307,76 @@ export async function snoozeReminder(deps: ReminderDeps, accountId: string, id: 
   return getReminder(deps, accountId, id);
 }
 
+// -------------------------------------------------------------------------------------------
+// Skipping occurrences
+
+/** A series keeps at most this many skipped occurrences ahead (past ones are dropped on each change). */
+export const MAX_SKIPPED = 500;
+
+function occurrenceInstant(value: unknown): number {
+  const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) throw new AppError('VALIDATION_FAILED', 'occurrence must be an ISO-8601 date-time');
+  return ms;
+}
+
+/**
+ * Writes a new list of skipped occurrences and moves the pending occurrence accordingly: skipping
+ * the pending one moves next_fire_utc on to the next occurrence left; restoring one before the
+ * pending one makes it the pending one again. A snooze still ahead keeps its instant.
+ */
+async function saveSkipped(deps: ReminderDeps, accountId: string, id: string, change: (skipped: Set<number>, r: ReminderWithDestinations) => void, nowMs: number) {
+  await deps.db.transaction().execute(async (trx) => {
+    const r = await findReminderOfAccount(trx, accountId, id);
+    if (!r) throw new AppError('REMINDER_NOT_FOUND', 'Reminder not found');
+    const skipped = new Set([...ruleOf(r).skipped!].filter((ms) => ms > nowMs));
+    change(skipped, r);
+    if (skipped.size > MAX_SKIPPED) throw new AppError('SKIP_LIMIT', `A reminder can have at most ${MAX_SKIPPED} skipped occurrences ahead`);
+    const exceptions = JSON.stringify([...skipped].sort((a, b) => a - b).map((ms) => new Date(ms).toISOString()));
+    const series = ruleOf({ ...r, exceptions });
+    // The pending occurrence: the first one left after the last one handed to the scheduler.
+    const pendingMs = r.next_occurrence_utc ? Date.parse(r.next_occurrence_utc) : null;
+    const from = pendingMs !== null ? Math.min(pendingMs, nowMs) : nowMs;
+    let next = nextOccurrenceAfter(series, from - 1);
+    while (next !== null && next <= nowMs && next !== pendingMs) next = nextOccurrenceAfter(series, next);
+    const snooze = r.snoozed_at_utc && Date.parse(r.snoozed_at_utc) > nowMs ? r.snoozed_at_utc : null;
+    const nextIso = iso(next);
+    await updateReminder(trx, r.id, {
+      exceptions,
+      next_occurrence_utc: nextIso,
+      next_fire_utc: snooze ?? nextIso,
+      snoozed_at_utc: snooze,
+      completed_at: snooze || nextIso ? null : (r.completed_at ?? new Date(nowMs).toISOString()),
+    });
+  });
+  deps.scheduler.wake();
+  return getReminder(deps, accountId, id);
+}
+
+/** Skips one future occurrence of the series (it must be one of its occurrences). Skipping one already skipped is a no-op. */
+export function skipOccurrence(deps: ReminderDeps, accountId: string, id: string, occurrence: unknown, nowMs = Date.now()): Promise<ReminderWithDestinations> {
+  const ms = occurrenceInstant(occurrence);
+  return saveSkipped(
+    deps,
+    accountId,
+    id,
+    (skipped, r) => {
+      if (skipped.has(ms)) return;
+      if (!isOccurrence(ruleOf({ ...r, exceptions: '[]' }), ms)) {
+        throw new AppError('OCCURRENCE_INVALID', `${new Date(ms).toISOString()} is not an occurrence of this reminder`);
+      }
+      if (ms <= nowMs) throw new AppError('OCCURRENCE_INVALID', 'This occurrence has already passed');
+      skipped.add(ms);
+    },
+    nowMs,
+  );
+}
+
+/** Restores a skipped occurrence. Restoring one that is not skipped is a no-op. */
+export function restoreOccurrence(deps: ReminderDeps, accountId: string, id: string, occurrence: unknown, nowMs = Date.now()): Promise<ReminderWithDestinations> {
+  const ms = occurrenceInstant(occurrence);
+  return saveSkipped(deps, accountId, id, (skipped) => void skipped.delete(ms), nowMs);
+}
+
 export async function removeReminder(deps: ReminderDeps, accountId: string, id: string): Promise<void> {
   const existing = await getReminder(deps, accountId, id);
   await deps.db.transaction().execute((trx) => deleteReminder(trx, existing.id));
@@ -289,14 +392,14 @@ const toIso = (list: number[]) => list.map((ms) => new Date(ms).toISOString());
 export async function previewOccurrences(
   deps: Pick<ReminderDeps, 'db'>,
   accountId: string,
-  input: Pick<ReminderInput, 'date' | 'time' | 'recurrence' | 'timezone'> & { count?: number | undefined },
+  input: Pick<ReminderInput, 'date' | 'time' | 'recurrence' | 'rrule' | 'timezone'> & { count?: number | undefined },
   nowMs = Date.now(),
-): Promise<string[]> {
+): Promise<{ occurrences: string[]; schedule: ScheduleFields }> {
   const schedule = await readSchedule(deps, accountId, input, null);
   const count = Math.min(Math.max(input.count ?? 5, 1), 50);
   const first = firstFireFrom(schedule, nowMs);
-  if (first === null) return [];
-  return toIso([first, ...nextOccurrences(ruleOf(schedule), first, count - 1)]);
+  if (first === null) return { occurrences: [], schedule };
+  return { occurrences: toIso([first, ...nextOccurrences(ruleOf(schedule), first, count - 1)]), schedule };
 }
 
 /** Calendar ranges may span at most this long. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AttemptOutcome, DeliveryStatus, DestinationType, RecurrenceType } from '../db/database.ts';
+import type { AttemptOutcome, DeliveryStatus, DestinationType, StoredRecurrence } from '../db/database.ts';
 import type { Executor } from './executor.ts';
 
 /**
@@ -45,7 +45,9 @@ export interface DueReminderRow {
   local_time: string;
   remind_at_utc: string;
   timezone: string;
-  recurrence_type: RecurrenceType;
+  recurrence_type: StoredRecurrence;
+  rrule: string | null;
+  exceptions: string;
   snoozed_at_utc: string | null;
   next_fire_utc: string;
   next_occurrence_utc: string | null;
@@ -69,6 +71,8 @@ export async function selectDueReminders(db: Executor, nowIso: string, limit: nu
       'r.remind_at_utc',
       'r.timezone',
       'r.recurrence_type',
+      'r.rrule',
+      'r.exceptions',
       'r.snoozed_at_utc',
       'r.next_fire_utc',
       'r.next_occurrence_utc',
@@ -202,7 +206,7 @@ export interface OutboxRow {
   next_attempt_at: string;
   late: number;
   message: string;
-  recurrence_type: RecurrenceType;
+  recurrence_type: StoredRecurrence;
   reminder_timezone: string;
   remind_at_utc: string;
   destination_type: DestinationType;

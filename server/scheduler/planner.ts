@@ -3,9 +3,9 @@
  * Pure: no database, no clock (time comes in as `nowMs`). The claimer runs it inside the claim
  * transaction, between reading the due reminders and writing the outbox.
  */
-import type { RecurrenceType } from '../db/database.ts';
+import type { StoredRecurrence } from '../db/database.ts';
 import { ruleOf } from '../reminders/schedule.ts';
-import { nextOccurrenceAfter, type RecurrenceRule } from '../time/recurrence.ts';
+import { nextOccurrenceAfter, type Series } from '../time/series.ts';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -16,7 +16,10 @@ export interface DueReminder {
   local_date: string;
   local_time: string;
   timezone: string;
-  recurrence_type: RecurrenceType;
+  recurrence_type: StoredRecurrence;
+  rrule?: string | null | undefined;
+  /** Skipped occurrences (JSON array of ISO instants). */
+  exceptions?: string | undefined;
   snoozed_at_utc: string | null;
   next_fire_utc: string;
   next_occurrence_utc: string | null;
@@ -36,7 +39,7 @@ export interface FiringPlan {
  * The latest occurrence in [occurrenceMs, nowMs]. Looks back through growing windows so that a
  * long downtime costs a handful of calls, not one per missed occurrence.
  */
-export function latestOccurrenceAtOrBefore(rule: RecurrenceRule, occurrenceMs: number, nowMs: number): number {
+export function latestOccurrenceAtOrBefore(rule: Series, occurrenceMs: number, nowMs: number): number {
   for (const window of [HOUR + 1, DAY + HOUR, 8 * DAY, 32 * DAY, 367 * DAY, 4 * 367 * DAY, Number.POSITIVE_INFINITY]) {
     const from = Math.max(occurrenceMs, nowMs - window);
     let n = nextOccurrenceAfter(rule, from);
@@ -58,7 +61,7 @@ export function latestOccurrenceAtOrBefore(rule: RecurrenceRule, occurrenceMs: n
  *  - the next fire is the first occurrence after max(now, fired occurrence), so nothing fires twice.
  */
 export function planFiring(reminder: DueReminder, nowMs: number, lateThresholdMs: number): FiringPlan {
-  const rule: RecurrenceRule = ruleOf(reminder);
+  const rule: Series = ruleOf(reminder);
   const fireMs = Date.parse(reminder.next_fire_utc);
   if (reminder.snoozed_at_utc !== null) return planSnoozeFiring(reminder, rule, fireMs, nowMs, lateThresholdMs);
   const scheduledMs = reminder.next_occurrence_utc ? Date.parse(reminder.next_occurrence_utc) : fireMs;
@@ -91,7 +94,7 @@ export function planFiring(reminder: DueReminder, nowMs: number, lateThresholdMs
  *    and the schedule keeps its next occurrence.
  * A one-off is done after its snooze fires.
  */
-function planSnoozeFiring(reminder: DueReminder, rule: RecurrenceRule, fireMs: number, nowMs: number, lateThresholdMs: number): FiringPlan {
+function planSnoozeFiring(reminder: DueReminder, rule: Series, fireMs: number, nowMs: number, lateThresholdMs: number): FiringPlan {
   const pendingMs = reminder.next_occurrence_utc ? Date.parse(reminder.next_occurrence_utc) : null;
   const late = nowMs - fireMs > lateThresholdMs;
   if (reminder.recurrence_type === 'ONCE') {

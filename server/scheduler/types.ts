@@ -2,7 +2,7 @@
  * The sender interface: all the scheduler knows about destination types. Each destination module
  * (server/destinations/<type>/) provides a sender; the scheduler plugin registers them.
  */
-import type { AccountsTable, DestinationType, RecurrenceType } from '../db/database.ts';
+import type { AccountsTable, DestinationType, StoredRecurrence } from '../db/database.ts';
 import type { Selectable } from 'kysely';
 
 /** Everything a sender needs to deliver one occurrence to one destination. */
@@ -14,7 +14,7 @@ export interface SendContext {
   reminder: {
     id: string;
     message: string;
-    recurrence_type: RecurrenceType;
+    recurrence_type: StoredRecurrence;
     timezone: string;
     remind_at_utc: string;
   };

@@ -127,7 +127,11 @@ export interface SeedReminder {
   accountId: string;
   /** The anchor (remind_at_utc); next fire defaults to it. */
   at: Date | number;
-  recurrence?: RecurrenceType;
+  recurrence?: RecurrenceType | 'CUSTOM';
+  /** The rule of a CUSTOM reminder. */
+  rrule?: string;
+  /** Skipped occurrences. */
+  exceptions?: Array<Date | number>;
   message?: string;
   timezone?: string;
   nextFire?: Date | number | null;
@@ -161,6 +165,8 @@ export async function seedReminder(db: Kysely<Database>, r: SeedReminder) {
       remind_at_utc: at,
       timezone: r.timezone ?? 'UTC',
       recurrence_type: r.recurrence ?? 'ONCE',
+      rrule: r.rrule ?? null,
+      exceptions: JSON.stringify((r.exceptions ?? []).map(isoOf)),
       is_paused: r.paused ? 1 : 0,
       snoozed_at_utc: r.snoozedAt ? isoOf(r.snoozedAt) : null,
       next_fire_utc: nextFire,

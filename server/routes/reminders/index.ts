@@ -12,19 +12,25 @@ import {
   pauseReminder,
   previewOccurrences,
   removeReminder,
+  restoreOccurrence,
   resumeReminder,
+  skipOccurrence,
   snoozeReminder,
   updateReminderFields,
 } from '../../reminders/service.ts';
 import { errorResponses, IdParams, Ok } from '../../schemas/common.ts';
+import { languageFromHeader } from '../../lib/language.ts';
+import { recurrenceSummary } from '../../reminders/recurrence-summary.ts';
 import { presentReminder } from './present.ts';
-import { DeliveryErrorOut, Occurrences, OccurrencesQuery, PreviewQuery, ReminderBody, ReminderOut, SnoozeBody } from './schemas.ts';
+import { DeliveryErrorOut, Occurrences, OccurrencesQuery, Preview, PreviewQuery, ReminderBody, ReminderOut, SkipBody, SkipParams, SnoozeBody } from './schemas.ts';
 
 const optionalNumber = (value: string | undefined) => (value === undefined ? undefined : Number(value));
 
 /** The reminders API: each handler is one call of the reminders service (server/reminders/service.ts). */
 const reminders: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
+  // Human text in answers (recurrence_text) follows the caller's Accept-Language.
+  const lang = (request: { headers: Record<string, string | string[] | undefined> }) => languageFromHeader(request.headers['accept-language']);
 
   const one = { response: { 200: ReminderOut, ...errorResponses } };
   const created = { response: { 201: ReminderOut, ...errorResponses } };
@@ -36,11 +42,13 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
     const accountId = request.auth!.accountId;
     // Read the token before the query: a write racing the query then invalidates the entry.
     const token = app.dbChangeToken();
-    let body = listCache.get(accountId, token);
+    const language = lang(request);
+    const key = `${accountId}|${language}`;
+    let body = listCache.get(key, token);
     if (body === undefined) {
       const list = await listReminders(app, accountId);
-      body = reply.serialize(list.map((r) => presentReminder(r))) as string;
-      listCache.set(accountId, token, body);
+      body = reply.serialize(list.map((r) => presentReminder(r, language))) as string;
+      listCache.set(key, token, body);
     }
     // Already serialized with this route's response schema; Fastify sends strings as they are.
     return reply.type('application/json; charset=utf-8').send(body as never);
@@ -51,23 +59,24 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
     return rows.map(({ destination_metadata, ...row }) => ({ ...row, destination_label: destinationLabel(row.destination_type, destination_metadata) }));
   });
 
-  app.get('/api/reminders/preview', { schema: { querystring: PreviewQuery, response: { 200: Occurrences, ...errorResponses } } }, async (request) => {
+  app.get('/api/reminders/preview', { schema: { querystring: PreviewQuery, response: { 200: Preview, ...errorResponses } } }, async (request) => {
     const { count, ...q } = request.query;
-    return { occurrences: await previewOccurrences(app, request.auth!.accountId, { ...q, count: optionalNumber(count) }) };
+    const preview = await previewOccurrences(app, request.auth!.accountId, { ...q, count: optionalNumber(count) });
+    return { occurrences: preview.occurrences, recurrence_text: recurrenceSummary(preview.schedule, lang(request)) };
   });
 
   app.post('/api/reminders', { schema: { body: ReminderBody, ...created } }, async (request, reply) => {
     const saved = await createReminder(app, request.auth!.accountId, request.body);
-    return reply.status(201).send(presentReminder(saved.reminder, saved.secrets));
+    return reply.status(201).send(presentReminder(saved.reminder, lang(request), saved.secrets));
   });
 
   app.get('/api/reminders/:id', { schema: { params, ...one } }, async (request) => {
-    return presentReminder(await getReminder(app, request.auth!.accountId, request.params.id));
+    return presentReminder(await getReminder(app, request.auth!.accountId, request.params.id), lang(request));
   });
 
   app.put('/api/reminders/:id', { schema: { params, body: ReminderBody, ...one } }, async (request) => {
     const saved = await updateReminderFields(app, request.auth!.accountId, request.params.id, request.body);
-    return presentReminder(saved.reminder, saved.secrets);
+    return presentReminder(saved.reminder, lang(request), saved.secrets);
   });
 
   app.delete('/api/reminders/:id', { schema: { params, response: { 200: Ok, ...errorResponses } } }, async (request) => {
@@ -76,20 +85,28 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/api/reminders/:id/pause', { schema: { params, ...one } }, async (request) => {
-    return presentReminder(await pauseReminder(app, request.auth!.accountId, request.params.id));
+    return presentReminder(await pauseReminder(app, request.auth!.accountId, request.params.id), lang(request));
   });
 
   app.post('/api/reminders/:id/resume', { schema: { params, ...one } }, async (request) => {
-    return presentReminder(await resumeReminder(app, request.auth!.accountId, request.params.id));
+    return presentReminder(await resumeReminder(app, request.auth!.accountId, request.params.id), lang(request));
   });
 
   app.post('/api/reminders/:id/snooze', { schema: { params, body: SnoozeBody, ...one } }, async (request) => {
-    return presentReminder(await snoozeReminder(app, request.auth!.accountId, request.params.id, request.body));
+    return presentReminder(await snoozeReminder(app, request.auth!.accountId, request.params.id, request.body), lang(request));
   });
 
   app.post('/api/reminders/:id/duplicate', { schema: { params, ...created } }, async (request, reply) => {
     const saved = await duplicateReminder(app, request.auth!.accountId, request.params.id);
-    return reply.status(201).send(presentReminder(saved.reminder, saved.secrets));
+    return reply.status(201).send(presentReminder(saved.reminder, lang(request), saved.secrets));
+  });
+
+  app.post('/api/reminders/:id/skip', { schema: { params, body: SkipBody, ...one } }, async (request) => {
+    return presentReminder(await skipOccurrence(app, request.auth!.accountId, request.params.id, request.body.occurrence), lang(request));
+  });
+
+  app.delete('/api/reminders/:id/skip/:occurrence', { schema: { params: SkipParams, ...one } }, async (request) => {
+    return presentReminder(await restoreOccurrence(app, request.auth!.accountId, request.params.id, request.params.occurrence), lang(request));
   });
 
   app.get('/api/reminders/:id/occurrences', { schema: { params, querystring: OccurrencesQuery, response: { 200: Occurrences, ...errorResponses } } }, async (request) => {

@@ -1,7 +1,9 @@
 import type { Static } from '@sinclair/typebox';
 import type { Destination } from '../../db/database.ts';
 import type { ReminderWithDestinations } from '../../repositories/reminders.ts';
-import { firstOccurrenceOf, reminderStatus } from '../../reminders/schedule.ts';
+import type { Language } from '../../lib/language.ts';
+import { recurrenceSummary } from '../../reminders/recurrence-summary.ts';
+import { exceptionsOf, firstOccurrenceOf, reminderStatus } from '../../reminders/schedule.ts';
 import type { ReminderOut } from './schemas.ts';
 
 function presentDestination(d: Destination, secret?: string) {
@@ -25,7 +27,7 @@ function firstOccurrenceUtc(r: ReminderWithDestinations): string | null {
 }
 
 /** A stored reminder as the API answers it: `date`/`time` are what the user chose, never read back from an instant. */
-export function presentReminder(r: ReminderWithDestinations, secrets: Map<string, string> = new Map()): Static<typeof ReminderOut> {
+export function presentReminder(r: ReminderWithDestinations, language: Language, secrets: Map<string, string> = new Map()): Static<typeof ReminderOut> {
   return {
     id: r.id,
     account_id: r.account_id,
@@ -37,6 +39,9 @@ export function presentReminder(r: ReminderWithDestinations, secrets: Map<string
     created_at: r.created_at,
     updated_at: r.updated_at,
     recurrence_type: r.recurrence_type,
+    rrule: r.rrule,
+    exceptions: exceptionsOf(r),
+    recurrence_text: recurrenceSummary(r, language),
     is_paused: r.is_paused === 1,
     timezone: r.timezone,
     date: r.local_date,

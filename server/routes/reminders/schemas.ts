@@ -21,7 +21,10 @@ export const ReminderBody = Type.Object({
   date: Type.String({ maxLength: 32 }),
   time: Type.String({ maxLength: 16 }),
   message: Type.String({ maxLength: 20_000 }),
+  /** One of the presets, or CUSTOM with `rrule`. */
   recurrence: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+  /** CUSTOM only: an RFC 5545 RRULE value without the `RRULE:` prefix (DTSTART is date + time in the zone). */
+  rrule: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
   destinations: Type.Optional(Type.Array(DestinationBody, { maxItems: 50 })),
   /** The zone of date/time. Create: defaults to the account's zone; update: to the reminder's own zone. */
   timezone: Type.Optional(Type.String({ maxLength: 100 })),
@@ -59,7 +62,13 @@ export const ReminderOut = Type.Object({
   message: Type.String(),
   created_at: Type.String(),
   updated_at: Type.String(),
-  recurrence_type: Type.Union(RECURRENCES.map((r) => Type.Literal(r))),
+  recurrence_type: Type.Union([...RECURRENCES.map((r) => Type.Literal(r)), Type.Literal('CUSTOM')]),
+  /** The RRULE value of a CUSTOM reminder (canonical form); null for presets. */
+  rrule: Nullable(Type.String()),
+  /** Skipped occurrences still ahead (ISO instants, ascending). */
+  exceptions: Type.Array(Type.String()),
+  /** The repetition in one sentence, in the caller's language (Accept-Language). */
+  recurrence_text: Type.String(),
   is_paused: Type.Boolean(),
   timezone: Type.String(),
   /** The local date and wall-clock time the user chose, in `timezone` (HH:MM, or HH:MM:SS). */
@@ -91,6 +100,13 @@ export const DeliveryErrorOut = Type.Object({
 
 export const Occurrences = Type.Object({ occurrences: Type.Array(Type.String()) });
 
+/** The wizard's preview: the next occurrences and the repetition in words. */
+export const Preview = Type.Object({ occurrences: Type.Array(Type.String()), recurrence_text: Type.String() });
+
+export const SkipBody = Type.Object({ occurrence: Type.String({ maxLength: 40 }) });
+
+export const SkipParams = Type.Object({ id: Type.String({ maxLength: 64 }), occurrence: Type.String({ maxLength: 40 }) });
+
 export const SnoozeBody = Type.Object({
   minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 525_600 })),
   until: Type.Optional(Type.String({ maxLength: 40 })),
@@ -100,6 +116,7 @@ export const PreviewQuery = Type.Object({
   date: Type.String({ maxLength: 32 }),
   time: Type.String({ maxLength: 16 }),
   recurrence: Type.Optional(Type.String({ maxLength: 32 })),
+  rrule: Type.Optional(Type.String({ maxLength: 1000 })),
   timezone: Type.Optional(Type.String({ maxLength: 100 })),
   count: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })),
 });

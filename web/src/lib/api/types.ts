@@ -31,8 +31,11 @@ type Accepts<Expected, Actual extends Expected> = Actual;
 type ReminderOutput = Static<typeof ReminderOut>;
 type DestinationOutput = ReminderOutput['destinations'][number];
 
+/** What a reminder's recurrence_type holds: a preset, or CUSTOM with its `rrule`. */
+export type Repetition = ReminderOutput['recurrence_type'];
+
 /** The 8 recurrence presets, exactly as the server's schema lists them. */
-export type Recurrence = ReminderOutput['recurrence_type'];
+export type Recurrence = Exclude<Repetition, 'CUSTOM'>;
 
 /** In the wizard's display order; the check below fails the build if it misses or invents one. */
 export const RECURRENCES = ['ONCE', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY', 'HOURLY'] as const satisfies readonly Recurrence[];

@@ -1,0 +1,26 @@
+/**
+ * The language of an API answer's human text (e.g. a reminder's `recurrence_text`): the first of
+ * Chime's languages the request's Accept-Language prefers, English otherwise. The dashboard sends
+ * its current language; other clients get what their header says.
+ */
+export const LANGUAGES = ['en', 'fr', 'es'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export function languageFromHeader(header: string | string[] | undefined): Language {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const ranked = value
+    .slice(0, 500)
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
+      return { primary: tag.trim().toLowerCase().split('-')[0]!, q: q ? Number(q[1]) : 1, index };
+    })
+    .filter((l) => l.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const l of ranked) {
+    const found = LANGUAGES.find((lang) => lang === l.primary);
+    if (found) return found;
+  }
+  return 'en';
+}

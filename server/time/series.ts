@@ -1,0 +1,105 @@
+/**
+ * A reminder's series: its repetition (one of the eight presets of recurrence.ts, or a custom
+ * RFC 5545 rule of rrule.ts) from its wall-clock anchor, minus the occurrences the user skipped.
+ *
+ * The rest of the server asks this module, never recurrence.ts or rrule.ts directly, so presets,
+ * custom rules and skipped occurrences behave the same everywhere: the scheduler's planner, the
+ * occurrences and calendar calls, the previews.
+ *
+ * Skipped occurrences are RFC 5545 EXDATEs: they are removed from the series after it is expanded,
+ * so a COUNT still counts them (a "10 times" series with one skipped fires 9 times).
+ */
+import type { RecurrenceType } from '../db/database.ts';
+import * as presets from './recurrence.ts';
+import { firstRRuleOccurrence, nextRRuleOccurrenceAfter, type ParsedRRule } from './rrule.ts';
+
+export type Repetition = RecurrenceType | 'CUSTOM';
+
+export interface Series {
+  /** The anchor's local date, `YYYY-MM-DD`. */
+  date: string;
+  /** The anchor's wall-clock time, `HH:MM` or `HH:MM:SS`. */
+  time: string;
+  timeZone: string;
+  recurrence: Repetition;
+  /** The custom rule (recurrence CUSTOM only). */
+  rrule?: ParsedRRule | null;
+  /** Instants (ms) of skipped occurrences. */
+  skipped?: ReadonlySet<number>;
+}
+
+const MAX_COUNT = 100;
+const DEFAULT_LIMIT = 1000;
+const MAX_LIMIT = 10_000;
+
+function presetOf(s: Series): presets.RecurrenceRule {
+  if (s.recurrence === 'CUSTOM') throw new RangeError('a custom series has no preset');
+  return { date: s.date, time: s.time, timeZone: s.timeZone, recurrence: s.recurrence };
+}
+
+function ruleOfCustom(s: Series): ParsedRRule {
+  if (!s.rrule) throw new RangeError('a CUSTOM series needs its rule');
+  return s.rrule;
+}
+
+const anchorOf = (s: Series) => ({ date: s.date, time: s.time, timeZone: s.timeZone });
+
+/** The next occurrence of the repetition itself, skipped ones included. */
+function rawNext(s: Series, afterMs: number): number | null {
+  if (s.recurrence === 'CUSTOM') return nextRRuleOccurrenceAfter(ruleOfCustom(s), anchorOf(s), afterMs);
+  return presets.nextOccurrenceAfter(presetOf(s), afterMs);
+}
+
+/** The instant of the anchor's wall clock in its zone (gap -> gap end, overlap -> earlier). */
+export function anchorInstant(s: Series): number {
+  return presets.anchorInstant({ date: s.date, time: s.time, timeZone: s.timeZone, recurrence: 'ONCE' });
+}
+
+/** Whether `ms` is an occurrence of the repetition (skipped or not). */
+export function isOccurrence(s: Series, ms: number): boolean {
+  return Number.isFinite(ms) && rawNext(s, ms - 1) === ms;
+}
+
+/** First occurrence strictly after `afterMs` that is not skipped; null when none is left. */
+export function nextOccurrenceAfter(s: Series, afterMs: number): number | null {
+  let t = rawNext(s, afterMs);
+  // Each skipped instant can be stepped over at most once.
+  while (t !== null && s.skipped?.has(t)) t = rawNext(s, t);
+  return t;
+}
+
+/** The first occurrence of the series that is not skipped; null when there is none. */
+export function firstOccurrence(s: Series): number | null {
+  const first = s.recurrence === 'CUSTOM' ? firstRRuleOccurrence(ruleOfCustom(s), anchorOf(s)) : presets.firstOccurrence(presetOf(s));
+  if (first === null || !s.skipped?.has(first)) return first;
+  return nextOccurrenceAfter(s, first);
+}
+
+/** Up to `count` occurrences strictly after afterMs (ascending). count is capped at 100. */
+export function nextOccurrences(s: Series, afterMs: number, count: number): number[] {
+  const n = Math.min(MAX_COUNT, Math.floor(count));
+  const out: number[] = [];
+  let after = afterMs;
+  while (out.length < n) {
+    const t = nextOccurrenceAfter(s, after);
+    if (t === null) break;
+    out.push(t);
+    after = t;
+  }
+  return out;
+}
+
+/** All occurrences in [fromMs, toMs) that are not skipped, capped at `limit` (default 1000, never more than 10,000). */
+export function occurrencesBetween(s: Series, fromMs: number, toMs: number, limit: number = DEFAULT_LIMIT): number[] {
+  if (Number.isNaN(fromMs) || Number.isNaN(toMs)) throw new RangeError('fromMs/toMs is NaN');
+  const n = Math.min(MAX_LIMIT, Math.floor(limit));
+  const out: number[] = [];
+  let after = fromMs - 1;
+  while (out.length < n) {
+    const t = nextOccurrenceAfter(s, after);
+    if (t === null || t >= toMs) break;
+    out.push(t);
+    after = t;
+  }
+  return out;
+}
