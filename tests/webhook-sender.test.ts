@@ -115,6 +115,38 @@ describe('webhook sender', () => {
     }
   });
 
+  it('the answer and the time-out race deterministically: the status line decides, by the deadline', async () => {
+    // A receiver that sends its status just before the deadline and its body well after it.
+    const { createServer } = await import('node:http');
+    let statusAtMs = 0;
+    let requests = 0;
+    const server = createServer((req, res) => {
+      requests += 1;
+      req.resume();
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.flushHeaders();
+        setTimeout(() => res.end('ok'), 700);
+      }, statusAtMs);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const sender = createWebhookSender({ allowPrivateTargets: true, timeoutMs: 1000 });
+    try {
+      // Status at 0.85 s, body at 1.55 s: delivered (before, the sweeper timed it out and it was sent again).
+      statusAtMs = 850;
+      expect(await sender.send(ctx({ url }))).toMatchObject({ ok: true });
+      // Status at 1.15 s: a time-out, though the answer is complete before undici's own timers give up.
+      statusAtMs = 1150;
+      expect(await sender.send(ctx({ url }))).toEqual({ ok: false, retryable: true, code: 'WEBHOOK_TIMEOUT', error: 'Timed out after 1 s' });
+      expect(requests).toBe(2);
+    } finally {
+      await sender.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('the module creates it from the app settings (SSRF guard on unless allowed)', async () => {
     const strict = webhookSenderOf({ config: { webhookAllowPrivateTargets: false } } as never);
     try {

@@ -190,16 +190,21 @@ export function resultOfStatus(status: number, hostname: string, platform: Webho
   return fail(WEBHOOK_CODES.HTTP_4XX, `HTTP ${status} from ${hostname}`, false, { httpStatus });
 }
 
+/** undici's timers are coarse: set past the deadline so the sweeper decides (see dispatchPost). */
+const UNDICI_SLACK_MS = 2_000;
+
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   let timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let connectionsPerOrigin = options.connectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
+  // The deadline below is the one authority on time-outs. undici's own timers (coarse, up to
+  // about a second late) only back it up, so they are set past it and never decide a race.
   const makeAgent = (): Agent =>
     createGuardedAgent({
       allowPrivateTargets: options.allowPrivateTargets,
-      connectTimeoutMs: timeoutMs,
+      connectTimeoutMs: timeoutMs + UNDICI_SLACK_MS,
       connectionsPerOrigin,
-      headersTimeoutMs: timeoutMs,
-      bodyTimeoutMs: timeoutMs,
+      headersTimeoutMs: timeoutMs + UNDICI_SLACK_MS,
+      bodyTimeoutMs: timeoutMs + UNDICI_SLACK_MS,
       ...(options.lookup ? { lookup: options.lookup } : {}),
     });
   let agent = makeAgent();
@@ -277,7 +282,15 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
 
   retimed();
 
-  /** POST with undici's handler API: status and headers only, the answer's body is discarded. */
+  /**
+   * POST with undici's handler API: status and headers only, the answer's body is discarded.
+   *
+   * The answer and the time-out race deterministically (README "Webhooks"): the status line is
+   * the answer. A status that arrives by the deadline decides the result, whatever the body does
+   * afterwards (it is drained and discarded); a status that arrives after it is a
+   * time-out, even when the sweeper has not run yet. So a receiver answering at 9.99 s is never
+   * retried, and one answering at 10.01 s always is (receivers deduplicate on webhook-id).
+   */
   function dispatchPost(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal | undefined) {
     return new Promise<{ statusCode: number; retryAfter: string | string[] | undefined }>((resolve, reject) => {
       if (signal?.aborted) return reject(new ShutdownError('shutdown'));
@@ -309,9 +322,18 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
             entry.abort = (err) => controller.abort(err);
             if (settled) controller.abort(new Error('settled'));
           },
-          onResponseStart(_controller, status, responseHeaders) {
+          onResponseStart(controller, status, responseHeaders) {
+            if (settled) return;
+            if (Date.now() > entry.deadline) {
+              done(new TimeoutError('timeout'));
+              controller.abort(new Error('timed out'));
+              return;
+            }
             statusCode = status;
             retryAfter = responseHeaders['retry-after'];
+            // Decided now. The body still drains (and is discarded) so the connection stays
+            // reusable; undici's body timer ends one that never finishes.
+            done(null);
           },
           onResponseData() {},
           onResponseEnd() {
