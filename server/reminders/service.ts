@@ -29,7 +29,7 @@ import {
   updateReminder,
 } from '../repositories/reminders.ts';
 import { checkRRuleFires } from '../time/rrule.ts';
-import { isOccurrence, nextOccurrenceAfter, nextOccurrences, occurrencesBetween } from '../time/series.ts';
+import { nextOccurrenceAfter, nextOccurrences, occurrencesBetween } from '../time/series.ts';
 import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage, parseRepetition } from './input.ts';
 import { anchorOf, firstFireFrom, ruleOf, type ScheduleFields } from './schedule.ts';
 
@@ -228,6 +228,39 @@ export async function updateReminderFields(deps: ReminderDeps, accountId: string
   return { reminder: await getReminder(deps, accountId, existing.id), secrets };
 }
 
+/** What a partial edit may change (the bot's /reminder edit); absent fields keep their value. */
+export interface ReminderPatch {
+  message?: string | undefined;
+  date?: string | undefined;
+  time?: string | undefined;
+  recurrence?: string | undefined;
+  rrule?: string | null | undefined;
+}
+
+/**
+ * Changes some fields of a reminder and keeps the rest (its zone, destinations and, when the
+ * schedule is unchanged, its skipped occurrences), with the same rules as a full update.
+ */
+export async function editReminder(deps: ReminderDeps, accountId: string, id: string, patch: ReminderPatch, nowMs = Date.now()): Promise<SavedReminder> {
+  const existing = await getReminder(deps, accountId, id);
+  const recurrence = patch.recurrence ?? existing.recurrence_type;
+  return updateReminderFields(
+    deps,
+    accountId,
+    id,
+    {
+      message: patch.message ?? existing.message,
+      date: patch.date ?? existing.local_date,
+      time: patch.time ?? existing.local_time,
+      recurrence,
+      // A new preset drops the old rule; a new rule needs CUSTOM.
+      rrule: patch.rrule !== undefined ? patch.rrule : recurrence === 'CUSTOM' ? existing.rrule : null,
+      destinations: existing.destinations.map((d) => ({ id: d.id, type: d.type, metadata: JSON.parse(d.metadata) as Record<string, unknown> })),
+    },
+    nowMs,
+  );
+}
+
 /** A copy with new destination rows (and secrets). A copy of a finished one-off shows as completed until edited. */
 export async function duplicateReminder(deps: ReminderDeps, accountId: string, id: string, nowMs = Date.now()): Promise<SavedReminder> {
   const source = await getReminder(deps, accountId, id);
@@ -305,76 +338,6 @@ export async function snoozeReminder(deps: ReminderDeps, accountId: string, id: 
   await updateReminder(deps.db, existing.id, { snoozed_at_utc: snoozedAt, next_fire_utc: snoozedAt, completed_at: null });
   deps.scheduler.wake();
   return getReminder(deps, accountId, id);
-}
-
-// -------------------------------------------------------------------------------------------
-// Skipping occurrences
-
-/** A series keeps at most this many skipped occurrences ahead (past ones are dropped on each change). */
-export const MAX_SKIPPED = 500;
-
-function occurrenceInstant(value: unknown): number {
-  const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) throw new AppError('VALIDATION_FAILED', 'occurrence must be an ISO-8601 date-time');
-  return ms;
-}
-
-/**
- * Writes a new list of skipped occurrences and moves the pending occurrence accordingly: skipping
- * the pending one moves next_fire_utc on to the next occurrence left; restoring one before the
- * pending one makes it the pending one again. A snooze still ahead keeps its instant.
- */
-async function saveSkipped(deps: ReminderDeps, accountId: string, id: string, change: (skipped: Set<number>, r: ReminderWithDestinations) => void, nowMs: number) {
-  await deps.db.transaction().execute(async (trx) => {
-    const r = await findReminderOfAccount(trx, accountId, id);
-    if (!r) throw new AppError('REMINDER_NOT_FOUND', 'Reminder not found');
-    const skipped = new Set([...ruleOf(r).skipped!].filter((ms) => ms > nowMs));
-    change(skipped, r);
-    if (skipped.size > MAX_SKIPPED) throw new AppError('SKIP_LIMIT', `A reminder can have at most ${MAX_SKIPPED} skipped occurrences ahead`);
-    const exceptions = JSON.stringify([...skipped].sort((a, b) => a - b).map((ms) => new Date(ms).toISOString()));
-    const series = ruleOf({ ...r, exceptions });
-    // The pending occurrence: the first one left after the last one handed to the scheduler.
-    const pendingMs = r.next_occurrence_utc ? Date.parse(r.next_occurrence_utc) : null;
-    const from = pendingMs !== null ? Math.min(pendingMs, nowMs) : nowMs;
-    let next = nextOccurrenceAfter(series, from - 1);
-    while (next !== null && next <= nowMs && next !== pendingMs) next = nextOccurrenceAfter(series, next);
-    const snooze = r.snoozed_at_utc && Date.parse(r.snoozed_at_utc) > nowMs ? r.snoozed_at_utc : null;
-    const nextIso = iso(next);
-    await updateReminder(trx, r.id, {
-      exceptions,
-      next_occurrence_utc: nextIso,
-      next_fire_utc: snooze ?? nextIso,
-      snoozed_at_utc: snooze,
-      completed_at: snooze || nextIso ? null : (r.completed_at ?? new Date(nowMs).toISOString()),
-    });
-  });
-  deps.scheduler.wake();
-  return getReminder(deps, accountId, id);
-}
-
-/** Skips one future occurrence of the series (it must be one of its occurrences). Skipping one already skipped is a no-op. */
-export function skipOccurrence(deps: ReminderDeps, accountId: string, id: string, occurrence: unknown, nowMs = Date.now()): Promise<ReminderWithDestinations> {
-  const ms = occurrenceInstant(occurrence);
-  return saveSkipped(
-    deps,
-    accountId,
-    id,
-    (skipped, r) => {
-      if (skipped.has(ms)) return;
-      if (!isOccurrence(ruleOf({ ...r, exceptions: '[]' }), ms)) {
-        throw new AppError('OCCURRENCE_INVALID', `${new Date(ms).toISOString()} is not an occurrence of this reminder`);
-      }
-      if (ms <= nowMs) throw new AppError('OCCURRENCE_INVALID', 'This occurrence has already passed');
-      skipped.add(ms);
-    },
-    nowMs,
-  );
-}
-
-/** Restores a skipped occurrence. Restoring one that is not skipped is a no-op. */
-export function restoreOccurrence(deps: ReminderDeps, accountId: string, id: string, occurrence: unknown, nowMs = Date.now()): Promise<ReminderWithDestinations> {
-  const ms = occurrenceInstant(occurrence);
-  return saveSkipped(deps, accountId, id, (skipped) => void skipped.delete(ms), nowMs);
 }
 
 export async function removeReminder(deps: ReminderDeps, accountId: string, id: string): Promise<void> {

@@ -12,12 +12,11 @@ import {
   pauseReminder,
   previewOccurrences,
   removeReminder,
-  restoreOccurrence,
   resumeReminder,
-  skipOccurrence,
   snoozeReminder,
   updateReminderFields,
 } from '../../reminders/service.ts';
+import { restoreOccurrence, skipOccurrence } from '../../reminders/skip.ts';
 import { errorResponses, IdParams, Ok } from '../../schemas/common.ts';
 import { languageFromHeader } from '../../lib/language.ts';
 import { recurrenceSummary } from '../../reminders/recurrence-summary.ts';
