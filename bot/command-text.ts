@@ -1,4 +1,14 @@
+import { ApplicationIntegrationType, InteractionContextType } from 'discord.js';
 import { localizations, t } from './i18n.ts';
+
+/**
+ * Every command can be used from a server that invited the bot and by people who added Chime to
+ * their own account (user install: DMs with the bot, group DMs, servers without the bot). Replies
+ * are ephemeral everywhere; a channel reminder is refused where the bot cannot post
+ * (bot/access.ts), a DM reminder works in every context.
+ */
+export const INTEGRATION_TYPES = [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall] as const;
+export const CONTEXTS = [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel] as const;
 
 interface Localizable {
   setName(name: string): this;

@@ -21,6 +21,9 @@ afterAll(async () => {
 
 const remind = (userId: string, options: Array<{ name: string; value: string }>, extra: { guildId?: string; channelId?: string; locale?: string } = {}) =>
   command(env.fake, { userId, name: 'remind', options, ...extra });
+/** /remind in a server without the bot, through the user's own installation of the app. */
+const inOtherGuild = (userId: string, options: Array<{ name: string; value: string }>, locale?: string) =>
+  remind(userId, options, { guildId: ids.otherGuild, channelId: ids.otherChannel, ...(locale ? { locale } : {}) });
 
 describe('connection and registration', () => {
   it('identifies with the Guilds intent only and registers the commands globally, localized in fr and es', async () => {
@@ -41,6 +44,13 @@ describe('connection and registration', () => {
     expect(reminder.options.map((o: any) => o.name)).toEqual(['pause', 'resume', 'delete', 'snooze']);
     expect(reminder.options[3].name_localizations).toMatchObject({ fr: 'reporter', 'es-ES': 'posponer' });
     expect(env.fake.unhandledRequests()).toEqual([]);
+  });
+
+  it('offers every command to servers and to users who add Chime to their account (user install)', () => {
+    for (const c of env.fake.registeredCommands() as any[]) {
+      // 0 GUILD_INSTALL, 1 USER_INSTALL; contexts 0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL (group DMs).
+      expect({ name: c.name, integration_types: c.integration_types, contexts: c.contexts }).toEqual({ name: c.name, integration_types: [0, 1], contexts: [0, 1, 2] });
+    }
   });
 });
 
@@ -159,23 +169,14 @@ describe('/remind', () => {
     expect((await inGuild(ids.general, [{ name: 'role', value: ids.locked }])).content).toContain(`You can't mention <@&${ids.locked}>`);
     expect((await inGuild(ids.general, [{ name: 'role', value: ids.guild }])).content).toContain("can't mention @everyone");
     expect((await inGuild(ids.voice)).content).toContain('only be posted in text channels');
-    // A server the bot is not a member of (the user has the app installed on their account). The
-    // fake cannot store a reply there (it resolves mentions with the bot's guild permissions), so
-    // the check is read off the real discord.js interaction.
+    // A server the bot is not a member of (the user has the app installed on their account).
     const client = env.app.bot!.client;
     const seen = new Promise<ChatInputCommandInteraction>((resolve) =>
       client.prependOnceListener('interactionCreate', (i) => resolve(i as ChatInputCommandInteraction)),
     );
-    env.fake.dispatchInteraction(
-      env.fake.slashCommand({
-        userId: ids.alice,
-        name: 'remind',
-        options: [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }],
-        guildId: ids.otherGuild,
-        channelId: ids.otherChannel,
-      }),
-    );
+    const userInstalled = await inOtherGuild(ids.alice, [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }]);
     expect(checkInteractionChannelAccess(await seen, null)).toEqual({ ok: false, key: 'remind.botNotInGuild', vars: {} });
+    expect(userInstalled.content).toContain("Chime isn't a member of this server");
     // "This channel" in a DM, a role for a DM.
     expect((await remind(ids.alice, [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }])).content).toContain(
       'only works in a server channel',
@@ -193,6 +194,27 @@ describe('/remind', () => {
     const botLacks = await inGuild(ids.general, [{ name: 'role', value: ids.locked }]);
     expect(botLacks.content).toContain(`I can't mention <@&${ids.locked}>`);
     env.fake.updateMember(ids.guild, ids.alice, { roles: [] });
+  });
+});
+
+describe('/remind through a user install', () => {
+  it('in a server without the bot: a DM reminder is created and delivered, a channel one is refused in the user\'s language', async () => {
+    const fr = await inOtherGuild(ids.alice, [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }], 'fr');
+    expect(fr.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(fr.content).toBe("Chime n'est pas membre de ce serveur et ne peut donc pas y publier. Demandez à un administrateur de l'inviter, ou utilisez les messages privés.");
+
+    const account = (await accountOf(env.app, ids.alice))!;
+    const before = (await reminderRows(env.app, account.id)).length;
+    const ok = await inOtherGuild(ids.alice, [{ name: 'message', value: 'Pay the rent (user install)' }, { name: 'when', value: 'in 2 hours' }]);
+    expect(ok.content).toContain('your direct messages');
+    const rows = await reminderRows(env.app, account.id);
+    expect(rows.length).toBe(before + 1);
+    const row = rows.find((r) => r.message === 'Pay the rent (user install)')!;
+    const dests = await env.app.db.selectFrom('destinations').selectAll().where('reminder_id', '=', row.id).execute();
+    expect(dests.map((d) => d.type)).toEqual(['discord_dm']);
+    await fireNow(env.app, row.id);
+    const msgs = await waitForMessages(env.fake, () => env.fake.dmMessagesTo(ids.alice).filter((m) => m.content.includes('Pay the rent (user install)')));
+    expect(msgs).toHaveLength(1);
   });
 });
 

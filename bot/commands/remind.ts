@@ -1,11 +1,11 @@
-import { InteractionContextType, SlashCommandBuilder, type APIRole, type Role } from 'discord.js';
+import { SlashCommandBuilder, type APIRole, type Role } from 'discord.js';
 import type { RawDestination } from '../../server/destinations/validate.ts';
 import { AppError } from '../../server/errors.ts';
 import { RECURRENCES } from '../../server/reminders/input.ts';
 import { createReminder } from '../../server/reminders/service.ts';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { checkInteractionChannelAccess } from '../access.ts';
-import { localized, localizedChoice } from '../command-text.ts';
+import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../command-text.ts';
 import { RECURRENCE_KEYS, recurrenceLabel, reminderUrl, truncate, unix } from '../format.ts';
 import { t } from '../i18n.ts';
 import { parseWhen } from '../parse-when.ts';
@@ -13,7 +13,8 @@ import { replyEphemeral } from '../reply.ts';
 import type { BotCommand } from '../types.ts';
 
 const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'commands.remind.description')
-  .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
+  .setIntegrationTypes(...INTEGRATION_TYPES)
+  .setContexts(...CONTEXTS)
   .addStringOption((o) =>
     localized(o, 'commands.remind.options.message.name', 'commands.remind.options.message.description').setRequired(true).setMaxLength(2000),
   )

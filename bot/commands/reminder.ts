@@ -1,9 +1,9 @@
-import { InteractionContextType, SlashCommandBuilder, type SlashCommandSubcommandBuilder } from 'discord.js';
+import { SlashCommandBuilder, type SlashCommandSubcommandBuilder } from 'discord.js';
 import type { Reminder } from '../../server/db/database.ts';
 import { listReminderChoices } from '../../server/repositories/reminders.ts';
 import { getReminder, pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../server/reminders/service.ts';
 import { ensureAccountForDiscordUser, findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
-import { localized, localizedChoice } from '../command-text.ts';
+import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../command-text.ts';
 import { formatInZone, oneLine, truncate, unix } from '../format.ts';
 import { t } from '../i18n.ts';
 import { replyEphemeral } from '../reply.ts';
@@ -31,7 +31,8 @@ const withReminderOption = (s: SlashCommandSubcommandBuilder) =>
   );
 
 const data = localized(new SlashCommandBuilder(), 'commands.reminder.name', 'commands.reminder.description')
-  .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
+  .setIntegrationTypes(...INTEGRATION_TYPES)
+  .setContexts(...CONTEXTS)
   .addSubcommand((s) => withReminderOption(localized(s, 'commands.reminder.subcommands.pause.name', 'commands.reminder.subcommands.pause.description')))
   .addSubcommand((s) => withReminderOption(localized(s, 'commands.reminder.subcommands.resume.name', 'commands.reminder.subcommands.resume.description')))
   .addSubcommand((s) => withReminderOption(localized(s, 'commands.reminder.subcommands.delete.name', 'commands.reminder.subcommands.delete.description')))

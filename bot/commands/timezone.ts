@@ -1,8 +1,8 @@
-import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
+import { SlashCommandBuilder } from 'discord.js';
 import { updateAccount } from '../../server/repositories/accounts.ts';
 import { canonicalTimeZone } from '../../server/time/zoned.ts';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
-import { localized } from '../command-text.ts';
+import { CONTEXTS, INTEGRATION_TYPES, localized } from '../command-text.ts';
 import { formatInZone, truncate } from '../format.ts';
 import { t } from '../i18n.ts';
 import { replyEphemeral } from '../reply.ts';
@@ -35,7 +35,8 @@ export function matchTimeZones(query: string, limit = 25): string[] {
 
 const command: BotCommand = {
   data: localized(new SlashCommandBuilder(), 'commands.timezone.name', 'commands.timezone.description')
-    .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
+    .setIntegrationTypes(...INTEGRATION_TYPES)
+    .setContexts(...CONTEXTS)
     .addStringOption((o) =>
       localized(o, 'commands.timezone.options.zone.name', 'commands.timezone.options.zone.description').setAutocomplete(true).setMaxLength(64),
     ),

@@ -1299,7 +1299,8 @@ export class FakeDiscord {
     const roles = [...content.matchAll(/<@&(\d{17,20})>/g)].map((m) => m[1]!);
     const mentionsEveryone = /@(everyone|here)/.test(content);
     const canUsers = (id: string) => parse === null || parse.includes('users') || allowedUsers.includes(id);
-    const botCanMentionAll = guild ? hasPermission(this.computePermissions(guild.id, this.clientId), PermissionFlags.MentionEveryone) : false;
+    // A user-installed app answers in servers it is not a member of: it mentions nobody there.
+    const botCanMentionAll = guild && guild.members.has(this.clientId) ? hasPermission(this.computePermissions(guild.id, this.clientId), PermissionFlags.MentionEveryone) : false;
     const canRoles = (id: string) => {
       if (!(parse === null || parse.includes('roles') || allowedRoles.includes(id))) return false;
       const role = guild?.roles.find((r) => r.id === id);
@@ -1684,7 +1685,7 @@ export class FakeDiscord {
       team: null,
       bot: this.publicUser(this.botUser),
       redirect_uris: [...this.redirectUris],
-      integration_types_config: { '0': {} },
+      integration_types_config: { '0': {}, '1': {} },
       approximate_guild_count: [...this.guilds.values()].filter((g) => g.botInGuild).length,
     });
     this.route('GET', '/applications/@me', 'bot', () => json(200, appJson()));
@@ -1941,6 +1942,10 @@ export class FakeDiscord {
       if (seen.has(key)) e.name = fieldError('APPLICATION_COMMANDS_DUPLICATE_NAME', `Application command names must be unique`);
       seen.add(key);
       if (Array.isArray(c?.options)) checkOptions(c.options, e);
+      // Discord's enums: 0 GUILD_INSTALL, 1 USER_INSTALL; 0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL.
+      const enumList = (v: unknown, max: number) => v === undefined || v === null || (Array.isArray(v) && v.length > 0 && v.every((x) => Number.isInteger(x) && x >= 0 && x <= max));
+      if (!enumList(c?.integration_types, 1)) e.integration_types = fieldError('ENUM_TYPE_COERCE', 'Value is not a valid enum value.');
+      if (!enumList(c?.contexts, 2)) e.contexts = fieldError('ENUM_TYPE_COERCE', 'Value is not a valid enum value.');
       if (Object.keys(e).length) errors[String(i)] = e;
     });
     return Object.keys(errors).length ? errors : null;
