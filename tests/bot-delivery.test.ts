@@ -92,6 +92,30 @@ describe('buttons under a delivered reminder', () => {
     expect(fake.dmMessagesTo(ids.alice).find((m) => m.id === msg.id)!.components).toEqual([]);
   });
 
+  it('"Done" cancels a snooze still pending: it is not delivered a second time, the schedule goes on', async () => {
+    const { id, msg } = await deliveredReminder(ids.alice, 'Stretch (done after snooze)', { repeat: 'DAILY' });
+    const regular = (await reminder(id)).next_occurrence_utc;
+    await press(ids.alice, `rem:snooze10:${id}`, msg);
+    expect((await reminder(id)).snoozed_at_utc).not.toBeNull();
+    // Ten minutes go by in a second and a half: the snooze would fire then.
+    const soon = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000).toISOString();
+    await app().db.updateTable('reminders').set({ snoozed_at_utc: soon, next_fire_utc: soon }).where('id', '=', id).execute();
+    app().scheduler.wake();
+
+    const done = await press(ids.alice, `rem:done:${id}`, msg);
+    expect(done.type).toBe(7);
+    const note = await fake.waitForInteractionResponse(done.id, { kind: 'followup' });
+    expect(note.data.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(note.data.content).toContain('snooze is cancelled');
+    const row = await reminder(id);
+    expect(row).toMatchObject({ snoozed_at_utc: null, next_fire_utc: regular, next_occurrence_utc: regular });
+
+    await new Promise((r) => setTimeout(r, Date.parse(soon) - Date.now() + 1500));
+    await app().scheduler.drain();
+    expect(fake.dmMessagesTo(ids.alice).filter((m) => m.content.endsWith('Stretch (done after snooze)'))).toHaveLength(1);
+    expect(await app().db.selectFrom('deliveries').select('id').where('reminder_id', '=', id).execute()).toHaveLength(1);
+  });
+
   it('only the owner may use them; a deleted reminder says so', async () => {
     const { id, msg } = await deliveredReminder(ids.alice, 'Team sync', { guildId: ids.guild, channelId: ids.general, role: ids.team });
     const before = await reminder(id);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cancelPendingSnooze } from '../server/reminders/snooze-cancel.ts';
 import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 
@@ -60,5 +61,50 @@ describe('snooze', () => {
     expect(after.snoozed_at_utc).toBeNull();
     // The regular occurrence that was already scheduled is not eaten by the snooze.
     expect(after.next_fire_utc).toBe(nextRegular);
+  });
+
+  // The Discord "Done" button (tests/bot-delivery.test.ts has the whole flow).
+  it('cancelling a pending snooze puts the schedule back: one-off completed or kept, a series on its next occurrence', async () => {
+    const user = await signUp(server.url, { timezone: 'Europe/Paris' });
+    const create = async (recurrence: string) => {
+      const r = await user.api.post('/api/reminders', {
+        date: '2030-03-04',
+        time: '09:00',
+        message: `cancel-${recurrence}`,
+        recurrence,
+        destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/cancel`, platform: 'generic' } }],
+      });
+      expect(r.status).toBe(201);
+      return r.body as { id: string; account_id: string; next_fire_utc: string };
+    };
+    const row = (id: string) => server.app.db.selectFrom('reminders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const now = Date.now();
+    const later = new Date(Math.ceil(now / 1000) * 1000 + 3_600_000).toISOString();
+
+    // Nothing to cancel.
+    const plain = await create('ONCE');
+    expect(await cancelPendingSnooze(server.app, plain.account_id, plain.id, now)).toBe(false);
+
+    // A one-off delivered (completed), then snoozed: completed again.
+    const once = await create('ONCE');
+    await server.app.db.updateTable('reminders').set({ next_fire_utc: null, next_occurrence_utc: null, completed_at: new Date(now).toISOString() }).where('id', '=', once.id).execute();
+    await user.api.post(`/api/reminders/${once.id}/snooze`, { until: later });
+    expect((await user.api.get(`/api/reminders/${once.id}`)).body.status).toBe('active');
+    expect(await cancelPendingSnooze(server.app, once.account_id, once.id, now)).toBe(true);
+    expect((await user.api.get(`/api/reminders/${once.id}`)).body).toMatchObject({ status: 'completed', snoozed_at_utc: null, next_fire_utc: null });
+
+    // A one-off snoozed before it was sent: its occurrence is still ahead and stays.
+    const ahead = await create('ONCE');
+    await user.api.post(`/api/reminders/${ahead.id}/snooze`, { until: new Date(Date.parse(ahead.next_fire_utc) + 600_000).toISOString() });
+    expect(await cancelPendingSnooze(server.app, ahead.account_id, ahead.id, now)).toBe(true);
+    expect(await row(ahead.id)).toMatchObject({ snoozed_at_utc: null, next_fire_utc: ahead.next_fire_utc, next_occurrence_utc: ahead.next_fire_utc });
+
+    // A daily series whose past occurrence the snooze had taken over: that one is done too.
+    const daily = await create('DAILY');
+    const past = '2030-03-04T08:00:00.000Z';
+    await server.app.db.updateTable('reminders').set({ next_occurrence_utc: past, snoozed_at_utc: later, next_fire_utc: later }).where('id', '=', daily.id).execute();
+    const at = Date.parse('2030-03-06T12:00:00.000Z');
+    expect(await cancelPendingSnooze(server.app, daily.account_id, daily.id, at)).toBe(true);
+    expect(await row(daily.id)).toMatchObject({ snoozed_at_utc: null, next_fire_utc: '2030-03-07T08:00:00.000Z', next_occurrence_utc: '2030-03-07T08:00:00.000Z' });
   });
 });

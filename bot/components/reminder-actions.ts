@@ -1,5 +1,7 @@
+import { MessageFlags } from 'discord.js';
 import { findReminderById } from '../../server/repositories/reminders.ts';
 import { snoozeReminder } from '../../server/reminders/service.ts';
+import { cancelPendingSnooze } from '../../server/reminders/snooze-cancel.ts';
 import { wallClockToInstant, zonedParts } from '../../server/time/zoned.ts';
 import { findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { REMINDER_ACTIONS, type ReminderAction } from '../delivery-message.ts';
@@ -38,8 +40,10 @@ const component: BotComponent = {
 
     if (action === 'done') {
       // A one-off is already completed once delivered; for a recurring one "done" is about this
-      // message only. Either way the buttons go away.
+      // message (and a snooze of it still pending: it must not come back). The buttons go away.
+      const cancelled = await cancelPendingSnooze(app, account.id, reminder.id);
       await interaction.update({ components: [] });
+      if (cancelled) await interaction.followUp({ content: t(locale, 'delivery.snoozeCancelled'), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
       return;
     }
     const now = Date.now();
