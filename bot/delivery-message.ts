@@ -13,11 +13,16 @@ const LABELS: Record<ReminderAction, string> = {
 };
 export const REMINDER_ACTIONS = Object.keys(LABELS) as ReminderAction[];
 
-export const actionCustomId = (action: ReminderAction, reminderId: string) => `rem:${action}:${reminderId}`;
+/**
+ * `rem:<action>:<reminderId>`; "Tomorrow" also carries the occurrence the message delivers (epoch
+ * ms): tomorrow means that occurrence's wall-clock time, not the time the message happened to arrive.
+ */
+export const actionCustomId = (action: ReminderAction, reminderId: string, occurrenceMs?: number | null) =>
+  `rem:${action}:${reminderId}${action === 'tomorrow' && occurrenceMs != null && Number.isFinite(occurrenceMs) ? `:${Math.trunc(occurrenceMs)}` : ''}`;
 
-export function reminderButtons(reminderId: string, locale: string | null | undefined) {
+export function reminderButtons(reminderId: string, locale: string | null | undefined, occurrenceMs?: number | null) {
   const button = (action: ReminderAction, style: ButtonStyle, emoji: string) =>
-    new ButtonBuilder().setCustomId(actionCustomId(action, reminderId)).setLabel(t(locale, LABELS[action])).setStyle(style).setEmoji(emoji);
+    new ButtonBuilder().setCustomId(actionCustomId(action, reminderId, occurrenceMs)).setLabel(t(locale, LABELS[action])).setStyle(style).setEmoji(emoji);
   return new ActionRowBuilder<ButtonBuilder>()
     .addComponents(
       button('snooze10', ButtonStyle.Secondary, '💤'),
@@ -36,6 +41,8 @@ export interface DeliveryMessageInput {
   roleId?: string | null;
   /** The scheduled occurrence when the delivery is late (shown as a note). */
   lateOccurrenceMs?: number | null;
+  /** The occurrence this message delivers (the "Tomorrow" button keeps its wall-clock time). */
+  occurrenceMs?: number | null;
   nonce: string;
   /** False for test sends ("does this destination work?"): there is no reminder to act on. */
   buttons?: boolean;
@@ -53,7 +60,7 @@ export function buildDeliveryMessage(input: DeliveryMessageInput): RESTPostAPICh
   return {
     content,
     allowed_mentions: input.roleId ? { parse: [], roles: [input.roleId] } : { parse: [] },
-    components: input.buttons === false ? [] : [reminderButtons(input.reminderId, input.locale)],
+    components: input.buttons === false ? [] : [reminderButtons(input.reminderId, input.locale, input.occurrenceMs)],
     nonce: input.nonce.slice(0, 25),
     enforce_nonce: true,
   };

@@ -81,10 +81,19 @@ describe('buttons under a delivered reminder', () => {
     row = await reminder(id);
     expect(Math.abs(Date.parse(row.next_fire_utc!) - (Date.now() + 3_600_000))).toBeLessThan(5_000);
 
-    await press(ids.alice, `rem:tomorrow:${id}`, msg);
+    // "Tomorrow": the occurrence's wall-clock time (to the second), not the time the message arrived.
+    const { occurrence_utc } = await app().db.selectFrom('deliveries').select('occurrence_utc').where('reminder_id', '=', id).executeTakeFirstOrThrow();
+    const occurrence = Date.parse(occurrence_utc);
+    const tomorrow = (msg.components as any[])[0].components[2].custom_id as string;
+    expect(tomorrow).toBe(`rem:tomorrow:${id}:${occurrence}`);
+    await press(ids.alice, tomorrow, msg);
     row = await reminder(id);
-    const sent = Date.parse(msg.timestamp);
-    expect(row.next_fire_utc).toBe(new Date(Math.floor(sent / 60_000) * 60_000 + 86_400_000).toISOString());
+    expect(row.next_fire_utc).toBe(new Date(Math.floor(occurrence / 1000) * 1000 + 86_400_000).toISOString());
+    // In the reminder's zone, across a DST change: a Paris occurrence the Saturday before spring-forward, 23 h later.
+    await app().db.updateTable('reminders').set({ timezone: 'Europe/Paris' }).where('id', '=', id).execute();
+    await press(ids.alice, `rem:tomorrow:${id}:${Date.parse('2027-03-27T08:00:00Z')}`, msg);
+    expect((await reminder(id)).next_fire_utc).toBe('2027-03-28T07:00:00.000Z');
+    await app().db.updateTable('reminders').set({ timezone: before.timezone }).where('id', '=', id).execute();
 
     const done = await press(ids.alice, `rem:done:${id}`, msg);
     expect(done.type).toBe(7);

@@ -149,6 +149,17 @@ describe('delivery message', () => {
     expect(body.content).toContain('<t:1767225600:F>');
   });
 
+  it('the "Tomorrow" button carries the occurrence it delivers', () => {
+    const occurrence = Date.parse('2026-10-24T07:00:30Z');
+    const body = buildDeliveryMessage({ ...base, message: 'x', occurrenceMs: occurrence });
+    expect((body.components as any[])[0].components.map((c: any) => c.custom_id)).toEqual([
+      `rem:snooze10:${base.reminderId}`,
+      `rem:snooze60:${base.reminderId}`,
+      `rem:tomorrow:${base.reminderId}:${occurrence}`,
+      `rem:done:${base.reminderId}`,
+    ]);
+  });
+
   it('truncate never splits a surrogate pair', () => {
     expect(truncate('ab🙂cd', 4)).toBe('ab…');
     expect(truncate('abc', 3)).toBe('abc');
@@ -160,6 +171,20 @@ describe('helpers', () => {
     const fri = Date.parse('2026-03-28T08:00:00Z'); // 09:00 CET
     expect(new Date(sameTimeNextDay(fri, 'Europe/Paris')).toISOString()).toBe('2026-03-29T07:00:00.000Z');
     expect(new Date(sameTimeNextDay(Date.parse('2026-12-31T23:30:00Z'), 'UTC')).toISOString()).toBe('2027-01-01T23:30:00.000Z');
+  });
+
+  it('"Tomorrow" keeps the occurrence\'s wall clock to the second: 25 h across fall-back, 23 h across spring-forward, late presses', () => {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // Saturday 24 Oct 2026, 09:00:30 CEST; Paris falls back on Sunday: 09:00:30 CET is 25 h later.
+    const sat = Date.parse('2026-10-24T07:00:30Z');
+    expect(iso(sameTimeNextDay(sat, 'Europe/Paris', sat + 5_000))).toBe('2026-10-25T08:00:30.000Z');
+    expect(sameTimeNextDay(sat, 'Europe/Paris') - sat).toBe(25 * 3_600_000);
+    // New York springs forward on 14 Mar 2027: 07:15 EST -> 07:15 EDT is 23 h later.
+    const ny = Date.parse('2027-03-13T12:15:00Z');
+    expect(iso(sameTimeNextDay(ny, 'America/New_York', ny + 60_000))).toBe('2027-03-14T11:15:00.000Z');
+    // Pressed on a late delivery when "the next day" has already passed: the next day still ahead, same wall clock.
+    expect(iso(sameTimeNextDay(sat, 'Europe/Paris', Date.parse('2026-10-25T10:00:00Z')))).toBe('2026-10-26T08:00:30.000Z');
+    expect(iso(sameTimeNextDay(sat, 'Europe/Paris', Date.parse('2026-10-25T06:00:00Z')))).toBe('2026-10-25T08:00:30.000Z');
   });
 
   it('time zone search: substring, spaces match underscores, city prefix first, at most 25', () => {

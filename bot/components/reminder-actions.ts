@@ -12,14 +12,27 @@ import type { BotComponent } from '../types.ts';
 
 const DAY = 86_400_000;
 
-/** The same wall-clock time one calendar day after `baseMs`, in the zone (23 or 25 hours across DST). */
-export function sameTimeNextDay(baseMs: number, timeZone: string): number {
+/**
+ * The same wall-clock time (seconds included) as `baseMs`, one calendar day later in the zone: 23 or
+ * 25 hours later across a DST change. When that is not after `afterMs` (a late delivery pressed
+ * the next day), the first later day at that wall-clock time.
+ */
+export function sameTimeNextDay(baseMs: number, timeZone: string, afterMs = Number.NEGATIVE_INFINITY): number {
   const p = zonedParts(baseMs, timeZone);
-  const next = new Date(Date.UTC(p.year, p.month - 1, p.day + 1));
-  return wallClockToInstant(
-    { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: p.hour, minute: p.minute },
-    timeZone,
-  );
+  let day = Date.UTC(p.year, p.month - 1, p.day + 1);
+  if (Number.isFinite(afterMs)) {
+    const n = zonedParts(afterMs, timeZone);
+    day = Math.max(day, Date.UTC(n.year, n.month - 1, n.day));
+  }
+  for (let i = 0; i < 3; i++, day += DAY) {
+    const d = new Date(day);
+    const at = wallClockToInstant(
+      { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: p.hour, minute: p.minute, second: p.second },
+      timeZone,
+    );
+    if (at > afterMs) return at;
+  }
+  return afterMs + DAY;
 }
 
 /**
@@ -30,7 +43,7 @@ const component: BotComponent = {
   prefix: 'rem',
   async execute(interaction, { app }) {
     const locale = interaction.locale;
-    const [, rawAction, reminderId = ''] = interaction.customId.split(':');
+    const [, rawAction, reminderId = '', rawOccurrence] = interaction.customId.split(':');
     const action = rawAction as ReminderAction;
     if (!REMINDER_ACTIONS.includes(action)) return replyEphemeral(interaction, t(locale, 'errors.generic'));
     const reminder = await findReminderById(app.db, reminderId);
@@ -51,10 +64,11 @@ const component: BotComponent = {
     if (action === 'snooze10') at = now + 10 * 60_000;
     else if (action === 'snooze60') at = now + 60 * 60_000;
     else {
-      // "Tomorrow, same time": the time the reminder arrived (the message), one day later.
-      at = sameTimeNextDay(interaction.message.createdTimestamp, reminder.timezone);
-      if (at <= now) at = sameTimeNextDay(now, reminder.timezone);
-      if (at <= now) at = now + DAY;
+      // "Tomorrow, same time": the wall-clock time of the occurrence this message delivered (in
+      // the button since it was sent; older messages: the minute the message arrived), a day later.
+      const occurrence = rawOccurrence ? Number(rawOccurrence) : NaN;
+      const base = Number.isSafeInteger(occurrence) && occurrence > 0 ? occurrence : Math.floor(interaction.message.createdTimestamp / 60_000) * 60_000;
+      at = sameTimeNextDay(base, reminder.timezone, now);
     }
     const updated = await snoozeReminder(app, account.id, reminder.id, { atMs: at }, now);
     await replyEphemeral(interaction, t(locale, 'delivery.snoozed', { unix: unix(Date.parse(updated.next_fire_utc!)) }));

@@ -79,6 +79,7 @@ export async function postDeliveryMessage(rest: REST, channelId: string, ctx: Se
     locale: ctx.account.locale,
     roleId,
     lateOccurrenceMs: ctx.late ? Date.parse(ctx.occurrenceUtc) : null,
+    occurrenceMs: Date.parse(ctx.occurrenceUtc),
     nonce: ctx.idempotencyKey,
     // A test send has no reminder behind it to snooze or finish.
     buttons: !ctx.test,
