@@ -33,8 +33,19 @@
  *  - hourly and minutely rules without a time: now + the interval, the seconds dropped (truncated
  *    to the minute); with a time ("every 2 hours from 9am"): the first step after now of the
  *    series through that time today.
+ *  - a start ("starting friday") moves the search to that date; a weekday that is today means
+ *    next week's.
+ *  - an hourly/minutely anchor is a wall clock, so it cannot be the second pass of a repeated
+ *    (fall-back) hour: such steps are skipped to the first one its wall clock names.
  * The anchor matches the rule, so the engine's first occurrence is the anchor and COUNT counts
  * from it. Instants come from zoned.ts / the rule engine in the user's zone, never fixed offsets.
+ *
+ * Ends: "10 times" is COUNT=10. "for 10 days" is COUNT=10 when the rule fires once per day (once
+ * per unit said, INTERVAL 1); otherwise UNTIL = the anchor's day + 10 days - 1 (a date UNTIL,
+ * inclusive), or for hourly/minutely rules the instant just before anchor + the span. "until
+ * friday" is a date UNTIL (to the end of that local day); "until friday 5pm" a UTC UNTIL.
+ * A rule that never fires (UNTIL before the first occurrence, "february 31st") is
+ * repeat-unparseable.
  */
 import * as chrono from 'chrono-node';
 import type { RecurrenceType } from '../server/db/database.ts';
@@ -248,7 +259,7 @@ function readSpec(sc: Scanner, ctx: Ctx): Spec | null {
 
   if (sc.words().length > 0) {
     // One try for chrono at what is left: a time, a date ("every year on 3 march" it would read too).
-    const found = chronoWhole(sc.o, ctx);
+    const found = chronoWhole(sc.o, ctx, false);
     if (!found) return null;
     if (found.time) {
       if (spec.time) return null;
@@ -410,7 +421,7 @@ function readFrequency(sc: Scanner, spec: Spec): boolean {
     setWeekly(spec, WORKDAYS);
     return true;
   }
-  if (sc.take(String.raw`(?:on\s+)?(?:the\s+)?week\s?-?ends|(?:les|los)\s+${WEEKEND_WORD}|le\s+week\s?-?end`)) {
+  if (sc.take(String.raw`(?:on\s+)?(?:the\s+)?week\s?-?ends|(?:les|los)\s+${WEEKEND_WORD}|le\s+week\s?-?end(?!\s+(?:prochain|dernier|suivant|d'apres|passe))`)) {
     setWeekly(spec, WEEKEND);
     return true;
   }
@@ -583,8 +594,11 @@ interface ChronoFound {
 
 const CHRONO_WEEKDAYS: readonly RRuleWeekday[] = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
 
-/** chrono's reading of `text` when one result accounts for every word but fillers, else null. */
-function chronoWhole(text: string, ctx: Ctx): ChronoFound | null {
+/**
+ * chrono's reading of `text` when one result accounts for every word but fillers, else null.
+ * Relative dates ("tomorrow", "next week") only where a date is expected (a start, an end).
+ */
+function chronoWhole(text: string, ctx: Ctx, relativeOk = true): ChronoFound | null {
   const reference = { instant: new Date(wallAsUtc(ctx.nowMs, ctx.timeZone)), timezone: 0 };
   for (const lang of ctx.langs) {
     const results = PARSERS[lang].parse(text, reference, { forwardDate: true });
@@ -600,6 +614,7 @@ function chronoWhole(text: string, ctx: Ctx): ChronoFound | null {
     const weekdayOnly = s.isCertain('weekday') && !s.isCertain('day');
     const time = s.isCertain('hour') ? { hour: get('hour'), minute: get('minute'), second: get('second') } : null;
     if (relative && time && !s.isCertain('day')) continue; // "in 2 hours" is not a time of day
+    if (relative && !relativeOk) continue;
     return {
       date: { year: get('year'), month: get('month'), day: get('day') },
       dateCertain: dateCertain || (relative && !time),

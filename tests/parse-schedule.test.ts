@@ -268,6 +268,11 @@ describe('parseSchedule without repetition words is parseWhen', () => {
     [MADRID, 'es', 'mañana a las 9'],
     [MADRID, 'es', 'el lunes a las 9'],
     [MADRID, 'es', 'en 10 minutos'],
+    [NY, 'en', 'in a month'],
+    [NY, 'en', 'this weekend at 10'],
+    [PARIS_SPRING, 'fr', 'le 15 du mois prochain'],
+    [PARIS_SPRING, 'fr', 'le week-end prochain à 10h'],
+    [MADRID, 'es', 'el 15 del mes que viene'],
     [NY, 'en', 'blah'],
     [NY, 'en', ''],
   ])('%#: "%s"', (now, locale, text) => {
@@ -276,6 +281,28 @@ describe('parseSchedule without repetition words is parseWhen', () => {
     const r = parseSchedule(text, now.zone, locale, nowMs);
     expect(hasRepeatWords(text)).toBe(false);
     expect(r).toEqual(once.ok ? { ...once, repeat: null } : once);
+  });
+});
+
+describe('parseSchedule on word salad', () => {
+  it('never throws, and whatever it accepts is a rule whose first occurrence is the anchor, after now', () => {
+    const pieces = ['every', 'each', 'other', '2', '15', 'monday', 'mondays', 'and', 'wednesday', 'day', 'days', 'week', 'month', 'year', 'hours', 'minutes', 'at', '9', '9am', '17:00', '9h', 'à', 'a las', 'tous les', 'toutes les', 'chaque', 'cada', 'todos los', 'días', 'jours', 'lundi', 'lunes', 'first', 'last', 'premier', 'último', 'of the month', 'du mois', 'de cada mes', 'until', 'friday', 'december 24', "jusqu'au", 'hasta el', 'for', '10', 'times', 'fois', 'weekday', 'weekend', 'on', 'the', 'le', 'el', 'sur', 'deux', 'from', 'starting', 'noon', '31st', '-', 'to', ','];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const zones = ['America/New_York', 'Europe/Paris', 'Europe/Madrid', 'Asia/Kathmandu'];
+    let accepted = 0;
+    for (let i = 0; i < 1500; i++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join(' ');
+      const zone = zones[i % zones.length]!;
+      const nowMs = Date.parse('2026-03-28T20:00:00Z') + i * 7_200_000;
+      const r = parseSchedule(text, zone, ['en', 'fr', 'es'][i % 3], nowMs);
+      if (!r.ok || !r.repeat) continue;
+      accepted++;
+      const anchor = { date: r.date, time: r.time, timeZone: zone };
+      expect(r.instantMs, text).toBeGreaterThan(nowMs);
+      expect(firstRRuleOccurrence(ruleOf(r, anchor), anchor), text).toBe(r.instantMs);
+    }
+    expect(accepted).toBeGreaterThan(0);
   });
 });
 

@@ -162,7 +162,7 @@ export const EVERY = String.raw`(?:every|each|tous\s+les|toutes\s+les|tous|toute
 export const EVERY_NTH: Record<string, number> = { other: 2, second: 2, third: 3, fourth: 4, fifth: 5, '2nd': 2, '3rd': 3, '4th': 4, '5th': 5 };
 
 /** "of the month", "of every month", "monthly", "du mois", "de chaque mois", "del mes", "de cada mes". */
-export const MONTH_PERIOD = String.raw`(?:(?:of|in)\s+(?:the\s+|every\s+|each\s+|a\s+)?month|every\s+month|each\s+month|monthly|a\s+month|per\s+month|du\s+mois(?!\s+(?:prochain|dernier|suivant|en\s+cours))|de\s+(?:chaque|tous\s+les)\s+mois|chaque\s+mois|tous\s+les\s+mois|par\s+mois|del\s+mes(?!\s+(?:que\s+viene|proximo|siguiente|pasado))|de\s+(?:cada|todos\s+los)\s+mes(?:es)?|de\s+mes|cada\s+mes|todos\s+los\s+meses|al\s+mes|por\s+mes)`;
+export const MONTH_PERIOD = String.raw`(?:of\s+(?:the\s+|every\s+|each\s+)?month(?!\s+of)|in\s+(?:every|each)\s+month|every\s+month|each\s+month|monthly|per\s+month|du\s+mois(?!\s+(?:prochain|dernier|suivant|en\s+cours))|de\s+(?:chaque|tous\s+les)\s+mois|chaque\s+mois|tous\s+les\s+mois|par\s+mois|del\s+mes(?!\s+(?:que\s+viene|proximo|siguiente|pasado))|de\s+(?:cada|todos\s+los)\s+mes(?:es)?|cada\s+mes|todos\s+los\s+meses|al\s+mes|por\s+mes)`;
 
 /** A weekday word that stands for "any of Monday to Friday": "weekday", "jour ouvré", "día laborable". */
 export const WORKDAY_WORD = String.raw`(?:week\s?-?days?|work\s?-?days?|business\s+days?|working\s+days?|jours?\s+ouvr(?:e|a)(?:bl)?e?s?|jours?\s+de\s+(?:la\s+)?semaine|dias?\s+(?:laborables?|laborales?|habiles?|de\s+(?:la\s+)?semana|entre\s+semana))`;
@@ -176,7 +176,7 @@ export const WEEKEND_WORD = String.raw`(?:week\s?-?ends?|fin(?:es)?\s+de\s+seman
 export const REPEAT_WORDS = new RegExp(
   [
     String.raw`\b(?:every|each|everyday|daily|hourly|weekly|monthly|yearly|annually|fortnightly|biweekly|alternate|once\s+(?:a|an|per|every)|weekdays|weekends|workdays|business\s+days|working\s+days|(?:mon|tues|wednes|thurs|fri|satur|sun)days|until|till|til|times)\b`,
-    String.raw`\b(?:tous|toutes|chaque|quotidien\w*|hebdomadaire\w*|mensuel\w*|annuel\w*|(?:lun|mar|mercre|jeu|vendre|same)dis|dimanches|jusqu|sur\s+(?:deux|trois|quatre|\d+)|ouvres|ouvrables|en\s+semaine|week-?ends|le\s+week-?end|par\s+(?:jour|semaine|mois|an|annee|heure)|fois)\b`,
+    String.raw`\b(?:tous|toutes|chaque|quotidien\w*|hebdomadaire\w*|mensuel\w*|annuel\w*|(?:lun|mar|mercre|jeu|vendre|same)dis|dimanches|jusqu|sur\s+(?:deux|trois|quatre|\d+)|ouvres|ouvrables|en\s+semaine|week-?ends|le\s+week-?end(?!\s+(?:prochain|dernier|suivant|d'apres|passe))|par\s+(?:jour|semaine|mois|an|annee|heure)|fois)\b`,
     String.raw`\b(?:cada|todos|todas|diari\w*|a\s+diario|semanal\w*|mensual\w*|anual\w*|hasta|laborables|habiles|entre\s+semana|fines\s+de\s+semana|los\s+(?:lunes|martes|miercoles|jueves|viernes|sabados|domingos)|si\s+y\s+otr[oa]\s+no|por\s+medio|una\s+vez|veces)\b`,
     String.raw`\b(?:for|during|pendant|durant|durante)\s+${NUM}\s+${UNIT}\b`,
     MONTH_PERIOD,
