@@ -164,6 +164,8 @@ interface Spec {
   /** "for 3 weeks" */
   span: { n: number; unit: Unit } | null;
   until: { kind: 'date'; date: LocalDate } | { kind: 'wall'; wall: WallClock } | null;
+  /** The UNTIL is a weekday that is today: next week's if the series does not fire by then. */
+  untilNextWeek?: boolean;
 }
 
 function languagesFor(locale: string | null | undefined): Language[] {
@@ -303,6 +305,8 @@ function readEnd(sc: Scanner, spec: Spec, ctx: Ctx): boolean {
     const found = chronoWhole(fragment.original, ctx);
     if (!found) return false;
     spec.until = found.time ? { kind: 'wall', wall: { ...found.date, ...found.time } } : { kind: 'date', date: found.date };
+    // "until friday" said on a Friday: today, or next Friday when the series would not fire by tonight.
+    if (found.weekday && sameDate(found.date, localDateOf(ctx.nowMs, ctx.timeZone))) spec.untilNextWeek = true;
     sc.blank(fragment.from, fragment.to);
   }
   return true;
@@ -702,11 +706,19 @@ function resolve(spec: Spec, ctx: Ctx): ParsedSchedule | null {
     rule = { ...rule, byMonth: preset.byMonth, byMonthDay: preset.byMonthDay, bySetPos: preset.bySetPos };
   }
 
-  const ends = endOf(spec, rule, anchor, occ, ctx);
+  let ends = endOf(spec, rule, anchor, occ, ctx);
   if (ends === null) return null;
-  const full = toRule({ ...rule, ...ends });
+  let full = toRule({ ...rule, ...ends });
   if (!full) return null;
-  const first = firstRRuleOccurrence(full, anchor);
+  let first = firstRRuleOccurrence(full, anchor);
+  if (first === null && spec.untilNextWeek && spec.until) {
+    const u = spec.until;
+    const later: Spec['until'] = u.kind === 'date' ? { kind: 'date', date: addToDate(u.date, 1, 'week') } : { kind: 'wall', wall: { ...u.wall, ...addToDate(u.wall, 1, 'week') } };
+    ends = endOf({ ...spec, until: later }, rule, anchor, occ, ctx);
+    full = ends && toRule({ ...rule, ...ends });
+    if (!full) return null;
+    first = firstRRuleOccurrence(full, anchor);
+  }
   if (first !== occ) return null; // never fires (UNTIL before the first occurrence), or not from its anchor
 
   let recurrence: RecurrenceType | 'CUSTOM' = 'CUSTOM';

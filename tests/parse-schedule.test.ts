@@ -192,6 +192,13 @@ describe('parseSchedule: instants and series', () => {
     expect(all).toEqual(['2026-11-24T14:00:00.000Z', '2026-11-25T14:00:00.000Z', '2026-11-26T14:00:00.000Z', '2026-11-27T14:00:00.000Z']);
   });
 
+  it('"until friday" said on a Friday: tonight when the series fires by then, else next Friday', () => {
+    const friday = Date.parse('2026-11-27T15:00:00Z'); // Friday 10:00 EST
+    expect(parseSchedule('every hour until friday', NY.zone, 'en', friday)).toMatchObject({ ok: true, repeat: { rrule: 'FREQ=HOURLY;UNTIL=20261127' } });
+    expect(parseSchedule('every day at 9 until friday', NY.zone, 'en', friday)).toMatchObject({ ok: true, date: '2026-11-28', repeat: { rrule: 'FREQ=DAILY;UNTIL=20261204' } });
+    expect(parseSchedule('todos los días hasta el viernes', NY.zone, 'es', friday)).toMatchObject({ ok: true, repeat: { rrule: 'FREQ=DAILY;UNTIL=20261204' } });
+  });
+
   it('"un lundi sur deux" starts next Monday, then every other Monday', () => {
     expect(occurrences(parse(PARIS_SPRING, 'fr', 'un lundi sur deux à 9h'), PARIS_SPRING.zone, 3)).toEqual([
       '2026-03-30T07:00:00.000Z', // CEST already
