@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { type DueReminder, latestOccurrenceAtOrBefore, planBatch, planFiring, planFiringOrStop } from '../server/scheduler/planner.ts';
 import { ruleOf } from '../server/reminders/schedule.ts';
+import { LATE_THRESHOLD_MS } from '../server/scheduler/late.ts';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../server/scheduler/options.ts';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -40,6 +42,9 @@ describe('planFiring', () => {
     const r = due({ local_date: '2026-11-23', local_time: '08:00', next_fire_utc: '2026-11-23T08:00:00.000Z' });
     expect(planFiring(r, ms('2026-11-23T08:01:00.001Z'), LATE).late).toBe(true);
     expect(planFiring(r, ms('2026-11-23T08:01:00.000Z'), LATE).late).toBe(false);
+    // README "Time": more than 60 s late counts; the scheduler runs with that one constant.
+    expect(LATE).toBe(LATE_THRESHOLD_MS);
+    expect(DEFAULT_SCHEDULER_OPTIONS.lateThresholdMs).toBe(LATE_THRESHOLD_MS);
   });
 
   it('a daily reminder on time: the next fire is tomorrow at the same wall-clock time', () => {

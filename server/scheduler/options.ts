@@ -1,3 +1,5 @@
+import { LATE_THRESHOLD_MS } from './late.ts';
+
 export interface SchedulerOptions {
   /** Reminders claimed per transaction. */
   batchSize: number;
@@ -35,7 +37,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   perHostConcurrency: 32,
   retryDelaysMs: [10_000, 60_000, 300_000, 1_800_000, 7_200_000],
   retryJitter: 0.2,
-  lateThresholdMs: 60_000,
+  lateThresholdMs: LATE_THRESHOLD_MS,
   shutdownTimeoutMs: 10_000,
   flushIntervalMs: 100,
   maxBuffered: 8_000,
