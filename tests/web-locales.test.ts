@@ -4,8 +4,9 @@
  * 1. Every namespace exists in every language with exactly the same keys and the same
  *    {{placeholders}}; no value is empty.
  * 2. No unused key. Convention: a key is referenced as a plain string literal somewhere in
- *    `web/src` or `bot/`, either namespaced ('auth:signIn.title') or bare ('signIn.title', as in
- *    `useTranslation('auth'); t('signIn.title')`). Keys built at run time must be declared below
+ *    `web/src`, `bot/`, `server/destinations/` or `server/reminders/`, either namespaced
+ *    ('auth:signIn.title') or bare ('signIn.title', as in `useTranslation('auth');
+ *    t('signIn.title')`). Keys built at run time must be declared below
  *    in DYNAMIC_PREFIXES (e.g. `t('common:errors.' + code)`).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -16,7 +17,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const LOCALES = path.join(ROOT, 'locales');
 const LANGUAGES = ['en', 'fr', 'es'] as const;
 // server/destinations: the Discord senders word delivery errors with the bot's strings.
-const SOURCE_DIRS = ['web/src', 'bot', 'server/destinations'];
+// server/reminders: the recurrence sentences (recurrence.json).
+const SOURCE_DIRS = ['web/src', 'bot', 'server/destinations', 'server/reminders'];
 
 /** `namespace:prefix` of keys that are composed at run time; every key under them counts as used. */
 const DYNAMIC_PREFIXES = [
@@ -109,7 +111,7 @@ describe('locales', () => {
     });
   }
 
-  it('has no unused keys (referenced as string literals in web/src, bot/ or server/destinations/)', () => {
+  it('has no unused keys (referenced as string literals in web/src, bot/, server/destinations/ or server/reminders/)', () => {
     const refs = referencedStrings();
     const unused: string[] = [];
     for (const ns of nsList) {
