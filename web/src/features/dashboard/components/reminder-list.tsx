@@ -7,7 +7,7 @@ import type { Reminder } from '@/lib/api/reminders';
 import { formatDate, formatTime } from '@/lib/format';
 import { reminderStatus } from '@/lib/reminder-status';
 import { cn } from '@/lib/utils';
-import { displayInstant, recurrenceKey, sortForList } from '../lib/reminder-display';
+import { listInstant, recurrenceLabel, sortForList } from '../lib/reminder-display';
 import { DestinationBadges } from './destination-badges';
 
 /** The scrollable list of reminders (SPEC: max height 800 px); a card opens the details page. */
@@ -36,7 +36,7 @@ export function ReminderList({ reminders, zone, className }: { reminders: Remind
 function ReminderCard({ reminder, zone }: { reminder: Reminder; zone: string }) {
   const { t } = useTranslation('dashboard');
   const status = reminderStatus(reminder);
-  const at = displayInstant(reminder);
+  const at = listInstant(reminder);
   // The shown time is the next firing, so a snooze moves it: say so.
   const snoozed = reminder.snoozed_at_utc !== null && reminder.snoozed_at_utc === reminder.next_fire_utc && status === 'active';
   return (
@@ -68,9 +68,9 @@ function ReminderCard({ reminder, zone }: { reminder: Reminder; zone: string }) 
           <Clock className="size-3.5" aria-hidden />
           {formatTime(at, zone)}
         </span>
-        <span className="inline-flex items-center gap-1.5">
-          <Repeat className="size-3.5" aria-hidden />
-          {t(recurrenceKey(reminder))}
+        <span className="inline-flex min-w-0 items-center gap-1.5" data-testid="reminder-card-recurrence">
+          <Repeat className="size-3.5 shrink-0" aria-hidden />
+          <span className="truncate">{recurrenceLabel(reminder, t)}</span>
         </span>
         {snoozed && (
           <span className="inline-flex items-center gap-1.5 font-medium text-amber-700 dark:text-warning" data-testid="reminder-card-snoozed">

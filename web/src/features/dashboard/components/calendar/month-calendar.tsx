@@ -1,5 +1,5 @@
-import { CalendarSearch, ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
-import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { CalendarSearch, ChevronDown, ChevronLeft, ChevronRight, Repeat } from 'lucide-react';
+import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -8,6 +8,7 @@ import type { Reminder } from '@/lib/api/reminders';
 import { formatMonthYear, formatTime } from '@/lib/format';
 import { reminderStatus } from '@/lib/reminder-status';
 import { cn } from '@/lib/utils';
+import { recurrenceLabel } from '../../lib/reminder-display';
 import { useNow } from '../../lib/use-now';
 import {
   addDays,
@@ -23,8 +24,9 @@ import {
   zonedDate,
 } from './calendar-dates';
 import { DayDialog } from './day-dialog';
+import { type DayEntry, entriesByDate } from './day-entries';
 import { MonthPicker } from './month-picker';
-import { type CalendarEvent, useGridEvents, useNextReminderMonth } from './use-calendar-events';
+import { useGridEvents, useNextReminderMonth } from './use-calendar-events';
 
 interface MonthCalendarProps {
   reminders: Reminder[];
@@ -33,7 +35,7 @@ interface MonthCalendarProps {
   className?: string;
 }
 
-const NO_EVENTS: CalendarEvent[] = [];
+const NO_ENTRIES: DayEntry[] = [];
 const MAX_CHIPS = 2;
 
 /** Month calendar (SPEC "Calendar"): a 7 x 6 grid on large screens, a list of busy days below lg. */
@@ -54,6 +56,10 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
   const weekStart = weekStartOf(language);
   const grid = useMemo(() => monthGrid(shown, weekStart), [shown, weekStart]);
   const { byDate, error, isLoading } = useGridEvents(reminders, grid, zone);
+  // Dense series (more than 3 a day) collapse into one entry per day.
+  const entries = useMemo(() => entriesByDate(byDate), [byDate]);
+  const listRef = useRef<HTMLUListElement>(null);
+  const listScrolledFor = useRef<string | null>(null);
   const next = useNextReminderMonth(reminders, shown, zone);
 
   const shortHeaders = weekdayHeaders(language, weekStart, 'short').map((name) => name.replace(/\.$/, ''));
@@ -63,14 +69,14 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
     const { year, month } = parsePlainDate(date);
     return year === shown.year && month === shown.month;
   };
-  const busyDays = grid.filter((date) => inShownMonth(date) && (byDate.get(date)?.length ?? 0) > 0);
+  const busyDays = grid.filter((date) => inShownMonth(date) && (entries.get(date)?.length ?? 0) > 0);
 
   // Roving tab stop: one focusable day; arrows move it and page months at the edges.
   const activeDate = focusDate && grid.includes(focusDate) ? focusDate : inShownMonth(today) ? today : grid.find(inShownMonth)!;
   useEffect(() => {
     if (!focusRequest.current) return;
     focusRequest.current = false;
-    gridRef.current?.querySelector<HTMLButtonElement>(`[data-date="${activeDate}"]`)?.focus();
+    gridRef.current?.querySelector<HTMLButtonElement>(`button[data-date="${activeDate}"]`)?.focus();
   }, [activeDate]);
 
   function moveFocus(date: string) {
@@ -86,10 +92,31 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
     moveFocus(addDays(date, step));
   }
 
-  const dayLabel = (date: string, count: number) => {
+  /*
+   * A day's accessible name starts with the text the day shows (its number; on phones also the
+   * short weekday), so speech users can say what they see (WCAG 2.5.3); the full date and the
+   * count follow. Chips and count badges sit outside the button, hidden from assistive tech.
+   */
+  const dayLabel = (date: string, count: number, shown: string) => {
     const long = new Intl.DateTimeFormat(language, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(plainDateMs(date));
-    return count > 0 ? t('day.withReminders', { date: long, count }) : long;
+    return count > 0 ? t('day.withReminders', { day: shown, date: long, count }) : t('day.label', { day: shown, date: long });
   };
+
+  /*
+   * Phones: the list of busy days scrolls inside its card; in the current month it opens on today
+   * (or the next busy day), not on the 1st. Once per month shown and only once every occurrence
+   * has loaded, so a refresh never moves what the user scrolled to.
+   */
+  const scrollTarget = inShownMonth(today) ? (busyDays.find((d) => d >= today) ?? busyDays[busyDays.length - 1]) : busyDays[0];
+  const shownKey = `${shown.year}-${shown.month}`;
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list || isLoading || !scrollTarget || listScrolledFor.current === shownKey) return;
+    if (list.offsetParent === null) return; // hidden (large screens): nothing to scroll
+    listScrolledFor.current = shownKey;
+    const row = list.querySelector<HTMLElement>(`[data-date="${scrollTarget}"]`);
+    list.scrollTop = row ? row.offsetTop : 0;
+  }, [shownKey, scrollTarget, isLoading]);
 
   return (
     <Card className={cn('gap-0 overflow-hidden py-0', className)} data-testid="calendar">
@@ -151,64 +178,68 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
         {Array.from({ length: 6 }, (_, week) => (
           <div key={week} role="row" className="grid grid-cols-7 border-b last:border-b-0">
             {grid.slice(week * 7, week * 7 + 7).map((date) => {
-              const events = byDate.get(date) ?? NO_EVENTS;
+              const dayEntries = entries.get(date) ?? NO_ENTRIES;
               const outside = !inShownMonth(date);
               const isToday = date === today;
+              const dayNumber = String(parsePlainDate(date).day);
               return (
-                <div key={date} role="gridcell" className="border-r last:border-r-0">
-                  <button
-                    type="button"
-                    tabIndex={date === activeDate ? 0 : -1}
-                    data-date={date}
-                    data-testid="calendar-day"
-                    data-today={isToday || undefined}
-                    data-outside={outside || undefined}
-                    aria-current={isToday ? 'date' : undefined}
-                    aria-label={dayLabel(date, events.length)}
-                    onClick={(e) => {
-                      dialogOpener.current = e.currentTarget;
-                      setFocusDate(date);
-                      setOpenDate(date);
-                    }}
-                    onKeyDown={(e) => onDayKey(e, date)}
-                    className={cn(
-                      'group flex h-[6.75rem] w-full flex-col gap-1 p-1.5 text-left transition-colors outline-none',
-                      'hover:bg-accent/60 focus-visible:relative focus-visible:z-10 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset',
-                      outside && 'bg-muted/30 text-muted-foreground',
-                      isToday && 'bg-primary/[0.06] dark:bg-primary/10',
-                    )}
-                  >
-                    <span className="flex items-center justify-between gap-1">
+                <div
+                  key={date}
+                  role="gridcell"
+                  data-testid="calendar-day"
+                  data-date={date}
+                  data-today={isToday || undefined}
+                  data-outside={outside || undefined}
+                  className={cn(
+                    'relative flex h-[6.75rem] flex-col gap-1 border-r p-1.5 transition-colors last:border-r-0 hover:bg-accent/60',
+                    outside && 'bg-muted/30 text-muted-foreground',
+                    isToday && 'bg-primary/[0.06] dark:bg-primary/10',
+                  )}
+                >
+                  <span className="flex items-center justify-between gap-1">
+                    {/* The button's ::after covers the whole cell: a click anywhere opens the day. */}
+                    <button
+                      type="button"
+                      tabIndex={date === activeDate ? 0 : -1}
+                      data-date={date}
+                      data-testid="calendar-day-button"
+                      aria-current={isToday ? 'date' : undefined}
+                      aria-label={dayLabel(date, dayEntries.length, dayNumber)}
+                      onClick={(e) => {
+                        dialogOpener.current = e.currentTarget;
+                        setFocusDate(date);
+                        setOpenDate(date);
+                      }}
+                      onKeyDown={(e) => onDayKey(e, date)}
+                      className={cn(
+                        'flex size-7 items-center justify-center rounded-full text-sm tabular-nums outline-none',
+                        'after:absolute after:inset-0 focus-visible:after:z-10 focus-visible:after:ring-2 focus-visible:after:ring-ring focus-visible:after:ring-inset',
+                        isToday && 'bg-primary font-semibold text-primary-foreground shadow-sm shadow-primary/30',
+                      )}
+                    >
+                      {dayNumber}
+                    </button>
+                    {dayEntries.length > 0 && (
                       <span
                         className={cn(
-                          'flex size-7 items-center justify-center rounded-full text-sm tabular-nums',
-                          isToday && 'bg-primary font-semibold text-primary-foreground shadow-sm shadow-primary/30',
+                          'min-w-5 rounded-full px-1.5 py-px text-center text-[11px] font-semibold tabular-nums',
+                          outside ? 'bg-muted text-muted-foreground' : 'bg-primary/12 text-primary dark:bg-primary/25',
                         )}
+                        data-testid="calendar-day-count"
+                        aria-hidden
                       >
-                        {parsePlainDate(date).day}
+                        {dayEntries.length}
                       </span>
-                      {events.length > 0 && (
-                        <span
-                          className={cn(
-                            'min-w-5 rounded-full px-1.5 py-px text-center text-[11px] font-semibold tabular-nums',
-                            outside ? 'bg-muted text-muted-foreground' : 'bg-primary/12 text-primary dark:bg-primary/25',
-                          )}
-                          data-testid="calendar-day-count"
-                          aria-hidden
-                        >
-                          {events.length}
-                        </span>
-                      )}
-                    </span>
-                    <span className="flex min-w-0 flex-col gap-0.5" aria-hidden>
-                      {events.slice(0, MAX_CHIPS).map((event) => (
-                        <EventChip key={`${event.reminder.id}-${event.at}`} event={event} zone={zone} muted={outside} />
-                      ))}
-                      {events.length > MAX_CHIPS && (
-                        <span className="px-1 text-[11px] font-medium text-muted-foreground">{t('day.more', { count: events.length - MAX_CHIPS })}</span>
-                      )}
-                    </span>
-                  </button>
+                    )}
+                  </span>
+                  <span className="flex min-w-0 flex-col gap-0.5" aria-hidden>
+                    {dayEntries.slice(0, MAX_CHIPS).map((entry) => (
+                      <EntryChip key={entry.key} entry={entry} zone={zone} muted={outside} />
+                    ))}
+                    {dayEntries.length > MAX_CHIPS && (
+                      <span className="px-1 text-[11px] font-medium text-muted-foreground">{t('day.more', { count: dayEntries.length - MAX_CHIPS })}</span>
+                    )}
+                  </span>
                 </div>
               );
             })}
@@ -223,15 +254,15 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
             {isLoading ? t('loading') : t('mobile.empty')}
           </p>
         ) : (
-          <ul className="divide-y" aria-label={t('mobile.label', { month: title })}>
+          <ul ref={listRef} className="relative max-h-[28rem] divide-y overflow-y-auto overscroll-contain" aria-label={t('mobile.label', { month: title })} data-testid="calendar-day-list-scroller">
             {busyDays.map((date) => (
               <MobileDay
                 key={date}
                 date={date}
-                events={byDate.get(date) ?? NO_EVENTS}
+                entries={entries.get(date) ?? NO_ENTRIES}
                 zone={zone}
                 isToday={date === today}
-                label={dayLabel(date, byDate.get(date)?.length ?? 0)}
+                label={(shownText) => dayLabel(date, entries.get(date)?.length ?? 0, shownText)}
                 onOpen={(opener) => {
                   dialogOpener.current = opener;
                   setOpenDate(date);
@@ -244,7 +275,8 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
 
       <DayDialog
         date={openDate}
-        events={openDate ? (byDate.get(openDate) ?? NO_EVENTS) : NO_EVENTS}
+        entries={openDate ? (entries.get(openDate) ?? NO_ENTRIES) : NO_ENTRIES}
+        reminders={reminders}
         zone={zone}
         onOpenChange={(open) => {
           if (!open) setOpenDate(null);
@@ -255,74 +287,101 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
   );
 }
 
-function EventChip({ event, zone, muted }: { event: CalendarEvent; zone: string; muted: boolean }) {
-  const status = reminderStatus(event.reminder);
-  const dim = muted || status !== 'active';
+function EntryChip({ entry, zone, muted }: { entry: DayEntry; zone: string; muted: boolean }) {
+  const { t } = useTranslation('calendar');
+  const reminder = entry.kind === 'single' ? entry.event.reminder : entry.reminder;
+  const dim = muted || reminderStatus(reminder) !== 'active';
   return (
     <span
       className={cn(
-        'flex min-w-0 items-center gap-1 truncate rounded border-l-2 px-1 py-px text-[11px] leading-4',
+        'flex min-w-0 items-center gap-1 rounded border-l-2 px-1 py-px text-[11px] leading-4',
         dim ? 'border-muted-foreground/40 bg-muted/70 text-muted-foreground' : 'border-primary bg-primary/8 text-foreground dark:bg-primary/15',
       )}
+      data-testid={entry.kind === 'series' ? 'calendar-series-chip' : 'calendar-chip'}
     >
-      <span className="shrink-0 font-medium tabular-nums">{formatTime(event.at, zone)}</span>
-      <span className="truncate">{event.reminder.message}</span>
+      {entry.kind === 'single' ? (
+        <>
+          <span className="shrink-0 font-medium tabular-nums">{formatTime(entry.event.at, zone)}</span>
+          <span className="truncate">{reminder.message}</span>
+        </>
+      ) : (
+        <>
+          <Repeat className="size-2.5 shrink-0" />
+          <span className="truncate">{t('day.series', { repetition: recurrenceLabel(reminder, t), message: reminder.message })}</span>
+          <span className="ml-auto shrink-0 font-semibold tabular-nums" data-testid="calendar-series-count">
+            {t('day.seriesCount', { count: entry.events.length })}
+          </span>
+        </>
+      )}
     </span>
   );
 }
 
 function MobileDay({
   date,
-  events,
+  entries,
   zone,
   isToday,
   label,
   onOpen,
 }: {
   date: string;
-  events: CalendarEvent[];
+  entries: DayEntry[];
   zone: string;
   isToday: boolean;
-  label: string;
+  /** The accessible name, starting with the text the button shows. */
+  label: (shown: string) => string;
   onOpen: (opener: HTMLElement) => void;
 }) {
   const { t, i18n } = useTranslation('calendar');
   const at = plainDateMs(date);
   const weekday = new Intl.DateTimeFormat(i18n.language, { weekday: 'short', timeZone: 'UTC' }).format(at).replace(/\.$/, '');
-  const first = events[0]!;
+  const day = String(parsePlainDate(date).day);
+  const first = entries[0]!;
+  const more = entries.length > 1 ? ` · ${t('day.more', { count: entries.length - 1 })}` : '';
   return (
-    <li>
+    <li className="relative flex items-center gap-3 px-4 py-3 transition-colors hover:bg-accent/60 has-[:focus-visible]:bg-accent/60" data-testid="calendar-list-day" data-date={date}>
+      {/* The button's ::after covers the whole row: a tap anywhere opens the day. */}
       <button
         type="button"
         onClick={(e) => onOpen(e.currentTarget)}
-        aria-label={label}
+        aria-label={label(`${weekday} ${day}`)}
         aria-current={isToday ? 'date' : undefined}
-        data-testid="calendar-list-day"
-        data-date={date}
-        className="flex w-full items-center gap-3 px-4 py-3 text-left transition-colors outline-none hover:bg-accent/60 focus-visible:bg-accent/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
+        data-testid="calendar-list-day-button"
+        className={cn(
+          'flex w-12 shrink-0 flex-col items-center rounded-lg border py-1 leading-tight outline-none',
+          'after:absolute after:inset-0 focus-visible:after:ring-2 focus-visible:after:ring-ring focus-visible:after:ring-inset',
+          isToday ? 'border-primary bg-primary text-primary-foreground' : 'bg-muted/40',
+        )}
       >
-        <span
-          className={cn(
-            'flex w-12 shrink-0 flex-col items-center rounded-lg border py-1 leading-tight',
-            isToday ? 'border-primary bg-primary text-primary-foreground' : 'bg-muted/40',
-          )}
-          aria-hidden
-        >
-          <span className="text-[10px] font-medium uppercase opacity-80">{weekday}</span>
-          <span className="text-lg font-semibold tabular-nums">{parsePlainDate(date).day}</span>
-        </span>
-        <span className="min-w-0 flex-1" aria-hidden>
-          <span className="block truncate text-sm font-medium">{first.reminder.message}</span>
-          <span className="block truncate text-xs text-muted-foreground tabular-nums">
-            {formatTime(first.at, zone)}
-            {events.length > 1 && ` · ${t('day.more', { count: events.length - 1 })}`}
-          </span>
-        </span>
-        <Badge variant="default" className="tabular-nums" data-testid="calendar-day-count" aria-hidden>
-          {events.length}
-        </Badge>
-        <ChevronRight className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+        <span className={cn('text-[10px] font-medium uppercase', !isToday && 'text-muted-foreground')}>{weekday}</span>{' '}
+        <span className="text-lg font-semibold tabular-nums">{day}</span>
       </button>
+      <span className="min-w-0 flex-1" aria-hidden>
+        {first.kind === 'single' ? (
+          <>
+            <span className="block truncate text-sm font-medium">{first.event.reminder.message}</span>
+            <span className="block truncate text-xs text-muted-foreground tabular-nums">
+              {formatTime(first.event.at, zone)}
+              {more}
+            </span>
+          </>
+        ) : (
+          <>
+            <span className="block truncate text-sm font-medium" data-testid="calendar-series-chip">
+              {first.reminder.message}
+            </span>
+            <span className="block truncate text-xs text-muted-foreground tabular-nums">
+              {recurrenceLabel(first.reminder, t)} · <span data-testid="calendar-series-count">{t('day.seriesCount', { count: first.events.length })}</span>
+              {more}
+            </span>
+          </>
+        )}
+      </span>
+      <Badge variant="default" className="tabular-nums" data-testid="calendar-day-count" aria-hidden>
+        {entries.length}
+      </Badge>
+      <ChevronRight className="size-4 shrink-0 text-muted-foreground" aria-hidden />
     </li>
   );
 }

@@ -23,17 +23,39 @@ export interface CalendarEvent {
 }
 
 /*
- * Occurrences of recurring reminders come from the server (GET /api/reminders/:id/occurrences
- * ?from&to), which computes them in each reminder's own zone (DST included). Each (reminder,
- * schedule, range) answer is memoised here and the combined answer is cached by SWR under the
- * range, so paging back and forth through months, or deleting one reminder, does not refetch
- * the others. The schedule fields are part of the key, so an edit refetches that reminder.
+ * Occurrences of recurring reminders (presets and custom rules alike) come from the server
+ * (GET /api/reminders/:id/occurrences?from&to), which computes them in each reminder's own zone
+ * (DST included) and leaves skipped ones out. Each (reminder, schedule, range) answer is memoised
+ * here and the combined answer is cached by SWR under the range, so paging back and forth through
+ * months, or deleting one reminder, does not refetch the others. The schedule fields (rule and
+ * skipped occurrences included) are part of the key, so an edit or a skip refetches that reminder
+ * only, and an undone skip finds its earlier answer in the memo.
  */
 const occurrenceMemo = new Map<string, Promise<string[]>>();
 const MEMO_LIMIT = 500;
+/**
+ * The server answers at most 2,000 occurrences per range (an every-5-minutes rule has ~12,700 in a
+ * 44-day grid): an answer this long may have been cut, so the rest is asked from after its last one.
+ */
+const PAGE_HINT = 1000;
+const MAX_PAGES = 20;
 
 function scheduleSignature(r: Reminder): string {
-  return `${r.id}|${r.remind_at_utc}|${String(r.recurrence_type).toUpperCase()}|${r.timezone}`;
+  return [r.id, r.remind_at_utc, String(r.recurrence_type).toUpperCase(), r.rrule ?? '', r.timezone, (r.exceptions ?? []).join(';')].join('|');
+}
+
+async function fetchRange(id: string, range: { from: string; to: string }): Promise<string[]> {
+  const all: string[] = [];
+  let from = range.from;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = (await reminderOccurrences(id, { from, to: range.to })).occurrences ?? [];
+    all.push(...answer);
+    if (answer.length < PAGE_HINT) break;
+    const next = new Date(Date.parse(answer[answer.length - 1]!) + 1).toISOString();
+    if (next >= range.to) break;
+    from = next;
+  }
+  return all;
 }
 
 function occurrencesOf(reminder: Reminder, range: { from: string; to: string }): Promise<string[]> {
@@ -41,7 +63,7 @@ function occurrencesOf(reminder: Reminder, range: { from: string; to: string }):
   let pending = occurrenceMemo.get(key);
   if (!pending) {
     if (occurrenceMemo.size >= MEMO_LIMIT) occurrenceMemo.clear();
-    pending = reminderOccurrences(reminder.id, range).then((answer) => answer.occurrences ?? []);
+    pending = fetchRange(reminder.id, range);
     pending.catch(() => occurrenceMemo.delete(key));
     occurrenceMemo.set(key, pending);
   }
@@ -88,8 +110,13 @@ export function useGridEvents(reminders: Reminder[], grid: string[], zone: strin
     };
     for (const reminder of reminders) {
       // Current reminders only: a deleted one disappears at once, before any refetch.
-      if (!isRecurring(reminder)) place(reminder, displayInstant(reminder));
-      else for (const at of data?.get(reminder.id) ?? []) place(reminder, at);
+      if (!isRecurring(reminder)) {
+        place(reminder, displayInstant(reminder));
+        continue;
+      }
+      // A skipped occurrence leaves as soon as the reminder says so, before its refetch answers.
+      const skipped = reminder.exceptions?.length ? new Set(reminder.exceptions.map((at) => Date.parse(at))) : null;
+      for (const at of data?.get(reminder.id) ?? []) if (!skipped?.has(Date.parse(at))) place(reminder, at);
     }
     for (const list of map.values()) list.sort((a, b) => a.at.localeCompare(b.at) || a.reminder.message.localeCompare(b.reminder.message));
     return map;
