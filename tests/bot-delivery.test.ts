@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DiscordAPIError, REST } from '@discordjs/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFailureNotifier, FAILURE_NOTICE_INTERVAL_MS } from '../server/destinations/discord-channel/failure-notice.ts';
 import { createDiscordChannelSender } from '../server/destinations/discord-channel/sender.ts';
 import { mapDiscordError } from '../server/destinations/discord-common/delivery.ts';
 import { createDiscordDmSender } from '../server/destinations/discord-dm/sender.ts';
@@ -15,7 +16,7 @@ import { startFakeDiscord, type FakeDiscord } from './fake-discord/index.ts';
 import type { StoredMessage } from './fake-discord/types.ts';
 import { client } from './helpers/server.ts';
 import type { TestServer } from './helpers/server.ts';
-import { accountOf, command, EPHEMERAL, fireNow, ids, interact, P, seedDiscord, sessionFor, startChime, waitForMessages } from './bot-harness.ts';
+import { accountOf, command, EPHEMERAL, fireNow, ids, interact, P, PUBLIC_URL, seedDiscord, sessionFor, startChime, waitForMessages } from './bot-harness.ts';
 
 let fake: FakeDiscord;
 let server: TestServer;
@@ -185,6 +186,63 @@ describe('delivery failures', () => {
     expect(shown.body.destinations[0].disabled_reason).toContain("doesn't let Chime");
   });
 
+  it('a channel that fails for good at send time: the owner gets a DM in their language with the channel and the code, once a day', async () => {
+    const notices = () => fake.dmMessagesTo(ids.bob).filter((m) => m.content.includes('DISCORD_CANNOT_POST'));
+    fake.addChannel(ids.guild, { id: '300000000000000016', name: 'annonces' });
+    const r = await command(fake, {
+      userId: ids.bob,
+      name: 'remind',
+      options: [{ name: 'message', value: 'Réunion hebdo' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }],
+      guildId: ids.guild,
+      channelId: '300000000000000016',
+      locale: 'fr',
+    });
+    const id = idFrom(r.content);
+    // The bot loses Send Messages there after the reminder was set.
+    fake.updateChannel('300000000000000016', { permission_overwrites: [{ id: fake.clientId, type: 1, deny: P.SendMessages }] });
+    await fake.waitFor(() => (app().bot!.client.channels.cache.get('300000000000000016') as any)?.permissionOverwrites?.cache.has(fake.clientId), 2000, 'CHANNEL_UPDATE');
+    await fireNow(app(), id);
+    const [notice] = await waitForMessages(fake, notices);
+    expect(notice!.content).toBe(
+      [
+        '⚠️ **Un rappel n\'a pas pu être publié** dans <#300000000000000016> (#annonces, Test Guild).',
+        'Rappel : Réunion hebdo',
+        "Erreur `DISCORD_CANNOT_POST` : Vous ou Chime ne pouvez plus voir ce salon ou y envoyer des messages.",
+        'Chime a cessé de publier ce rappel à cet endroit. Corrigez le problème, puis réactivez le salon depuis la page du rappel.',
+        `Le voir : ${PUBLIC_URL}/reminders/${id}`,
+      ].join('\n'),
+    );
+    expect(notice!.mentions).toEqual([]);
+    await fake.waitFor(() => app().db.selectFrom('delivery_attempts').select('id').where('reminder_id', '=', id).executeTakeFirst(), 3000, 'attempt recorded');
+
+    // Turned back on, failing again the same day: no second notice (in this process, and after a
+    // restart, which the delivery log tells).
+    await app().db.updateTable('destinations').set({ disabled_at: null, disabled_reason: null }).where('reminder_id', '=', id).execute();
+    await fireNow(app(), id);
+    await fake.waitFor(async () => (await app().db.selectFrom('delivery_attempts').select('id').where('reminder_id', '=', id).execute()).length >= 2, 3000, 'second attempt');
+    const dest = await app().db.selectFrom('destinations').selectAll().where('reminder_id', '=', id).executeTakeFirstOrThrow();
+    const account = (await accountOf(app(), ids.bob))!;
+    const restarted = createFailureNotifier({ db: app().db, rest: app().discord!.rest, publicUrl: PUBLIC_URL });
+    const now = new Date().toISOString();
+    await restarted(
+      {
+        deliveryId: 'another-delivery',
+        idempotencyKey: 'k',
+        attempt: 1,
+        reminder: { id, message: 'Réunion hebdo', recurrence_type: 'ONCE', timezone: 'UTC', remind_at_utc: now },
+        account: { id: account.id, timezone: 'UTC', locale: 'fr', username: 'bob' },
+        destination: { id: dest.id, type: 'discord_channel', metadata: JSON.parse(dest.metadata), secret: null },
+        occurrenceUtc: now,
+        firedAt: now,
+        late: false,
+        signal: AbortSignal.timeout(5000),
+      },
+      { ok: false, code: 'DISCORD_CANNOT_POST', error: 'x', retryable: false, disableDestination: true },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(notices()).toHaveLength(1);
+  });
+
   it('5xx: retryable; the retry delivers once, with the same nonce', async () => {
     app().scheduler.setOptions({ retryDelaysMs: [300, 300], retryJitter: 0 });
     fake.addUser({ id: '200000000000000007', username: 'gina' });
@@ -262,6 +320,40 @@ describe('senders called directly', () => {
     const gone = await channel.send(ctx(channelDest(meta)));
     expect(gone).toMatchObject({ ok: false, retryable: false, disableDestination: true, code: 'DISCORD_UNKNOWN_CHANNEL' });
     expect((gone as { error: string }).error).toContain('does not exist');
+  });
+
+  it('the failure notice: once per reminder and code per day, none for retryable failures or test sends', async () => {
+    let clock = Date.now();
+    const notify = createFailureNotifier({ db: app().db, rest: app().discord!.rest, publicUrl: PUBLIC_URL, now: () => clock });
+    const notices = () => fake.dmMessagesTo(ids.alice).filter((m) => m.content.includes("couldn't be posted"));
+    const before = notices().length;
+    const dest = channelDest({ guild_id: ids.guild, channel_id: ids.general });
+    const lost = { ok: false as const, code: 'DISCORD_MISSING_PERMISSIONS', error: 'x', retryable: false, disableDestination: true };
+    await notify(ctx(dest), lost);
+    await notify(ctx(dest), lost);
+    await notify(ctx(dest), { ok: false, code: 'DISCORD_UNAVAILABLE', error: 'x', retryable: true });
+    await notify(ctx(dest, { test: true }), { ...lost, code: 'DISCORD_UNKNOWN_CHANNEL' });
+    expect(notices()).toHaveLength(before + 1);
+    expect(notices().at(-1)!.content).toBe(
+      [
+        `⚠️ **A reminder couldn't be posted** in <#${ids.general}>.`,
+        'Reminder: Direct',
+        'Error `DISCORD_MISSING_PERMISSIONS`: Chime no longer has the permission to post in that channel (it needs View Channel and Send Messages).',
+        "Chime stopped posting this reminder there. Fix the problem, then turn the channel back on from the reminder's page.",
+        `Open it: ${PUBLIC_URL}/reminders/r-direct`,
+      ].join('\n'),
+    );
+    // Another code is news; the same one a day later too.
+    await notify(ctx(dest), { ok: false, code: 'DISCORD_REJECTED', error: 'x', retryable: false });
+    expect(notices()).toHaveLength(before + 2);
+    expect(notices().at(-1)!.content).toContain('Error `DISCORD_REJECTED`: Discord refused the message.');
+    expect(notices().at(-1)!.content).not.toContain('Chime stopped posting');
+    clock += FAILURE_NOTICE_INTERVAL_MS - 1;
+    await notify(ctx(dest), lost);
+    expect(notices()).toHaveLength(before + 2);
+    clock += 1;
+    await notify(ctx(dest), lost);
+    expect(notices()).toHaveLength(before + 3);
   });
 
   it('reopens a stale cached DM channel once', async () => {

@@ -460,3 +460,20 @@ export async function pruneDeliveryLog(db: Executor, cutoffIso: string, batch = 
   }
   return total;
 }
+
+/**
+ * Whether a send of this reminder (other than `exceptDeliveryId`) failed with `code` since
+ * `sinceIso`: the owner was told then (the channel failure notice is sent once per day).
+ */
+export async function hasFailedAttemptSince(db: Executor, input: { reminderId: string; code: string; sinceIso: string; exceptDeliveryId: string }): Promise<boolean> {
+  const row = await db
+    .selectFrom('delivery_attempts')
+    .select('id')
+    .where('reminder_id', '=', input.reminderId)
+    .where('error_code', '=', input.code)
+    .where('created_at', '>=', input.sinceIso)
+    .where('delivery_id', '!=', input.exceptDeliveryId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -7,7 +7,7 @@ import { t } from '../../../bot/i18n.ts';
 import type { DB } from '../../db/connection.ts';
 import type { AccessResult, ChannelAccessInput } from '../../discord/access.ts';
 import { findIdentity } from '../../repositories/accounts.ts';
-import type { DestinationSender } from '../../scheduler/types.ts';
+import type { DestinationSender, SendContext, SendFailure, SendResult } from '../../scheduler/types.ts';
 import { DISCORD_CODES, discordConcurrencyKey, mapDiscordError, permanentFailure, postDeliveryMessage } from '../discord-common/delivery.ts';
 
 export interface DiscordChannelSenderDeps {
@@ -16,30 +16,40 @@ export interface DiscordChannelSenderDeps {
   rest: REST;
   /** The permission check of server/discord/access.ts, run again at every send. */
   checkChannelAccess(input: ChannelAccessInput): Promise<AccessResult>;
+  /**
+   * Called (not awaited) after a failure that retrying cannot fix: the owner's DM notice
+   * (failure-notice.ts). The send's result does not wait for it.
+   */
+  onPermanentFailure?(ctx: SendContext, failure: SendFailure): Promise<void>;
 }
 
 export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): DestinationSender {
   const { db, rest } = deps;
+  async function send(ctx: SendContext): Promise<SendResult> {
+    const locale = ctx.account.locale;
+    const meta = ctx.destination.metadata as { guild_id?: string; channel_id?: string; mention_role_id?: string | null };
+    const guildId = meta.guild_id ? String(meta.guild_id) : '';
+    const channelId = meta.channel_id ? String(meta.channel_id) : '';
+    const roleId = meta.mention_role_id ? String(meta.mention_role_id) : null;
+    if (!guildId || !channelId) return permanentFailure(DISCORD_CODES.INVALID_DESTINATION, t(locale, 'deliveryErrors.invalidDestination'));
+    try {
+      const identity = await findIdentity(db, ctx.account.id, 'discord');
+      if (!identity) return permanentFailure(DISCORD_CODES.IDENTITY_REQUIRED, t(locale, 'deliveryErrors.noDiscordIdentity'));
+      // Permissions may have changed since the reminder was set: the owner must still be allowed.
+      const access = await deps.checkChannelAccess({ userId: identity.external_id, guildId, channelId, mentionRoleId: roleId });
+      if (!access.ok) return permanentFailure(access.code, access.message);
+      await postDeliveryMessage(rest, channelId, ctx, roleId);
+      return { ok: true, httpStatus: 200 };
+    } catch (err) {
+      return mapDiscordError(err, locale);
+    }
+  }
   return {
     concurrencyKey: discordConcurrencyKey,
     async send(ctx) {
-      const locale = ctx.account.locale;
-      const meta = ctx.destination.metadata as { guild_id?: string; channel_id?: string; mention_role_id?: string | null };
-      const guildId = meta.guild_id ? String(meta.guild_id) : '';
-      const channelId = meta.channel_id ? String(meta.channel_id) : '';
-      const roleId = meta.mention_role_id ? String(meta.mention_role_id) : null;
-      if (!guildId || !channelId) return permanentFailure(DISCORD_CODES.INVALID_DESTINATION, t(locale, 'deliveryErrors.invalidDestination'));
-      try {
-        const identity = await findIdentity(db, ctx.account.id, 'discord');
-        if (!identity) return permanentFailure(DISCORD_CODES.IDENTITY_REQUIRED, t(locale, 'deliveryErrors.noDiscordIdentity'));
-        // Permissions may have changed since the reminder was set: the owner must still be allowed.
-        const access = await deps.checkChannelAccess({ userId: identity.external_id, guildId, channelId, mentionRoleId: roleId });
-        if (!access.ok) return permanentFailure(access.code, access.message);
-        await postDeliveryMessage(rest, channelId, ctx, roleId);
-        return { ok: true, httpStatus: 200 };
-      } catch (err) {
-        return mapDiscordError(err, locale);
-      }
+      const result = await send(ctx);
+      if (!result.ok && !result.retryable && deps.onPermanentFailure) void deps.onPermanentFailure(ctx, result).catch(() => {});
+      return result;
     },
   };
 }
