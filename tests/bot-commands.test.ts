@@ -41,8 +41,9 @@ describe('connection and registration', () => {
     const where = remindCmd.options.find((o: any) => o.name === 'where');
     expect(where.choices.map((c: any) => c.value)).toEqual(['dm', 'channel']);
     const reminder = commands.find((c) => c.name === 'reminder') as any;
-    expect(reminder.options.map((o: any) => o.name)).toEqual(['pause', 'resume', 'delete', 'snooze']);
-    expect(reminder.options[3].name_localizations).toMatchObject({ fr: 'reporter', 'es-ES': 'posponer' });
+    expect(reminder.options.map((o: any) => o.name)).toEqual(['edit', 'skip', 'pause', 'resume', 'delete', 'snooze']);
+    expect(reminder.options[5].name_localizations).toMatchObject({ fr: 'reporter', 'es-ES': 'posponer' });
+    expect(reminder.options[0].options.map((o: any) => o.name)).toEqual(['reminder', 'message', 'when', 'repeat']);
     expect(env.fake.unhandledRequests()).toEqual([]);
   });
 
@@ -331,6 +332,93 @@ describe('/reminder', () => {
     expect((await sub('delete')).content).toBe('🗑️ Deleted: Buy milk');
     expect(await row()).toBeUndefined();
     expect((await sub('pause')).content).toBe("That reminder doesn't exist anymore.");
+  });
+});
+
+describe('repetition in plain words', () => {
+  const user = '200000000000000021';
+  const stamps = (content: string, style: string) => [...content.matchAll(new RegExp(`<t:(\\d+):${style}>`, 'g'))].map((m) => Number(m[1]));
+  const rowsOf = async () => reminderRows(env.app, (await accountOf(env.app, user))!.id);
+
+  beforeAll(() => {
+    env.fake.addUser({ id: user, username: 'frank' });
+  });
+
+  it('/remind understands "every monday at 9" and shows the rule and the next 3 occurrences', async () => {
+    const r = await remind(user, [{ name: 'message', value: 'Stand-up' }, { name: 'when', value: 'every monday at 9' }]);
+    expect(r.content).toContain('Every week');
+    const next = stamps(r.content, 'f');
+    expect(next).toHaveLength(3);
+    expect(next[1]! - next[0]!).toBe(7 * 86_400);
+    expect(next[2]! - next[1]!).toBe(7 * 86_400);
+    expect(new Date(next[0]! * 1000).getUTCDay()).toBe(1);
+    expect(new Date(next[0]! * 1000).getUTCHours()).toBe(9);
+    const row = (await rowsOf()).find((x) => x.message === 'Stand-up')!;
+    expect(row).toMatchObject({ recurrence_type: 'WEEKLY', rrule: null, local_time: '09:00' });
+  });
+
+  it('a rule no preset can say becomes a custom rule, in French and Spanish too', async () => {
+    const en = await remind(user, [{ name: 'message', value: 'Bins' }, { name: 'when', value: 'every 2 weeks on tuesday at 8' }]);
+    const next = stamps(en.content, 'f');
+    expect(next[1]! - next[0]!).toBe(14 * 86_400);
+    expect(en.content).toContain('Every 2 weeks on Tuesday');
+    const fr = await remind(user, [{ name: 'message', value: 'Réunion' }, { name: 'when', value: 'un lundi sur deux à 9h' }], { locale: 'fr' });
+    expect(fr.content).toMatch(/^✅/);
+    const es = await remind(user, [{ name: 'message', value: 'Agua' }, { name: 'when', value: 'cada 2 horas' }], { locale: 'es-ES' });
+    expect(stamps(es.content, 'f')[1]! - stamps(es.content, 'f')[0]!).toBe(7200);
+    const rows = await rowsOf();
+    expect(rows.find((x) => x.message === 'Bins')).toMatchObject({ recurrence_type: 'CUSTOM', rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU' });
+    expect(rows.find((x) => x.message === 'Réunion')).toMatchObject({ recurrence_type: 'CUSTOM', rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO' });
+    expect(rows.find((x) => x.message === 'Agua')).toMatchObject({ recurrence_type: 'CUSTOM', rrule: 'FREQ=HOURLY;INTERVAL=2' });
+  });
+
+  it('never drops a repetition: words it cannot read, and words that contradict the repeat option, are refused', async () => {
+    const before = (await rowsOf()).length;
+    const bad = await remind(user, [{ name: 'message', value: 'X' }, { name: 'when', value: 'every blurday at 9' }]);
+    expect(bad.content).toContain('every monday at 9');
+    const badFr = await remind(user, [{ name: 'message', value: 'X' }, { name: 'when', value: 'tous les machins' }], { locale: 'fr' });
+    expect(badFr.content).toContain('tous les lundis');
+    const conflict = await remind(user, [{ name: 'message', value: 'X' }, { name: 'when', value: 'every day at 9' }, { name: 'repeat', value: 'WEEKLY' }]);
+    expect(conflict.content).toContain('Every day');
+    expect(conflict.content).toContain('Every week');
+    // Words and option that agree are fine.
+    const agree = await remind(user, [{ name: 'message', value: 'Agree' }, { name: 'when', value: 'every day at 9' }, { name: 'repeat', value: 'DAILY' }]);
+    expect(agree.content).toMatch(/^✅/);
+    expect((await rowsOf()).length).toBe(before + 1);
+  });
+
+  it('/reminder edit changes the message, the time or the repetition; /reminder skip skips the next occurrence', async () => {
+    await remind(user, [{ name: 'message', value: 'Edit me' }, { name: 'when', value: 'every day at 7' }]);
+    const id = (await rowsOf()).find((x) => x.message === 'Edit me')!.id;
+    const row = () => env.app.db.selectFrom('reminders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const edit = (options: any[]) => command(env.fake, { userId: user, name: 'reminder', options: [{ name: 'edit', options: [{ name: 'reminder', value: id }, ...options] }] });
+
+    expect((await edit([])).content).toContain('`message`');
+    const renamed = await edit([{ name: 'message', value: 'Edited' }]);
+    expect(renamed.content).toMatch(/^✏️ Updated: Edited\. Next: <t:\d+:F>/);
+    expect(await row()).toMatchObject({ message: 'Edited', recurrence_type: 'DAILY', local_time: '07:00' });
+
+    // A new time alone keeps the repetition.
+    await edit([{ name: 'when', value: 'tomorrow at 6:30' }]);
+    expect(await row()).toMatchObject({ recurrence_type: 'DAILY', local_time: '06:30' });
+    // Repetition words replace it.
+    const custom = await edit([{ name: 'when', value: 'every 3 days at 7' }]);
+    expect(custom.content).toMatch(/^✏️ Updated/);
+    expect(await row()).toMatchObject({ recurrence_type: 'CUSTOM', rrule: 'FREQ=DAILY;INTERVAL=3', local_time: '07:00' });
+    // The repeat option alone sets a preset and drops the rule.
+    await edit([{ name: 'repeat', value: 'WEEKLY' }]);
+    expect(await row()).toMatchObject({ recurrence_type: 'WEEKLY', rrule: null, local_time: '07:00' });
+
+    const pending = Date.parse((await row()).next_fire_utc!);
+    const skipped = await command(env.fake, { userId: user, name: 'reminder', options: [{ name: 'skip', options: [{ name: 'reminder', value: id }] }] });
+    expect(skipped.content).toMatch(/^⏭️ Skipped <t:\d+:F> of Edited\. Next: <t:\d+:F>/);
+    expect(stamps(skipped.content, 'F')[0]).toBe(pending / 1000);
+    expect(Date.parse((await row()).next_fire_utc!)).toBe(pending + 7 * 86_400_000);
+    expect(JSON.parse((await row()).exceptions)).toEqual([new Date(pending).toISOString()]);
+
+    // Another user cannot edit or skip it.
+    const foreign = await command(env.fake, { userId: ids.alice, name: 'reminder', options: [{ name: 'skip', options: [{ name: 'reminder', value: id }] }] });
+    expect(foreign.content).toBe("That reminder doesn't exist anymore.");
   });
 });
 

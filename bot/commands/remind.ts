@@ -2,13 +2,13 @@ import { SlashCommandBuilder, type APIRole, type Role } from 'discord.js';
 import type { RawDestination } from '../../server/destinations/validate.ts';
 import { AppError } from '../../server/errors.ts';
 import { RECURRENCES } from '../../server/reminders/input.ts';
-import { createReminder } from '../../server/reminders/service.ts';
+import { createReminder, listOccurrences } from '../../server/reminders/service.ts';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { checkInteractionChannelAccess } from '../access.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../command-text.ts';
 import { RECURRENCE_KEYS, recurrenceLabel, reminderUrl, truncate, unix } from '../format.ts';
 import { t } from '../i18n.ts';
-import { parseWhen } from '../parse-when.ts';
+import { readScheduleInput } from '../schedule-input.ts';
 import { replyEphemeral } from '../reply.ts';
 import type { BotCommand } from '../types.ts';
 
@@ -38,7 +38,7 @@ const command: BotCommand = {
     const locale = interaction.locale;
     const message = interaction.options.getString('message', true);
     const when = interaction.options.getString('when', true);
-    const recurrence = interaction.options.getString('repeat') ?? 'ONCE';
+    const repeatOption = interaction.options.getString('repeat');
     const role = interaction.options.getRole('role') as Role | APIRole | null;
     const where = interaction.options.getString('where') ?? (role ? 'channel' : 'dm');
 
@@ -66,8 +66,8 @@ const command: BotCommand = {
     const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale);
     const examples = t(locale, 'remind.examples');
     const now = Date.now();
-    const parsed = parseWhen(when, account.timezone, locale, now);
-    if (!parsed.ok) return replyEphemeral(interaction, t(locale, 'remind.unparseable', { when: truncate(when, 100), examples }));
+    const parsed = readScheduleInput(when, repeatOption, account.timezone, locale, now);
+    if (!parsed.ok) return replyEphemeral(interaction, parsed.text);
 
     // The same call, rules and error codes as POST /api/reminders.
     let reminder;
@@ -75,7 +75,7 @@ const command: BotCommand = {
       ({ reminder } = await createReminder(
         app,
         account.id,
-        { message, date: parsed.date, time: parsed.time, timezone: account.timezone, recurrence, destinations: [destination] },
+        { message, date: parsed.date, time: parsed.time, timezone: account.timezone, recurrence: parsed.recurrence, rrule: parsed.rrule, destinations: [destination] },
         now,
       ));
     } catch (err) {
@@ -89,9 +89,12 @@ const command: BotCommand = {
         : role
           ? t(locale, 'remind.destinationChannelRole', { channelId: interaction.channelId, roleId: role.id })
           : t(locale, 'remind.destinationChannel', { channelId: interaction.channelId });
+    // A repeating reminder shows its next occurrences, so the rule can be checked at a glance.
+    const next = reminder.recurrence_type === 'ONCE' ? [] : await listOccurrences(app, account.id, reminder.id, { count: 3 }, now);
     const top = [
       t(locale, 'remind.created', { unix: unix(fireMs) }),
       t(locale, 'remind.repeats', { recurrence: recurrenceLabel(locale, reminder) }),
+      ...(next.length > 1 ? [t(locale, 'remind.next', { list: next.map((iso) => `<t:${unix(Date.parse(iso))}:f>`).join(', ') })] : []),
       t(locale, 'remind.where', { destination: destinationText }),
     ].join('\n');
     const link = t(locale, 'remind.link', { url: reminderUrl(app.config.publicUrl, reminder.id) });

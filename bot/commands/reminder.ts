@@ -1,12 +1,15 @@
 import { SlashCommandBuilder, type SlashCommandSubcommandBuilder } from 'discord.js';
 import type { Reminder } from '../../server/db/database.ts';
 import { listReminderChoices } from '../../server/repositories/reminders.ts';
-import { getReminder, pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../server/reminders/service.ts';
+import { RECURRENCES } from '../../server/reminders/input.ts';
+import { editReminder, getReminder, pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../server/reminders/service.ts';
+import { skipNextOccurrence } from '../../server/reminders/skip.ts';
 import { ensureAccountForDiscordUser, findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../command-text.ts';
-import { formatInZone, oneLine, truncate, unix } from '../format.ts';
+import { formatInZone, oneLine, RECURRENCE_KEYS, recurrenceLabel, truncate, unix } from '../format.ts';
 import { t } from '../i18n.ts';
 import { replyEphemeral } from '../reply.ts';
+import { readScheduleInput } from '../schedule-input.ts';
 import type { BotCommand } from '../types.ts';
 
 /** Snooze lengths offered by /reminder snooze, in minutes, with their label keys. */
@@ -20,7 +23,7 @@ export const SNOOZE_CHOICES = {
 } as const;
 const DEFAULT_SNOOZE_MINUTES = 10;
 
-type Sub = 'pause' | 'resume' | 'delete' | 'snooze';
+type Sub = 'edit' | 'skip' | 'pause' | 'resume' | 'delete' | 'snooze';
 
 const withReminderOption = (s: SlashCommandSubcommandBuilder) =>
   s.addStringOption((o) =>
@@ -33,6 +36,17 @@ const withReminderOption = (s: SlashCommandSubcommandBuilder) =>
 const data = localized(new SlashCommandBuilder(), 'commands.reminder.name', 'commands.reminder.description')
   .setIntegrationTypes(...INTEGRATION_TYPES)
   .setContexts(...CONTEXTS)
+  .addSubcommand((s) =>
+    withReminderOption(localized(s, 'commands.reminder.subcommands.edit.name', 'commands.reminder.subcommands.edit.description'))
+      .addStringOption((o) => localized(o, 'commands.reminder.options.message.name', 'commands.reminder.options.message.description').setMaxLength(2000))
+      .addStringOption((o) => localized(o, 'commands.reminder.options.when.name', 'commands.reminder.options.when.description').setMaxLength(200))
+      .addStringOption((o) =>
+        localized(o, 'commands.reminder.options.repeat.name', 'commands.reminder.options.repeat.description').addChoices(
+          ...RECURRENCES.map((r) => localizedChoice(RECURRENCE_KEYS[r], r)),
+        ),
+      ),
+  )
+  .addSubcommand((s) => withReminderOption(localized(s, 'commands.reminder.subcommands.skip.name', 'commands.reminder.subcommands.skip.description')))
   .addSubcommand((s) => withReminderOption(localized(s, 'commands.reminder.subcommands.pause.name', 'commands.reminder.subcommands.pause.description')))
   .addSubcommand((s) => withReminderOption(localized(s, 'commands.reminder.subcommands.resume.name', 'commands.reminder.subcommands.resume.description')))
   .addSubcommand((s) => withReminderOption(localized(s, 'commands.reminder.subcommands.delete.name', 'commands.reminder.subcommands.delete.description')))
@@ -48,6 +62,7 @@ const data = localized(new SlashCommandBuilder(), 'commands.reminder.name', 'com
 function applies(sub: Sub, r: Pick<Reminder, 'is_paused' | 'next_fire_utc'>): boolean {
   if (sub === 'pause') return !r.is_paused && r.next_fire_utc !== null;
   if (sub === 'resume') return r.is_paused === 1;
+  if (sub === 'skip') return r.next_fire_utc !== null;
   return true;
 }
 
@@ -84,6 +99,36 @@ const command: BotCommand = {
     const existing = await getReminder(app, account.id, id);
     const message = truncate(oneLine(existing.message), 200);
 
+    if (sub === 'edit') {
+      const newMessage = interaction.options.getString('message');
+      const when = interaction.options.getString('when');
+      const repeat = interaction.options.getString('repeat');
+      if (newMessage === null && when === null && repeat === null) return replyEphemeral(interaction, t(locale, 'manage.editNothing'));
+      let patch: Parameters<typeof editReminder>[3] = { message: newMessage ?? undefined };
+      if (when !== null) {
+        // Times are read in the reminder's own zone, as the dashboard edits it.
+        const parsed = readScheduleInput(when, repeat, existing.timezone, locale, Date.now());
+        if (!parsed.ok) return replyEphemeral(interaction, parsed.text);
+        // A plain new time keeps the reminder's repetition; words or the option replace it.
+        const keeps = parsed.recurrence === 'ONCE' && repeat === null && existing.recurrence_type !== 'ONCE';
+        patch = { ...patch, date: parsed.date, time: parsed.time, ...(keeps ? {} : { recurrence: parsed.recurrence, rrule: parsed.rrule }) };
+      } else if (repeat !== null) {
+        patch = { ...patch, recurrence: repeat, rrule: null };
+      }
+      const { reminder: r } = await editReminder(app, account.id, id, patch);
+      const edited = truncate(oneLine(r.message), 200);
+      const line = r.next_fire_utc ? t(locale, 'manage.edited', { message: edited, unix: unix(Date.parse(r.next_fire_utc)) }) : t(locale, 'manage.editedNothingLeft', { message: edited });
+      return replyEphemeral(interaction, `${line}\n${t(locale, 'remind.repeats', { recurrence: recurrenceLabel(locale, r) })}`);
+    }
+    if (sub === 'skip') {
+      const { reminder: r, skippedMs } = await skipNextOccurrence(app, account.id, id);
+      return replyEphemeral(
+        interaction,
+        r.next_fire_utc
+          ? t(locale, 'manage.skipped', { message, skipped: unix(skippedMs), unix: unix(Date.parse(r.next_fire_utc)) })
+          : t(locale, 'manage.skippedLast', { message, skipped: unix(skippedMs) }),
+      );
+    }
     if (sub === 'pause') {
       await pauseReminder(app, account.id, id);
       return replyEphemeral(interaction, t(locale, 'manage.paused', { message }));

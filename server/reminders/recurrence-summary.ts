@@ -3,16 +3,16 @@
  * recurrence_text and the bot's replies alike.
  */
 import type { Language } from '../lib/language.ts';
-import { formatRRule } from '../time/rrule.ts';
+import { describeRecurrence } from './recurrence-text.ts';
 import { storedRule, type ScheduleFields } from './schedule.ts';
 
 export function recurrenceSummary(r: ScheduleFields, language: Language): string {
+  let rrule = null;
   try {
-    // Interim until the sentence builder lands: the rule itself.
-    void language;
-    return r.recurrence_type === 'CUSTOM' && r.rrule ? formatRRule(storedRule(r.rrule)) : r.recurrence_type;
+    rrule = r.recurrence_type === 'CUSTOM' && r.rrule ? storedRule(r.rrule) : null;
   } catch {
-    // A row the recurrence code refuses: its rule as stored is the most honest summary.
+    // A stored rule the parser now refuses: say it as stored rather than guess.
     return r.rrule ?? r.recurrence_type;
   }
+  return describeRecurrence({ recurrence: r.recurrence_type, rrule, anchor: { date: r.local_date, time: r.local_time, timeZone: r.timezone } }, language);
 }
