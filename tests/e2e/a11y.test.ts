@@ -112,7 +112,12 @@ describe('accessibility (axe-core, browser)', () => {
     expect(paused.status).toBe(201);
     await user.api.post(`/api/reminders/${(paused.body as { id: string }).id}/pause`, {});
     await post({ date: FUTURE_DATE, time: '07:00', message: 'Stand-up', recurrence: 'DAILY', destinations: [] });
-    return { user, reminderId: (first.body as { id: string }).id };
+    // This month's calendar holds chips: a dense custom series (one chip a day) and a one-off today.
+    const today = new Date().toISOString().slice(0, 10);
+    const series = await post({ date: today, time: '00:00', message: 'Stretch', recurrence: 'CUSTOM', rrule: 'FREQ=HOURLY;COUNT=72', destinations: [] });
+    expect(series.status).toBe(201);
+    await post({ date: today, time: '23:59', message: 'Lock the door', recurrence: 'ONCE', destinations: [] });
+    return { user, reminderId: (first.body as { id: string }).id, today };
   }
 
   for (const theme of ['light', 'dark'] as const) {
@@ -175,12 +180,21 @@ describe('accessibility (axe-core, browser)', () => {
         found.push(...(await audit(fresh, tag('home, empty'))));
 
         // Signed in with reminders.
-        const { user, reminderId } = await userWithReminders();
+        const { user, reminderId, today } = await userWithReminders();
         const page = await newPage({ viewport, theme, storage: sessionStorageEntries(user) });
         await page.goto(e2e.url('/home'));
         await page.getByTestId('dashboard').waitFor();
         await page.getByText('Water the plants').first().waitFor();
+        // The calendar with its chips (grid) or busy days (phone list).
+        const day = device === 'desktop' ? page.locator(`[data-testid="calendar-day"][data-date="${today}"]`) : page.locator(`[data-testid="calendar-list-day"][data-date="${today}"]`);
+        await day.getByTestId('calendar-day-count').waitFor();
         found.push(...(await audit(page, tag('home, with reminders'))));
+        await day.click();
+        await page.getByTestId('day-dialog').waitFor();
+        await page.getByTestId('day-series-toggle').click();
+        await page.getByTestId('day-occurrence').first().waitFor();
+        found.push(...(await audit(page, tag('home, day dialog'))));
+        await page.keyboard.press('Escape');
 
         await page.goto(e2e.url('/reminders/create'));
         await page.getByTestId('wizard-step-1').waitFor();
