@@ -110,7 +110,7 @@ const WEEKEND = 'SASU';
 function describeRule(w: Words, rule: ParsedRRule, anchor: AnchorDate | null): string {
   const { interval } = rule;
   let freq = rule.freq;
-  const fine = freq === 'DAILY' || freq === 'HOURLY' || freq === 'MINUTELY';
+  let fine = freq === 'DAILY' || freq === 'HOURLY' || freq === 'MINUTELY';
   let byDay: RRuleByDay[] | null = rule.byDay?.length ? [...rule.byDay].sort((a, b) => ORDER.indexOf(a.weekday) - ORDER.indexOf(b.weekday)) : null;
   let byMonthDay = rule.byMonthDay?.length ? [...rule.byMonthDay].sort(signedOrder) : null;
   let byMonth = rule.byMonth?.length ? [...rule.byMonth].sort((a, b) => a - b) : null;
@@ -121,6 +121,11 @@ function describeRule(w: Words, rule: ParsedRRule, anchor: AnchorDate | null): s
     if (!setPos.includes(1) && !setPos.includes(-1)) return w.t('never');
     setPos = null;
   }
+  // Every day on some days of the month or weekdays: the same as every month or every week on those.
+  if (freq === 'DAILY' && interval === 1 && (byMonthDay || byDay)) {
+    freq = byMonthDay ? 'MONTHLY' : 'WEEKLY';
+    fine = false;
+  }
   // The anchor's parts, as the expansion takes them.
   if (!byDay && !byMonthDay && anchor) {
     if (freq === 'YEARLY') {
@@ -129,10 +134,13 @@ function describeRule(w: Words, rule: ParsedRRule, anchor: AnchorDate | null): s
     } else if (freq === 'MONTHLY') byMonthDay = [anchor.day];
     else if (freq === 'WEEKLY') byDay = [{ weekday: anchor.weekday, n: null }];
   }
+  // A period with at most one candidate day: BYSETPOS 1 or -1 keeps it, anything else nothing.
+  if (setPos && atMostOneDay(freq, byDay, byMonthDay, byMonth)) {
+    if (!setPos.includes(1) && !setPos.includes(-1)) return w.t('never');
+    setPos = null;
+  }
   const plain = byDay !== null && byDay.every((d) => d.n === null);
   const weekdays = plain ? byDay!.map((d) => d.weekday) : [];
-  // Every day, on some weekdays: the same as every week on those.
-  if (freq === 'DAILY' && interval === 1 && plain && !byMonthDay) freq = 'WEEKLY';
   if (freq === 'WEEKLY' && interval === 1 && plain && !byMonth && !setPos) {
     if (sameSet(weekdays, WORKDAYS)) return w.t('preset.workdays');
     if (sameSet(weekdays, WEEKEND)) return w.t('preset.weekend');
@@ -187,6 +195,15 @@ function describeRule(w: Words, rule: ParsedRRule, anchor: AnchorDate | null): s
     text = w.t(SET_POS[freq] ?? 'setPos.month', { what: text, positions: w.and(setPos.map((p) => w.pos(p))) });
   }
   return text;
+}
+
+/** Whether each WEEKLY/MONTHLY/YEARLY period holds at most one day (anchor defaults applied). */
+function atMostOneDay(freq: RRuleFreq, byDay: RRuleByDay[] | null, byMonthDay: number[] | null, byMonth: number[] | null): boolean {
+  const oneNth = !byMonthDay && byDay?.length === 1 && byDay[0]!.n !== null;
+  if (freq === 'WEEKLY') return byDay?.length === 1;
+  if (freq === 'MONTHLY') return byMonthDay?.length === 1 || oneNth;
+  if (freq === 'YEARLY') return byMonth ? byMonth.length === 1 && (byMonthDay?.length === 1 || oneNth) : oneNth;
+  return false;
 }
 
 /** "day 15", "days 1 and 15", "the last day", "day 1 and the 2nd-to-last day". */
