@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RecurrenceType } from '../server/db/database.ts';
 import { describeRecurrence } from '../server/reminders/recurrence-text.ts';
-import { firesAtLeastOnce, parseRRule, type ParsedRRule } from '../server/time/rrule.ts';
+import { firesAtLeastOnce, parseRRule, rruleOccurrences, type ParsedRRule } from '../server/time/rrule.ts';
 
 const LANGS = ['en', 'fr', 'es'] as const;
 /** A Tuesday. */
@@ -72,7 +72,10 @@ const CUSTOM: Row[] = [
   ['FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU', 'Every day', 'Tous les jours', 'Todos los días'],
   ['FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,TU,WE,TH,FR', 'Every 3 weeks on weekdays', 'Toutes les 3 semaines du lundi au vendredi', 'Cada 3 semanas de lunes a viernes'],
   ['FREQ=MINUTELY;INTERVAL=45;BYDAY=SA', 'Every 45 minutes on Saturday', 'Toutes les 45 minutes le samedi', 'Cada 45 minutos el sábado'],
-  ['FREQ=MONTHLY;BYDAY=MO', 'Every month on every Monday', 'Chaque mois tous les lundis', 'Cada mes cada lunes'],
+  ['FREQ=MONTHLY;BYDAY=MO', 'Every week on Monday', 'Chaque semaine le lundi', 'Cada semana el lunes'],
+  ['FREQ=YEARLY;BYMONTH=12;BYDAY=MO,TU,WE,TH,FR', 'Every week on weekdays in December', 'Chaque semaine du lundi au vendredi en décembre', 'Cada semana de lunes a viernes en diciembre'],
+  ['FREQ=MONTHLY;INTERVAL=2;BYDAY=MO', 'Every 2 months on every Monday', 'Tous les 2 mois tous les lundis', 'Cada 2 meses cada lunes'],
+  ['FREQ=MONTHLY;INTERVAL=3;BYDAY=MO,1FR', 'Every 3 months on every Monday and the first Friday', 'Tous les 3 mois tous les lundis et le premier vendredi', 'Cada 3 meses cada lunes y el primer viernes'],
   // BYDAY with ordinals
   ['FREQ=MONTHLY;BYDAY=1MO', 'Every month on the first Monday', 'Chaque mois le premier lundi', 'Cada mes el primer lunes'],
   ['FREQ=MONTHLY;BYDAY=-1FR', 'Every month on the last Friday', 'Chaque mois le dernier vendredi', 'Cada mes el último viernes'],
@@ -200,6 +203,25 @@ describe('describeRecurrence: custom rules', () => {
     expect(describeRecurrence({ recurrence: 'CUSTOM', rrule: rule('FREQ=DAILY;UNTIL=20270301T120000Z'), anchor: bad }, 'es')).toBe('Todos los días, hasta el 1 de marzo de 2027');
     expect(describeRecurrence({ recurrence: 'CUSTOM', rrule: null, anchor: bad }, 'en')).toBe('Once');
   });
+});
+
+describe('describeRecurrence: the rewrites it relies on are equivalences', () => {
+  // The sentence of the first rule is the one of the second: they must fire at the same instants.
+  const PAIRS = [
+    ['FREQ=DAILY;BYMONTHDAY=1,-1;BYDAY=MO;COUNT=30', 'FREQ=MONTHLY;BYMONTHDAY=1,-1;BYDAY=MO;COUNT=30'],
+    ['FREQ=DAILY;BYDAY=MO,FR;BYMONTH=1,7', 'FREQ=WEEKLY;BYDAY=MO,FR;BYMONTH=1,7'],
+    ['FREQ=MONTHLY;BYDAY=SU', 'FREQ=WEEKLY;BYDAY=SU'],
+    ['FREQ=YEARLY;BYMONTH=12;BYDAY=MO,TU', 'FREQ=WEEKLY;BYMONTH=12;BYDAY=MO,TU'],
+    ['FREQ=MONTHLY;BYMONTHDAY=9;BYSETPOS=-1', 'FREQ=MONTHLY;BYMONTHDAY=9'],
+    ['FREQ=YEARLY;BYMONTH=3;BYDAY=2WE;BYSETPOS=1', 'FREQ=YEARLY;BYMONTH=3;BYDAY=2WE'],
+  ];
+  for (const [a, b] of PAIRS) {
+    it(`${a} = ${b}`, () => {
+      const anchor = { date: '2026-03-03', time: '09:00', timeZone: 'Europe/Paris' };
+      expect(rruleOccurrences(rule(a!), anchor, 0, 100)).toEqual(rruleOccurrences(rule(b!), anchor, 0, 100));
+      for (const l of LANGS) expect(describeRecurrence({ recurrence: 'CUSTOM', rrule: rule(a!), anchor }, l)).toBe(describeRecurrence({ recurrence: 'CUSTOM', rrule: rule(b!), anchor }, l));
+    });
+  }
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -141,6 +141,8 @@ function describeRule(w: Words, rule: ParsedRRule, anchor: AnchorDate | null): s
   }
   const plain = byDay !== null && byDay.every((d) => d.n === null);
   const weekdays = plain ? byDay!.map((d) => d.weekday) : [];
+  // Every month (or year) on every Monday: every week on Monday.
+  if ((freq === 'MONTHLY' || freq === 'YEARLY') && interval === 1 && plain && !byMonthDay && !setPos) freq = 'WEEKLY';
   if (freq === 'WEEKLY' && interval === 1 && plain && !byMonth && !setPos) {
     if (sameSet(weekdays, WORKDAYS)) return w.t('preset.workdays');
     if (sameSet(weekdays, WEEKEND)) return w.t('preset.weekend');
