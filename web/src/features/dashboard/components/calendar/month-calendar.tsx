@@ -36,7 +36,25 @@ interface MonthCalendarProps {
 }
 
 const NO_ENTRIES: DayEntry[] = [];
-const MAX_CHIPS = 2;
+/**
+ * A grid cell has room for three chip lines under its number: a single occurrence takes one, a
+ * series two ("Every hour" and its count, then the message), "+N more" one.
+ */
+const CHIP_LINES = 3;
+
+/** The entries whose chips fit in a cell; the rest are counted in "+N more". */
+function chipsThatFit(entries: DayEntry[]): DayEntry[] {
+  const shown: DayEntry[] = [];
+  let used = 0;
+  for (const [i, entry] of entries.entries()) {
+    const need = entry.kind === 'series' ? 2 : 1;
+    const moreLine = i < entries.length - 1 ? 1 : 0;
+    if (used + need + moreLine > CHIP_LINES) break;
+    shown.push(entry);
+    used += need;
+  }
+  return shown;
+}
 
 /** Month calendar (SPEC "Calendar"): a 7 x 6 grid on large screens, a list of busy days below lg. */
 export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps) {
@@ -182,6 +200,7 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
               const outside = !inShownMonth(date);
               const isToday = date === today;
               const dayNumber = String(parsePlainDate(date).day);
+              const chips = chipsThatFit(dayEntries);
               return (
                 <div
                   key={date}
@@ -233,11 +252,11 @@ export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps
                     )}
                   </span>
                   <span className="flex min-w-0 flex-col gap-0.5" aria-hidden>
-                    {dayEntries.slice(0, MAX_CHIPS).map((entry) => (
+                    {chips.map((entry) => (
                       <EntryChip key={entry.key} entry={entry} zone={zone} muted={outside} />
                     ))}
-                    {dayEntries.length > MAX_CHIPS && (
-                      <span className="px-1 text-[11px] font-medium text-muted-foreground">{t('day.more', { count: dayEntries.length - MAX_CHIPS })}</span>
+                    {dayEntries.length > chips.length && (
+                      <span className="px-1 text-[11px] leading-4 font-medium text-muted-foreground">{t('day.more', { count: dayEntries.length - chips.length })}</span>
                     )}
                   </span>
                 </div>
@@ -291,28 +310,33 @@ function EntryChip({ entry, zone, muted }: { entry: DayEntry; zone: string; mute
   const { t } = useTranslation('calendar');
   const reminder = entry.kind === 'single' ? entry.event.reminder : entry.reminder;
   const dim = muted || reminderStatus(reminder) !== 'active';
+  const look = cn(
+    'flex min-w-0 rounded border-l-2 px-1 py-px text-[11px] leading-4',
+    dim ? 'border-muted-foreground/40 bg-muted/70 text-muted-foreground' : 'border-primary bg-primary/8 text-foreground dark:bg-primary/15',
+  );
+  if (entry.kind === 'single') {
+    return (
+      <span className={cn(look, 'items-center gap-1')} data-testid="calendar-chip">
+        <span className="shrink-0 font-medium tabular-nums">{formatTime(entry.event.at, zone)}</span>
+        <span className="truncate">{reminder.message}</span>
+      </span>
+    );
+  }
+  // "Every hour · Stretch ×24" on two lines: a cell is too narrow for both on one.
   return (
-    <span
-      className={cn(
-        'flex min-w-0 items-center gap-1 rounded border-l-2 px-1 py-px text-[11px] leading-4',
-        dim ? 'border-muted-foreground/40 bg-muted/70 text-muted-foreground' : 'border-primary bg-primary/8 text-foreground dark:bg-primary/15',
-      )}
-      data-testid={entry.kind === 'series' ? 'calendar-series-chip' : 'calendar-chip'}
-    >
-      {entry.kind === 'single' ? (
-        <>
-          <span className="shrink-0 font-medium tabular-nums">{formatTime(entry.event.at, zone)}</span>
-          <span className="truncate">{reminder.message}</span>
-        </>
-      ) : (
-        <>
-          <Repeat className="size-2.5 shrink-0" />
-          <span className="truncate">{t('day.series', { repetition: recurrenceLabel(reminder, t), message: reminder.message })}</span>
-          <span className="ml-auto shrink-0 font-semibold tabular-nums" data-testid="calendar-series-count">
-            {t('day.seriesCount', { count: entry.events.length })}
-          </span>
-        </>
-      )}
+    <span className={cn(look, 'flex-col')} data-testid="calendar-series-chip">
+      <span className="flex min-w-0 items-center gap-1">
+        <Repeat className="size-2.5 shrink-0" />
+        <span className="truncate" data-testid="calendar-series-repetition">
+          {recurrenceLabel(reminder, t)}
+        </span>
+        <span className="ml-auto shrink-0 font-semibold tabular-nums" data-testid="calendar-series-count">
+          {t('day.seriesCount', { count: entry.events.length })}
+        </span>
+      </span>
+      <span className="truncate font-medium" data-testid="calendar-series-message">
+        {reminder.message}
+      </span>
     </span>
   );
 }
