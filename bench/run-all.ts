@@ -12,6 +12,7 @@ const all: Array<[name: string, file: string]> = [
   ['rrule', 'bench/rrule-bench.ts'],
   ['bundle', 'bench/bundle-size.ts'],
   ['api', 'bench/api-bench.ts'],
+  ['mixed', 'bench/mixed.ts'],
   ['lateness', 'bench/scheduler-lateness.ts'],
   ['burst', 'bench/scheduler-burst.ts'],
   ['crash', 'bench/scheduler-crash.ts'],
