@@ -280,6 +280,14 @@ describe('calendar: custom series, skip, delete series, phone list, accessibilit
     await todayRow.click();
     await page.getByTestId('day-dialog').waitFor();
     await screenshot(page, 'calendar-mobile-dialog', { fullPage: false });
+    if (seriesDay.slice(0, 7) === today.slice(0, 7)) {
+      await page.keyboard.press('Escape');
+      await page.getByTestId('day-dialog').waitFor({ state: 'detached' });
+      await series.click();
+      await page.getByTestId('day-series-toggle').click();
+      await page.getByTestId('day-occurrence').first().waitFor();
+      await screenshot(page, 'calendar-mobile-dialog-series', { fullPage: false });
+    }
   });
 
   for (const theme of ['light', 'dark'] as const) {

@@ -396,8 +396,11 @@ function MobileDay({
               {first.reminder.message}
             </span>
             <span className="block truncate text-xs text-muted-foreground tabular-nums">
-              {recurrenceLabel(first.reminder, t)} · <span data-testid="calendar-series-count">{t('day.seriesCount', { count: first.events.length })}</span>
-              {more}
+              {/* The count first: a long rule in words is what gets cut. */}
+              <span className="font-semibold" data-testid="calendar-series-count">
+                {t('day.seriesCount', { count: first.events.length })}
+              </span>
+              {more} · {recurrenceLabel(first.reminder, t)}
             </span>
           </>
         )}
