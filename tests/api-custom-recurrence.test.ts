@@ -224,6 +224,20 @@ describe('custom repetition API', () => {
       expect(preset.body).toMatchObject({ recurrence_type: 'WEEKLY', rrule: null });
     });
 
+    it('a skipped occurrence that has passed stays skipped (the calendar looks back), for 400 days', async () => {
+      // UTC: a week is always 7 x 24 h, whatever the date of the run.
+      const created = await create({ date: '2020-01-06', timezone: 'UTC', rrule: 'FREQ=WEEKLY;BYDAY=MO' });
+      const id = created.body.id as string;
+      const recent = Date.parse(created.body.next_fire_utc) - 7 * 86_400_000; // the last Monday before now
+      const old = Date.UTC(2020, 0, 13, 9);
+      await server.app.db.updateTable('reminders').set({ exceptions: JSON.stringify([new Date(old).toISOString(), new Date(recent).toISOString()]) }).where('id', '=', id).execute();
+      const next = Date.parse(created.body.next_fire_utc) + 7 * 86_400_000;
+      const skip = await paris.api.post(`/api/reminders/${id}/skip`, { occurrence: new Date(next).toISOString() });
+      expect(skip.body.exceptions).toEqual([new Date(recent).toISOString(), new Date(next).toISOString()]);
+      const range = await paris.api.get(`/api/reminders/${id}/occurrences?from=${new Date(recent - 86_400_000).toISOString()}&to=${new Date(recent + 86_400_000).toISOString()}`);
+      expect(range.body.occurrences).toEqual([]);
+    });
+
     it('duplicate copies the rule and the skipped occurrences', async () => {
       const created = await create({ date: '2030-07-01', rrule: 'FREQ=DAILY;INTERVAL=3' });
       await paris.api.post(`/api/reminders/${created.body.id}/skip`, { occurrence: '2030-07-04T07:00:00.000Z' });

@@ -10,8 +10,13 @@ import { getReminder, type ReminderDeps } from './service.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** A series keeps at most this many skipped occurrences ahead (past ones are dropped on each change). */
+/** A series keeps at most this many skipped occurrences ahead. */
 export const MAX_SKIPPED = 500;
+/**
+ * Skipped occurrences that passed are kept this long, so the calendar (which looks back up to
+ * 400 days) still shows them as skipped, then dropped on the next change: the list stays bounded.
+ */
+const KEEP_PAST_MS = 400 * 86_400_000;
 
 function occurrenceInstant(value: unknown): number {
   const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
@@ -28,9 +33,9 @@ async function saveSkipped(deps: ReminderDeps, accountId: string, id: string, ch
   await deps.db.transaction().execute(async (trx) => {
     const r = await findReminderOfAccount(trx, accountId, id);
     if (!r) throw new AppError('REMINDER_NOT_FOUND', 'Reminder not found');
-    const skipped = new Set([...ruleOf(r).skipped!].filter((ms) => ms > nowMs));
+    const skipped = new Set([...ruleOf(r).skipped!].filter((ms) => ms > nowMs - KEEP_PAST_MS));
     change(skipped, r);
-    if (skipped.size > MAX_SKIPPED) throw new AppError('SKIP_LIMIT', `A reminder can have at most ${MAX_SKIPPED} skipped occurrences ahead`);
+    if ([...skipped].filter((ms) => ms > nowMs).length > MAX_SKIPPED) throw new AppError('SKIP_LIMIT', `A reminder can have at most ${MAX_SKIPPED} skipped occurrences ahead`);
     const exceptions = JSON.stringify([...skipped].sort((a, b) => a - b).map((ms) => new Date(ms).toISOString()));
     const series = ruleOf({ ...r, exceptions });
     // The pending occurrence: the first one left after the last one handed to the scheduler.

@@ -65,7 +65,7 @@ export const ReminderOut = Type.Object({
   recurrence_type: Type.Union([...RECURRENCES.map((r) => Type.Literal(r)), Type.Literal('CUSTOM')]),
   /** The RRULE value of a CUSTOM reminder (canonical form); null for presets. */
   rrule: Nullable(Type.String()),
-  /** Skipped occurrences still ahead (ISO instants, ascending). */
+  /** Skipped occurrences (ISO instants, ascending): those ahead, and those of the last 400 days. */
   exceptions: Type.Array(Type.String()),
   /** The repetition in one sentence, in the caller's language (Accept-Language). */
   recurrence_text: Type.String(),
