@@ -1,4 +1,5 @@
 import { MessageFlags, type RepliableInteraction } from 'discord.js';
+import { DatabaseBusyError } from '../server/db/sqlite-busy.ts';
 import { AppError, type ErrorCode } from '../server/errors.ts';
 import { t } from './i18n.ts';
 import { truncate } from './format.ts';
@@ -24,11 +25,13 @@ const ERROR_KEYS: Partial<Record<ErrorCode, string>> = {
   RRULE_INVALID: 'errors.RRULE_INVALID',
   OCCURRENCE_INVALID: 'errors.OCCURRENCE_INVALID',
   SKIP_LIMIT: 'errors.SKIP_LIMIT',
+  DATABASE_BUSY: 'errors.DATABASE_BUSY',
   DESTINATION_LIMIT: 'errors.DESTINATION_LIMIT',
 };
 
 /** An AppError in the user's language, else its English message; null for anything else (a bug). */
 export function errorText(locale: string | null | undefined, err: unknown): string | null {
+  if (err instanceof DatabaseBusyError) return t(locale, 'errors.DATABASE_BUSY');
   if (!(err instanceof AppError)) return null;
   const key = ERROR_KEYS[err.code];
   return key ? t(locale, key) : err.message;

@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin';
-import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import { createDatabase, type DB } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -8,8 +7,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: DB;
     config: Config;
-    /** Cheap liveness probe for /healthz. */
-    checkDatabase(): Promise<boolean>;
+    /** Cheap liveness probe for /healthz: 'ok', 'degraded' (another process holds the write lock), or 'unavailable'. */
+    checkDatabase(): Promise<'ok' | 'degraded' | 'unavailable'>;
     /** See DatabaseHandle.changeToken: moves on every write. */
     dbChangeToken(): string;
   }
@@ -17,19 +16,16 @@ declare module 'fastify' {
 
 export default fp<{ config: Config }>(
   async (app, { config }) => {
-    const { db, changeToken } = createDatabase(config.databaseUrl);
+    const { db, changeToken, busy, probe } = createDatabase(config.databaseUrl);
     const applied = await migrateToLatest(db);
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
     app.decorate('db', db);
     app.decorate('config', config);
     app.decorate('dbChangeToken', changeToken);
+    // Straight on the SQLite handle: not queued behind queries waiting for a lock.
     app.decorate('checkDatabase', async () => {
-      try {
-        await sql`select 1`.execute(db);
-        return true;
-      } catch {
-        return false;
-      }
+      if (!probe()) return 'unavailable' as const;
+      return busy.waiting > 0 || Date.now() - busy.lastBusyAt < 10_000 ? ('degraded' as const) : ('ok' as const);
     });
     app.addHook('onClose', async () => {
       await db.destroy();

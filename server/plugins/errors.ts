@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
+import { DatabaseBusyError } from '../db/sqlite-busy.ts';
 import { AppError } from '../errors.ts';
 
 /** Readable text for a schema validation failure: "message must be string" -> "body.message must be string". */
@@ -18,6 +19,10 @@ export default fp(
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
         return reply.status(error.status).send({ error: error.message, code: error.code, ...(error.details ?? {}) });
+      }
+      if (error instanceof DatabaseBusyError) {
+        // Another process holds SQLite's write lock (sqlite-busy.ts): nothing was written; try again.
+        return reply.status(503).header('retry-after', '2').send({ error: 'The database is busy. Please try again in a moment.', code: 'DATABASE_BUSY' });
       }
       const fe = error as FastifyError;
       if (fe.validation) {

@@ -4,9 +4,19 @@ import { Type } from '@sinclair/typebox';
 const health: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/healthz',
-    { schema: { response: { 200: Type.Object({ status: Type.Literal('ok') }), 503: Type.Object({ status: Type.String(), error: Type.String(), code: Type.String() }) } } },
+    {
+      schema: {
+        response: {
+          200: Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]), reason: Type.Optional(Type.String()) }),
+          503: Type.Object({ status: Type.String(), error: Type.String(), code: Type.String() }),
+        },
+      },
+    },
     async (_request, reply) => {
-      if (await app.checkDatabase()) return { status: 'ok' as const };
+      const state = await app.checkDatabase();
+      if (state === 'ok') return { status: 'ok' as const };
+      // Still serving (reads work); writes wait for another process's lock and may answer 503.
+      if (state === 'degraded') return { status: 'degraded' as const, reason: 'The database is locked by another process' };
       return reply.status(503).send({ status: 'unavailable', error: 'Database unreachable', code: 'DATABASE_UNAVAILABLE' });
     },
   );

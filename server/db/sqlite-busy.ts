@@ -1,0 +1,132 @@
+/**
+ * SQLite when another process holds the write lock (a backup, the sqlite3 shell, a second Chime
+ * by mistake): better-sqlite3 is synchronous, so SQLite's own busy_timeout would wait inside the
+ * event loop and freeze every request, /healthz included. Instead the connection runs with
+ * busy_timeout = 0 and this driver waits *between* attempts, asynchronously, with backoff, for
+ * at most `maxWaitMs`; then the query fails with DatabaseBusyError, which the API answers as
+ * 503 DATABASE_BUSY with Retry-After (the scheduler retries its claim and its writes on its own).
+ *
+ * Transactions start with BEGIN IMMEDIATE: they take the write lock up front (waiting here as
+ * above), so a transaction never fails half-way because another writer committed after it
+ * started reading (SQLITE_BUSY_SNAPSHOT, which no retry of one statement can fix).
+ */
+import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+
+export class DatabaseBusyError extends Error {
+  readonly code = 'DATABASE_BUSY';
+  constructor(waitedMs: number) {
+    super(`The database is locked by another process (waited ${waitedMs} ms)`);
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+/** What /healthz reads to say "degraded". */
+export interface BusyMonitor {
+  /** When a query last found the database locked (ms since epoch), 0 if never. */
+  lastBusyAt: number;
+  /** Queries waiting for the lock right now. */
+  waiting: number;
+}
+
+const isBusy = (err: unknown) => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function withBusyRetry<T>(attempt: () => Promise<T>, maxWaitMs: number, monitor: BusyMonitor): Promise<T> {
+  const started = Date.now();
+  let delay = 5;
+  let counted = false;
+  try {
+    for (;;) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (!isBusy(err)) throw err;
+        monitor.lastBusyAt = Date.now();
+        const waited = Date.now() - started;
+        if (waited >= maxWaitMs) throw new DatabaseBusyError(waited);
+        if (!counted) {
+          counted = true;
+          monitor.waiting++;
+        }
+        await sleep(Math.min(delay, maxWaitMs - waited));
+        delay = Math.min(delay * 2, 100);
+      }
+    }
+  } finally {
+    if (counted) monitor.waiting--;
+  }
+}
+
+class BusyRetryingConnection implements DatabaseConnection {
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly maxWaitMs: number,
+    private readonly monitor: BusyMonitor,
+  ) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return withBusyRetry(async () => this.inner.executeQuery<R>(query), this.maxWaitMs, this.monitor);
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+const unwrap = (c: DatabaseConnection) => (c instanceof BusyRetryingConnection ? c.inner : c);
+
+class BusyAwareDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly maxWaitMs: number,
+    private readonly monitor: BusyMonitor,
+  ) {}
+
+  init() {
+    return this.inner.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new BusyRetryingConnection(await this.inner.acquireConnection(), this.maxWaitMs, this.monitor);
+  }
+  async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {
+    return this.inner.savepoint!(connection, name, compile);
+  }
+  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2]) {
+    return this.inner.rollbackToSavepoint!(connection, name, compile);
+  }
+  releaseSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2]) {
+    return this.inner.releaseSavepoint!(connection, name, compile);
+  }
+  releaseConnection(connection: DatabaseConnection) {
+    return this.inner.releaseConnection(unwrap(connection));
+  }
+  destroy() {
+    return this.inner.destroy();
+  }
+}
+
+/** Kysely's SQLite dialect with the waiting above. */
+export class BusyAwareSqliteDialect extends SqliteDialect {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly busy: { maxWaitMs: number; monitor: BusyMonitor },
+  ) {
+    super(config);
+  }
+  override createDriver(): Driver {
+    return new BusyAwareDriver(super.createDriver(), this.busy.maxWaitMs, this.busy.monitor);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Another process holding SQLite's write lock (a backup, the sqlite3 shell): the server keeps
+ * its event loop free, /healthz answers at once and says "degraded", writes wait a bounded time
+ * then answer 503 DATABASE_BUSY with Retry-After, and nothing due is lost (README "Data and
+ * backups"). A second real connection on the same file holds BEGIN IMMEDIATE.
+ */
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
+import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
+
+let server: TestServer;
+let sink: WebhookSink;
+
+beforeAll(async () => {
+  sink = await startWebhookSink();
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+  await sink?.close();
+});
+
+describe('a write lock held by another process', () => {
+  it('never blocks the event loop; writes answer 503 DATABASE_BUSY after a bounded wait; due reminders are delivered after', async () => {
+    const user = await signUp(server.url, { timezone: 'UTC' });
+    const due = new Date(Date.now() + 1500);
+    const created = await user.api.post('/api/reminders', {
+      date: due.toISOString().slice(0, 10),
+      time: due.toISOString().slice(11, 19),
+      timezone: 'UTC',
+      message: 'Due while locked',
+      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hook`, platform: 'generic' } }],
+    });
+    expect(created.status).toBe(201);
+
+    const other = new SQLite(path.join(server.dir, 'chime.db'));
+    other.pragma('busy_timeout = 10000');
+    other.exec('BEGIN IMMEDIATE');
+    // The event loop of this process (the server runs in it): the largest gap between 20 ms ticks.
+    let last = performance.now();
+    let worstGap = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      worstGap = Math.max(worstGap, now - last);
+      last = now;
+    }, 20);
+    try {
+      const startedAt = performance.now();
+      const write = user.api.post('/api/reminders', { date: '2031-01-01', time: '09:00', message: 'Blocked', destinations: [] });
+      await new Promise((r) => setTimeout(r, 300));
+      const healthStarted = performance.now();
+      const health = await fetch(`${server.url}/healthz`);
+      expect(performance.now() - healthStarted).toBeLessThan(500);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'degraded' });
+
+      const res = await write;
+      const waited = performance.now() - startedAt;
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 'DATABASE_BUSY' });
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(waited).toBeGreaterThan(2500);
+      expect(waited).toBeLessThan(6000);
+      // Reads are answered meanwhile (WAL readers are not blocked).
+      const list = await user.api.get('/api/reminders');
+      expect(list.status).toBe(200);
+      expect(list.body.map((r: { message: string }) => r.message)).toEqual(['Due while locked']);
+      // The reminder fell due during the lock and could not be claimed yet.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(sink.requests).toHaveLength(0);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+      clearInterval(ticker);
+    }
+    expect(worstGap).toBeLessThan(1000);
+
+    // Released: writes work again and the due reminder is delivered, once.
+    const after = await user.api.post('/api/reminders', { date: '2031-01-01', time: '09:00', message: 'After', destinations: [] });
+    expect(after.status).toBe(201);
+    const [delivered] = await sink.waitFor(1, 10_000);
+    expect(delivered!.json.message).toBe('Due while locked');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sink.requests).toHaveLength(1);
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+  }, 30_000);
+});
