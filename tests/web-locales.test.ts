@@ -24,6 +24,8 @@ const SOURCE_DIRS = ['web/src', 'bot', 'server/destinations', 'server/reminders'
 const DYNAMIC_PREFIXES = [
   'common:errors.', // ApiError codes: t(`common:errors.${code}`)
   'reminders:recurrence.', // recurrence_type values: t(`reminders:recurrence.${type}`)
+  'reminders:customRepeat.units.', // t(`customRepeat.units.${freq}`, { count })
+  'reminders:customRepeat.monthly.nth.', // t(`customRepeat.monthly.nth.${n}`)
 ];
 
 type Tree = { [key: string]: string | Tree };

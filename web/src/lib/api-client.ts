@@ -77,6 +77,8 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     signal: controller.signal,
     headers: {
       accept: 'application/json',
+      // Text in answers (a rule in words) comes in the language the dashboard shows.
+      ...(i18n.language ? { 'accept-language': i18n.language } : {}),
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...headers,

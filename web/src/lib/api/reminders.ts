@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
-import type { Account, DeliveryError, Occurrences, Ok, Recurrence, Reminder, ReminderPayload, SnoozePayload, WebhookPlatform } from './types';
+import type { Account, DeliveryError, Occurrences, Ok, Preview, Reminder, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
 
 /*
  * The reminders and account API (docs/architecture.md), shared by the dashboard, the wizard, the
@@ -18,9 +18,11 @@ export type {
   DestinationType,
   Occurrences,
   Ok,
+  Preview,
   Recurrence,
   Reminder,
   ReminderPayload,
+  Repetition,
   SnoozePayload,
   WebhookPlatform,
 } from './types';
@@ -62,12 +64,17 @@ export const resumeReminder = (id: string) => api.post<Reminder>(`/api/reminders
 export const duplicateReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/duplicate`);
 export const snoozeReminder = (id: string, minutes: number) => api.post<Reminder>(`/api/reminders/${id}/snooze`, { minutes } satisfies SnoozePayload);
 
-/** Next occurrences of a draft (wizard review step). */
-export function previewOccurrences(draft: { date: string; time: string; recurrence: Recurrence; timezone?: string }, count = 5) {
+/** Next occurrences of a draft and its repetition in words (wizard, edit form). */
+export function previewOccurrences(draft: { date: string; time: string; recurrence: Repetition; rrule?: string | null | undefined; timezone?: string | undefined }, count = 5) {
   const q = new URLSearchParams({ date: draft.date, time: draft.time, recurrence: draft.recurrence, count: String(count) });
+  if (draft.rrule) q.set('rrule', draft.rrule);
   if (draft.timezone) q.set('timezone', draft.timezone);
-  return api.get<Occurrences>(`/api/reminders/preview?${q}`);
+  return api.get<Preview>(`/api/reminders/preview?${q}`);
 }
+
+/** Skip one occurrence of a series, or restore it. */
+export const skipOccurrence = (id: string, occurrence: string) => api.post<Reminder>(`/api/reminders/${id}/skip`, { occurrence });
+export const restoreOccurrence = (id: string, occurrence: string) => api.delete<Reminder>(`/api/reminders/${id}/skip/${encodeURIComponent(occurrence)}`);
 
 /** Next occurrences of a saved reminder, or all occurrences in [from, to) for the calendar. */
 export function reminderOccurrences(id: string, range?: { from: string; to: string }, count = 5) {

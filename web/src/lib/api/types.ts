@@ -19,6 +19,7 @@ import type {
   DeliveryErrorOut,
   DestinationBody,
   Occurrences as OccurrencesSchema,
+  Preview as PreviewSchema,
   ReminderBody,
   ReminderOut,
   SnoozeBody,
@@ -56,7 +57,7 @@ export type DestinationInput = Pick<Static<typeof DestinationBody>, 'id'> & { ty
 
 /** Body of POST /api/reminders and PUT /api/reminders/:id. */
 export type ReminderPayload = Omit<Static<typeof ReminderBody>, 'recurrence' | 'destinations'> & {
-  recurrence: Recurrence;
+  recurrence: Repetition;
   destinations: DestinationInput[];
 };
 
@@ -69,6 +70,7 @@ export type DeliveryError = Omit<DeliveryErrorOutput, 'destination_type' | 'outc
 };
 
 export type Occurrences = Static<typeof OccurrencesSchema>;
+export type Preview = Static<typeof PreviewSchema>;
 
 type AccountOutput = Static<typeof AccountResponse>;
 type IdentityOutput = AccountOutput['identities'][number];

@@ -1,11 +1,13 @@
-import { Briefcase, CalendarClock, CalendarDays, CalendarRange, Clock, Repeat, Sofa, Sun } from 'lucide-react';
+import { Briefcase, CalendarClock, CalendarCog, CalendarDays, CalendarRange, Clock, Repeat, Sofa, Sun } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Recurrence } from '@/lib/api/reminders';
 import { cn } from '@/lib/utils';
 
 /** Display order: from the rarest to the most frequent, the two weekday filters last. */
-const OPTIONS: { value: Recurrence; icon: ComponentType<{ className?: string }>; hint: string }[] = [
+type Choice = Recurrence | 'CUSTOM';
+
+const OPTIONS: { value: Choice; icon: ComponentType<{ className?: string }>; hint: string }[] = [
   { value: 'ONCE', icon: CalendarClock, hint: 'form.recurrenceHint.once' },
   { value: 'YEARLY', icon: CalendarRange, hint: 'form.recurrenceHint.yearly' },
   { value: 'MONTHLY', icon: CalendarDays, hint: 'form.recurrenceHint.monthly' },
@@ -14,17 +16,18 @@ const OPTIONS: { value: Recurrence; icon: ComponentType<{ className?: string }>;
   { value: 'HOURLY', icon: Clock, hint: 'form.recurrenceHint.hourly' },
   { value: 'WORKDAYS', icon: Briefcase, hint: 'form.recurrenceHint.workdays' },
   { value: 'WEEKEND', icon: Sofa, hint: 'form.recurrenceHint.weekend' },
+  { value: 'CUSTOM', icon: CalendarCog, hint: 'form.recurrenceHint.custom' },
 ];
 
-/** The 8 recurrence buttons (toggle buttons: exactly one is pressed). */
+/** The 8 presets and "Custom..." (toggle buttons: exactly one is pressed). */
 export function RecurrencePicker({
   value,
   onChange,
   disabled,
   idPrefix = 'reminder',
 }: {
-  value: Recurrence;
-  onChange: (next: Recurrence) => void;
+  value: Choice;
+  onChange: (next: Choice) => void;
   disabled?: boolean;
   idPrefix?: string;
 }) {
@@ -35,7 +38,7 @@ export function RecurrencePicker({
       <legend id={labelId} className="text-sm leading-none font-medium">
         {t('form.recurrence')}
       </legend>
-      <div className="grid grid-cols-2 gap-2 pt-2 sm:grid-cols-4" data-testid="recurrence-options">
+      <div className="grid grid-cols-2 gap-2 pt-2 sm:grid-cols-3" data-testid="recurrence-options">
         {OPTIONS.map(({ value: option, icon: Icon, hint }) => {
           const selected = option === value;
           return (

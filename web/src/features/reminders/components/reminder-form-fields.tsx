@@ -8,15 +8,31 @@ import { Textarea } from '@/components/ui/textarea';
 import { RECURRENCES, type Recurrence } from '@/lib/api/reminders';
 import { wallClock, zoneLabel } from '@/lib/format';
 import { cn } from '@/lib/utils';
+import { defaultCustom, type CustomRepeat, type Repeat, type RepeatEnd, repetitionPayload } from '../lib/repeat-rule';
+import { CustomRepeatEditor } from './custom-repeat-editor';
 import { RecurrencePicker } from './recurrence-picker';
+import { RepeatEnds } from './repeat-ends';
+import { RepeatPreview } from './repeat-preview';
 
 /** SPEC "Reminder form state": date may be empty; date and time are wall clock in the form's zone. */
 export interface ReminderFormState {
   date: string;
   time: string;
   message: string;
+  /** The preset chosen (ignored while `custom` or `raw` is set). */
   recurrence: Recurrence;
+  /** The custom editor's rule ("Custom..."). */
+  custom: CustomRepeat | null;
+  /** When a repeating reminder ends (a preset with an end is sent as its equivalent rule). */
+  end: RepeatEnd;
+  /** A stored rule the editor cannot show, kept untouched. */
+  raw: string | null;
 }
+
+export const formRepeat = (f: ReminderFormState): Repeat => ({ preset: f.recurrence, custom: f.custom, end: f.end, raw: f.raw });
+
+/** recurrence + rrule for the API. */
+export const formRepetition = (f: ReminderFormState) => repetitionPayload(formRepeat(f), f.date);
 
 /** The server refuses longer messages (Discord's own limit for a message body). */
 export const MESSAGE_MAX_LENGTH = 2000;
@@ -196,7 +212,28 @@ export function ReminderFormFields({ value, onChange, timezone, zonePicker, disa
         )}
       </div>
 
-      <RecurrencePicker value={value.recurrence} onChange={(r) => set('recurrence', r)} disabled={disabled} idPrefix={idPrefix} />
+      <RecurrencePicker
+        value={value.custom || value.raw ? 'CUSTOM' : value.recurrence}
+        onChange={(r) =>
+          r === 'CUSTOM'
+            ? onChange({ ...value, custom: value.custom ?? defaultCustom(value.date), raw: null })
+            : onChange({ ...value, recurrence: r, custom: null, raw: null, end: r === 'ONCE' ? { kind: 'never' } : value.end })
+        }
+        disabled={disabled}
+        idPrefix={idPrefix}
+      />
+      {value.raw && (
+        <p className="rounded-lg border bg-muted/30 p-3 font-mono text-xs break-all" data-testid="repeat-raw">
+          {t('customRepeat.raw', { rule: value.raw })}
+        </p>
+      )}
+      {value.custom && <CustomRepeatEditor value={value.custom} onChange={(custom) => set('custom', custom)} date={value.date} disabled={disabled} idPrefix={`${idPrefix}-custom`} />}
+      {!value.raw && (value.custom || value.recurrence !== 'ONCE') && (
+        <RepeatEnds value={value.end} onChange={(end) => set('end', end)} date={value.date} disabled={disabled} idPrefix={`${idPrefix}-repeat`} />
+      )}
+      {(value.custom || value.raw || value.recurrence !== 'ONCE') && (
+        <RepeatPreview date={value.date} time={value.time} timezone={zonePicker?.value ?? timezone} {...formRepetition(value)} />
+      )}
     </div>
   );
 }

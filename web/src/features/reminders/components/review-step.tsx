@@ -6,21 +6,14 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { previewOccurrences } from '@/lib/api/reminders';
-import { formatLongDate, formatTime, zoneLabel } from '@/lib/format';
+import { formatLongDate, formatLongDateTime, formatTime } from '@/lib/format';
+import { timeZoneLabel } from '@/lib/time-zone-label';
 import type { EditableDestination } from '../api/destinations';
 import { DestinationSummary } from './destination-summary';
-import type { ReminderFormState } from './reminder-form-fields';
+import { formRepetition, type ReminderFormState } from './reminder-form-fields';
 
 const PREVIEW_COUNT = 5;
 
-/** An instant as a full date and time in the user's language, in the account zone. */
-function formatOccurrence(iso: string, timeZone: string, language: string): string {
-  try {
-    return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone }).format(new Date(iso));
-  } catch {
-    return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso));
-  }
-}
 
 export function ReviewStep({
   form,
@@ -37,8 +30,9 @@ export function ReviewStep({
 }) {
   const { t, i18n } = useTranslation('reminders');
   // The server computes occurrences (DST, month ends) in the account zone.
-  const preview = useSWR(['reminders-preview', form.date, form.time, form.recurrence], () =>
-    previewOccurrences({ date: form.date, time: form.time, recurrence: form.recurrence }, PREVIEW_COUNT),
+  const repetition = formRepetition(form);
+  const preview = useSWR(['reminders-preview', form.date, form.time, repetition.recurrence, repetition.rrule, i18n.language], () =>
+    previewOccurrences({ date: form.date, time: form.time, ...repetition }, PREVIEW_COUNT),
   );
   // Wall clock as typed: format the date and time as if UTC so no zone shifts them.
   const wall = `${form.date}T${form.time}:00Z`;
@@ -51,8 +45,8 @@ export function ReviewStep({
           <span data-testid="review-when">
             {formatLongDate(wall, 'UTC')} · {formatTime(wall, 'UTC')}
           </span>
-          <span className="block text-xs text-muted-foreground" data-testid="review-zone">
-            {zoneLabel(timezone)}
+          <span className="block text-xs text-muted-foreground" data-testid="review-zone" title={timezone}>
+            {timeZoneLabel(timezone)}
           </span>
         </Row>
         <Row icon={MessageSquareText} label={t('wizard.review.message')} onEdit={() => onEdit(1)} editLabel={t('wizard.actions.edit')}>
@@ -61,7 +55,7 @@ export function ReviewStep({
           </span>
         </Row>
         <Row icon={Repeat} label={t('wizard.review.recurrence')} onEdit={() => onEdit(1)} editLabel={t('wizard.actions.edit')}>
-          <span data-testid="review-recurrence">{t(`recurrence.${form.recurrence}`)}</span>
+          <span data-testid="review-recurrence">{repetition.rrule ? (preview.data?.recurrence_text ?? '…') : t(`recurrence.${form.recurrence}`)}</span>
         </Row>
         <Row icon={Send} label={t('wizard.review.destinations')} onEdit={() => onEdit(2)} editLabel={t('wizard.actions.edit')}>
           {destinations.length === 0 ? (
@@ -86,7 +80,9 @@ export function ReviewStep({
             <CalendarRange className="size-4 text-primary" aria-hidden />
             {t('wizard.review.occurrences')}
           </h3>
-          <p className="text-xs text-muted-foreground">{t('wizard.review.occurrencesHint', { zone: zoneLabel(timezone) })}</p>
+          <p className="text-xs text-muted-foreground" title={timezone}>
+            {t('wizard.review.occurrencesHint', { zone: timeZoneLabel(timezone) })}
+          </p>
         </div>
         {preview.isLoading ? (
           <div className="space-y-2" aria-busy="true">
@@ -108,7 +104,7 @@ export function ReviewStep({
                 <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-primary/10 text-xs font-semibold text-primary tabular-nums dark:bg-primary/20">
                   {i + 1}
                 </span>
-                <span>{formatOccurrence(iso, timezone, i18n.language || 'en')}</span>
+                <span>{formatLongDateTime(iso, timezone)}</span>
               </li>
             ))}
           </ol>

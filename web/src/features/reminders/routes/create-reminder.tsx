@@ -13,9 +13,10 @@ import { type Account, createReminder, remindersKey, useAccount } from '@/lib/ap
 import { cn } from '@/lib/utils';
 import { type EditableDestination, toDestinationInputs } from '../api/destinations';
 import { DestinationsEditor } from '../components/destinations-editor';
-import { currentTime, isReminderFormValid, ReminderFormFields, type ReminderFormState } from '../components/reminder-form-fields';
+import { currentTime, formRepetition, isReminderFormValid, ReminderFormFields, type ReminderFormState } from '../components/reminder-form-fields';
 import { ReviewStep } from '../components/review-step';
 import { SecretDialog, type SecretEntry } from '../components/secret-dialog';
+import { usePageTitle } from '@/lib/use-page-title';
 
 type Step = 1 | 2 | 3;
 const TOTAL_STEPS = 3;
@@ -43,6 +44,7 @@ function dateFromQuery(search: string): string {
 
 export default function CreateReminder() {
   const { t } = useTranslation('reminders');
+  usePageTitle(t('common:pageTitle.newReminder'));
   const [, navigate] = useLocation();
   const search = useSearch();
   const { mutate } = useSWRConfig();
@@ -52,7 +54,15 @@ export default function CreateReminder() {
 
   const [step, setStep] = useState<Step>(1);
   // SPEC leaves the wizard's default recurrence open (section 3); ONCE, as in the edit form.
-  const [form, setForm] = useState<ReminderFormState>(() => ({ date: dateFromQuery(search), time: currentTime(), message: '', recurrence: 'ONCE' }));
+  const [form, setForm] = useState<ReminderFormState>(() => ({
+    date: dateFromQuery(search),
+    time: currentTime(),
+    message: '',
+    recurrence: 'ONCE',
+    custom: null,
+    end: { kind: 'never' },
+    raw: null,
+  }));
   const [destinations, setDestinations] = useState<EditableDestination[]>([]);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -110,7 +120,7 @@ export default function CreateReminder() {
         date: form.date,
         time: form.time,
         message: form.message.trim(),
-        recurrence: form.recurrence,
+        ...formRepetition(form),
         destinations: toDestinationInputs(destinations),
       });
       if (!created?.id) throw new Error(fallback);

@@ -29,6 +29,8 @@ import { OccurrencesCard } from '../components/details/occurrences-card';
 import { ReminderEditForm } from '../components/details/reminder-edit-form';
 import { shortId } from '../components/details/reminder-meta';
 import { ReminderOverview } from '../components/details/reminder-overview';
+import { SkippedOccurrences } from '../components/details/skipped-occurrences';
+import { titleFromMessage, usePageTitle } from '@/lib/use-page-title';
 
 function DetailsSkeleton() {
   const { t } = useTranslation('common');
@@ -67,6 +69,7 @@ export default function ReminderDetailsPage() {
   const [busy, setBusy] = useState<Busy>(null);
   const redirected = useRef(false);
   const timezone = normalizeTimezone(account?.timezone);
+  usePageTitle(reminder?.message ? titleFromMessage(reminder.message) : t('common:pageTitle.reminder'));
 
   // Load failure or missing reminder: toast, then back to the dashboard (SPEC section 8).
   useEffect(() => {
@@ -217,6 +220,7 @@ export default function ReminderDetailsPage() {
             </div>
             <aside className="min-w-0 space-y-6">
               <OccurrencesCard reminder={reminder} timezone={timezone} />
+              <SkippedOccurrences reminder={reminder} timezone={timezone} />
               <InfoCard reminder={reminder} status={status} timezone={timezone} />
             </aside>
           </div>

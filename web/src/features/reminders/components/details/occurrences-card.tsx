@@ -1,20 +1,24 @@
-import { CalendarClock } from 'lucide-react';
+import { CalendarClock, CalendarX2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import { Skeleton } from '@/components/ui/skeleton';
 import { type Reminder, reminderOccurrences } from '@/lib/api/reminders';
-import { formatDate, formatRelative, formatTime } from '@/lib/format';
+import { formatDate, formatDateTime, formatRelative, formatTime } from '@/lib/format';
+import { useSkip } from './use-skip';
 
 export const OCCURRENCE_COUNT = 5;
 
 /** The next 5 times the reminder fires, in the account's zone. */
 export function OccurrencesCard({ reminder, timezone }: { reminder: Reminder; timezone: string }) {
   const { t } = useTranslation('details');
-  // The key changes with anything that moves the schedule, so an edit, pause or resume refetches.
+  const { skip } = useSkip(reminder, timezone);
+  const repeats = reminder.recurrence_type !== 'ONCE';
+  // The key changes with anything that moves the schedule, so an edit, pause, resume or skip refetches.
   const { data, error, isLoading } = useSWR(
-    ['reminder-occurrences', reminder.id, reminder.updated_at, reminder.is_paused, reminder.recurrence_type, reminder.remind_at_utc],
+    ['reminder-occurrences', reminder.id, reminder.updated_at, reminder.is_paused, reminder.recurrence_type, reminder.remind_at_utc, (reminder.exceptions ?? []).join(',')],
     () => reminderOccurrences(reminder.id, undefined, OCCURRENCE_COUNT),
   );
   const occurrences = data?.occurrences ?? [];
@@ -59,6 +63,19 @@ export function OccurrencesCard({ reminder, timezone }: { reminder: Reminder; ti
                   </span>
                   <span className="block text-xs text-muted-foreground">{formatRelative(iso)}</span>
                 </span>
+                {repeats && Date.parse(iso) > Date.now() && (
+                  <Button
+                    size="icon"
+                    variant="ghost"
+                    className="size-8 shrink-0"
+                    title={t('skip.action')}
+                    aria-label={t('skip.actionFor', { when: formatDateTime(iso, timezone) })}
+                    onClick={() => void skip(iso)}
+                    data-testid="occurrence-skip"
+                  >
+                    <CalendarX2 />
+                  </Button>
+                )}
               </li>
             ))}
           </ol>

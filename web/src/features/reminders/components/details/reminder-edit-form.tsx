@@ -10,7 +10,8 @@ import { wallClock } from '@/lib/format';
 import { SIGNUP_TIMEZONES } from '@/lib/timezones';
 import { type EditableDestination, toDestinationInputs } from '../../api/destinations';
 import { DestinationsEditor } from '../destinations-editor';
-import { isReminderFormValid, normalizeRecurrence, ReminderFormFields, type ReminderFormState } from '../reminder-form-fields';
+import { repeatFromReminder } from '../../lib/repeat-rule';
+import { formRepetition, isReminderFormValid, normalizeRecurrence, ReminderFormFields, type ReminderFormState } from '../reminder-form-fields';
 
 /** SPEC section 3: the edit form defaults to ONCE and 10:00 when the stored reminder lacks them. */
 export const EDIT_DEFAULT_TIME = '10:00';
@@ -23,6 +24,13 @@ const TIME = /^\d{2}:\d{2}(:\d{2})?$/;
  * zone (what the API answers in `date`/`time`, not read back from an instant). A reminder made in
  * Paris from a UTC account edits as Paris wall clock, and saving keeps it in Paris.
  */
+/** The repetition fields of the form: a preset, or the custom editor opened on the stored rule. */
+function formRepeatOf(reminder: Reminder): Pick<ReminderFormState, 'recurrence' | 'custom' | 'end' | 'raw'> {
+  const repeat = repeatFromReminder({ recurrence_type: reminder.recurrence_type, rrule: reminder.rrule ?? null, date: reminder.date });
+  const preset = reminder.recurrence_type === 'CUSTOM' ? repeat.preset : normalizeRecurrence(reminder.recurrence_type);
+  return { recurrence: preset, custom: repeat.custom, end: repeat.end, raw: repeat.raw };
+}
+
 export function formFromReminder(
   reminder: Reminder,
   fallbackZone: string,
@@ -35,7 +43,7 @@ export function formFromReminder(
       date: DATE.test(reminder.date ?? '') ? reminder.date : clock.date,
       time: TIME.test(reminder.time ?? '') ? reminder.time : clock.time || EDIT_DEFAULT_TIME,
       message: reminder.message ?? '',
-      recurrence: normalizeRecurrence(reminder.recurrence_type),
+      ...formRepeatOf(reminder),
     },
     zone,
     destinations: (reminder.destinations ?? []).map(({ id, type, metadata }) => ({ id, type, metadata: { ...metadata } })),
@@ -75,7 +83,7 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
       date: form.date,
       time: form.time || EDIT_DEFAULT_TIME,
       message: form.message.trim(),
-      recurrence: form.recurrence,
+      ...formRepetition(form),
       destinations: toDestinationInputs(destinations),
       timezone: zone,
     });

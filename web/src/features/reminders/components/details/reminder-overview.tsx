@@ -37,7 +37,9 @@ export function firstFiringElsewhere(reminder: Pick<Reminder, 'first_occurrence_
 /** View mode: the message and its schedule, in the account's time zone. */
 export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; timezone: string }) {
   const { t } = useTranslation('details');
-  const valid = !Number.isNaN(Date.parse(reminder.remind_at_utc));
+  // The headline is the next firing, as on the dashboard; the chosen date once nothing is left.
+  const headline = reminder.next_fire_utc ?? reminder.remind_at_utc;
+  const valid = !Number.isNaN(Date.parse(headline));
   const snoozed = reminder.snoozed_at_utc && Date.parse(reminder.snoozed_at_utc) > Date.now() ? reminder.snoozed_at_utc : null;
   const firstFires = firstFiringElsewhere(reminder);
 
@@ -52,13 +54,13 @@ export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; t
         </p>
         <div className="grid gap-3 sm:grid-cols-3">
           <Fact icon={CalendarDays} label={t('overview.date')} testId="view-date">
-            {valid ? formatLongDate(reminder.remind_at_utc, timezone) : '—'}
+            {valid ? formatLongDate(headline, timezone) : '—'}
           </Fact>
           <Fact icon={Clock} label={t('overview.time')} testId="view-time">
-            {valid ? formatTime(reminder.remind_at_utc, timezone) : '—'}
+            {valid ? formatTime(headline, timezone) : '—'}
           </Fact>
           <Fact icon={Repeat} label={t('overview.recurrence')} testId="view-recurrence">
-            {recurrenceLabel(reminder.recurrence_type)}
+            {reminder.recurrence_type === 'CUSTOM' ? reminder.recurrence_text : recurrenceLabel(reminder.recurrence_type)}
           </Fact>
         </div>
         {firstFires && (

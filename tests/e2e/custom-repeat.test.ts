@@ -1,0 +1,149 @@
+/**
+ * Custom repetition in a real browser (issue 9): the wizard's "Custom..." editor with its live
+ * summary and next occurrences from the server, a preset given an end, the edit form reopening a
+ * stored rule and keeping it, and skip/restore on the details page.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshot, useE2E } from './helpers.ts';
+
+const YEAR = new Date().getUTCFullYear() + 2;
+// A Tuesday, the fourth of its month.
+const DATE = (() => {
+  for (let day = 22; day <= 28; day++) {
+    const d = new Date(Date.UTC(YEAR, 2, day));
+    if (d.getUTCDay() === 2) return d.toISOString().slice(0, 10);
+  }
+  throw new Error('no Tuesday');
+})();
+
+// The last Friday of that March: a monthly "last Friday" rule anchored on it opens in the editor.
+const LAST_FRIDAY = (() => {
+  for (let day = 31; day >= 25; day--) {
+    const d = new Date(Date.UTC(YEAR, 2, day));
+    if (d.getUTCDay() === 5) return d.toISOString().slice(0, 10);
+  }
+  throw new Error('no Friday');
+})();
+
+async function details(page: Page, opts: { message: string }) {
+  await page.getByTestId('reminder-date').fill(DATE);
+  await page.getByTestId('reminder-time').fill('08:30');
+  await page.getByTestId('reminder-message').fill(opts.message);
+}
+
+async function createThroughWizard(page: Page) {
+  await page.getByTestId('wizard-next').click();
+  await page.getByTestId('wizard-step-2').waitFor();
+  await page.getByTestId('wizard-next').click();
+  await page.getByTestId('wizard-step-3').waitFor();
+  await page.getByTestId('wizard-create').click();
+  await page.waitForURL('**/home');
+}
+
+describe('custom repetition (browser)', () => {
+  const e2e = useE2E();
+
+  it('the Custom... editor builds a rule, shows it in words with the next 5 occurrences, and the API stores it', async () => {
+    const { page, user } = await e2e.signedInPage();
+    await page.goto(e2e.url('/reminders/create'));
+    await page.getByTestId('wizard-step-1').waitFor();
+    await details(page, { message: 'Team sync' });
+    await page.getByTestId('recurrence-CUSTOM').click();
+    const editor = page.getByTestId('custom-repeat-editor');
+    await editor.waitFor();
+    // Weekly by default, on the date's weekday (Tuesday); add Thursday, every 2 weeks, 6 times.
+    expect(await page.getByTestId('custom-freq').inputValue()).toBe('WEEKLY');
+    expect(await page.getByTestId('custom-weekday-TU').getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('custom-weekday-TH').click();
+    await page.getByTestId('custom-interval').fill('2');
+    await page.getByTestId('ends-after').check();
+    await page.getByTestId('ends-after-count').fill('6');
+    const summary = page.getByTestId('repeat-summary');
+    await expect.poll(() => summary.textContent(), { timeout: 5000 }).toBe('Every 2 weeks on Tuesday and Thursday, 6 times');
+    const next = page.getByTestId('repeat-next').getByRole('listitem');
+    await expect.poll(() => next.count()).toBe(5);
+    await screenshot(page, 'custom-repeat-editor-light');
+
+    // Monthly on the fourth Tuesday: the options follow the chosen date.
+    await page.getByTestId('custom-freq').selectOption('MONTHLY');
+    const monthly = page.getByTestId('custom-monthly');
+    expect(await monthly.locator('option').allTextContents()).toContain('The fourth Tuesday');
+    await monthly.selectOption('nth-weekday');
+    await expect.poll(() => summary.textContent()).toBe('Every 2 months on the fourth Tuesday, 6 times');
+    await page.getByTestId('custom-freq').selectOption('WEEKLY');
+
+    await createThroughWizard(page);
+    const list = await user.api.get('/api/reminders');
+    const created = list.body.find((r: { message: string }) => r.message === 'Team sync');
+    expect(created).toMatchObject({ recurrence_type: 'CUSTOM', rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;COUNT=6', date: DATE, time: '08:30' });
+  });
+
+  it('a preset with an end is stored as its equivalent rule; a bad minute interval is corrected', async () => {
+    const { page, user } = await e2e.signedInPage();
+    await page.goto(e2e.url('/reminders/create'));
+    await page.getByTestId('wizard-step-1').waitFor();
+    await details(page, { message: 'Daily until' });
+    await page.getByTestId('recurrence-DAILY').click();
+    await page.getByTestId('ends-on').check();
+    await page.getByTestId('ends-on-date').fill(`${YEAR}-04-30`);
+    await expect.poll(() => page.getByTestId('repeat-summary').textContent()).toContain('Every day, until');
+    await createThroughWizard(page);
+    const list = await user.api.get('/api/reminders');
+    expect(list.body.find((r: { message: string }) => r.message === 'Daily until')).toMatchObject({ recurrence_type: 'CUSTOM', rrule: `FREQ=DAILY;UNTIL=${YEAR}0430` });
+  });
+
+  it('the edit form reopens a stored rule and keeps it when only the message changes; the details page shows it in words; skip and restore', async () => {
+    const { page, user } = await e2e.signedInPage({ colorScheme: 'dark' });
+    page.setDefaultTimeout(8000);
+    const created = await user.api.post('/api/reminders', { date: LAST_FRIDAY, time: '08:30', message: 'Monthly review', recurrence: 'CUSTOM', rrule: 'FREQ=MONTHLY;BYDAY=-1FR' });
+    expect(created.status).toBe(201);
+    await page.goto(e2e.url(`/reminders/${created.body.id}`));
+    await page.getByTestId('reminder-overview').waitFor();
+    await screenshot(page, 'details-custom-dark');
+    expect(await page.getByTestId('view-recurrence').textContent()).toBe('Every month on the last Friday');
+    // The headline is the next occurrence.
+    const nextIso = created.body.next_fire_utc as string;
+
+    // Skip the next occurrence from the upcoming list, then restore it.
+    const exceptions = async () => (await user.api.get(`/api/reminders/${created.body.id}`)).body.exceptions;
+    await page.getByTestId('occurrence-skip').first().click();
+    await expect.poll(exceptions).toEqual([nextIso]);
+    await page.getByTestId('skipped-occurrences').waitFor();
+    // The headline moves on to the next occurrence.
+    expect(await page.getByTestId('occurrence').first().getAttribute('data-value')).not.toBe(nextIso);
+    await screenshot(page, 'details-skipped-dark');
+    // Undo in the toast restores it.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(exceptions).toEqual([]);
+    await page.getByTestId('skipped-occurrences').waitFor({ state: 'detached' });
+    // Skip again, then restore it from the skipped list.
+    await page.getByTestId('occurrence-skip').first().click();
+    await page.getByTestId('skipped-restore').waitFor();
+    await page.getByTestId('skipped-restore').dispatchEvent('click');
+    await expect.poll(exceptions).toEqual([]);
+
+    // Edit: the editor opens on the rule; changing the message keeps it.
+    await page.getByTestId('edit-reminder').click();
+    await page.getByTestId('edit-form').waitFor();
+    expect(await page.getByTestId('recurrence-CUSTOM').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('custom-freq').inputValue()).toBe('MONTHLY');
+    expect(await page.getByTestId('custom-monthly').inputValue()).toBe('last-weekday');
+    await page.getByTestId('reminder-message').fill('Monthly review (edited)');
+    await page.getByTestId('edit-save').click();
+    await expect.poll(async () => (await user.api.get(`/api/reminders/${created.body.id}`)).body.message).toBe('Monthly review (edited)');
+    expect((await user.api.get(`/api/reminders/${created.body.id}`)).body.rrule).toBe('FREQ=MONTHLY;BYDAY=-1FR');
+  });
+
+  it('a rule the editor cannot show is kept as it is', async () => {
+    const { page, user } = await e2e.signedInPage({ viewport: { width: 390, height: 844 } });
+    const created = await user.api.post('/api/reminders', { date: DATE, time: '08:30', message: 'Odd rule', recurrence: 'CUSTOM', rrule: 'FREQ=MONTHLY;BYMONTHDAY=1,15;BYMONTH=1,7' });
+    await page.goto(e2e.url(`/reminders/${created.body.id}`));
+    await page.getByTestId('edit-reminder').click();
+    await page.getByTestId('repeat-raw').waitFor();
+    await screenshot(page, 'edit-raw-rule-mobile');
+    await page.getByTestId('edit-save').click();
+    await expect.poll(async () => (await user.api.get(`/api/reminders/${created.body.id}`)).body.updated_at).not.toBe(created.body.updated_at);
+    expect((await user.api.get(`/api/reminders/${created.body.id}`)).body.rrule).toBe('FREQ=MONTHLY;BYMONTH=1,7;BYMONTHDAY=1,15');
+  });
+});
