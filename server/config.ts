@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_LOGIN_THROTTLE, type ThrottlePolicy } from './lib/login-throttle.ts';
 
@@ -34,6 +34,10 @@ export interface Config {
   trustProxy: boolean;
   /** Bearer token for GET /metrics; without it /metrics answers on loopback only. */
   metricsToken: string | null;
+  /** Where users report a problem (the dashboard's "Report an issue"); null hides the link. */
+  supportUrl: string | null;
+  /** Where users ask questions and talk about contributing (the dashboard's "Discussions"); null hides the link. */
+  communityUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -83,6 +87,31 @@ function parseUrl(name: string, value: string, problems: string[]): string {
   }
 }
 
+/**
+ * The project's repository on GitHub, from package.json's `repository` field, for the default
+ * support and community links; null when package.json names none (then the links are hidden).
+ */
+export function repositoryUrl(packageJson = path.resolve(import.meta.dirname, '../package.json')): string | null {
+  try {
+    const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { repository?: string | { url?: string } };
+    const raw = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+    if (!raw) return null;
+    const short = /^(?:github:)?([\w.-]+\/[\w.-]+)$/.exec(raw);
+    if (short) return `https://github.com/${short[1]}`;
+    const match = /github\.com[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(raw);
+    return match ? `https://github.com/${match[1]}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An optional link setting: unset means the default, empty means none (hidden). */
+function parseOptionalUrl(name: string, value: string | undefined, fallback: string | null, problems: string[]): string | null {
+  if (value === undefined) return fallback;
+  if (value.trim() === '') return null;
+  return parseUrl(name, value.trim(), problems);
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
   const port = parseInteger('PORT', env.PORT, 3000, 0, 65535, problems);
@@ -116,6 +145,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       }
     : null;
 
+  const repo = repositoryUrl();
   const config: Config = {
     port,
     host,
@@ -131,6 +161,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     loginThrottle: DEFAULT_LOGIN_THROTTLE,
     trustProxy: parseBoolean('TRUST_PROXY', env.TRUST_PROXY, false, problems),
     metricsToken: env.METRICS_TOKEN?.trim() || null,
+    supportUrl: parseOptionalUrl('SUPPORT_URL', env.SUPPORT_URL, repo ? `${repo}/issues` : null, problems),
+    communityUrl: parseOptionalUrl('COMMUNITY_URL', env.COMMUNITY_URL, repo ? `${repo}/discussions` : null, problems),
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -63,20 +63,20 @@ describe('account page (browser)', () => {
     // The check mark and the toast show for a few seconds only: wait for them from before the
     // click, so a slow moment in the test process cannot miss them.
     const saved = page.getByTestId('timezone-saved').waitFor();
-    await page.getByRole('option', { name: /Asia \/ Tokyo/ }).click();
+    await page.getByRole('option', { name: 'Tokyo (UTC+09:00)' }).click();
     await saved;
     expect((await user.api.get('/api/account')).body.timezone).toBe('Asia/Tokyo');
     await page.reload();
     await page.getByTestId('account-page').waitFor();
-    expect(await page.getByTestId('timezone-select').textContent()).toContain('Asia / Tokyo');
+    expect(await page.getByTestId('timezone-select').textContent()).toContain('Tokyo (UTC+09:00)');
 
     // A failed save shows the toast and puts the previous zone back.
     await page.route('**/api/account/timezone', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom","code":"INTERNAL"}' }));
     await page.getByTestId('timezone-select').click();
     const failed = page.getByText('Failed to update timezone').waitFor();
-    await page.getByRole('option', { name: /Europe \/ Paris/ }).click();
+    await page.getByRole('option', { name: /^Paris \(UTC/ }).click();
     await failed;
-    await page.waitForFunction(() => document.querySelector('[data-testid="timezone-select"]')?.textContent?.includes('Asia / Tokyo'));
+    await page.waitForFunction(() => document.querySelector('[data-testid="timezone-select"]')?.textContent?.includes('Tokyo (UTC+09:00)'));
     expect((await user.api.get('/api/account')).body.timezone).toBe('Asia/Tokyo');
   });
 

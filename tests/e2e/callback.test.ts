@@ -139,10 +139,11 @@ describe('Discord callback page (browser)', () => {
     expect(await page.getByTestId('password-strength').getAttribute('data-score')).toBe('100');
     await page.getByTestId('timezone-combobox').click();
     await page.getByTestId('timezone-search').fill('paris');
-    await page.getByRole('option', { name: /Europe\/Paris/ }).click();
+    await page.getByRole('option', { name: /^Paris \(UTC/ }).click();
     await page.getByTestId('setup-submit').click();
 
-    await page.waitForURL(url('/welcome'));
+    // /welcome forwards to the dashboard at once and greets there.
+    await page.waitForURL(url('/home'));
     await page.getByTestId('welcome').getByText('Welcome, Ada L!').waitFor();
     const token = await page.evaluate(() => localStorage.getItem('auth_token'));
     expect(token).toBeTruthy();
@@ -160,7 +161,7 @@ describe('Discord callback page (browser)', () => {
     // The next Discord sign-in skips the form.
     const again = await newPage();
     await continueWithDiscord(again);
-    await again.waitForURL(url('/welcome'));
+    await again.waitForURL(url('/home'));
     expect(await again.getByTestId('setup-form').count()).toBe(0);
   });
 
@@ -177,6 +178,43 @@ describe('Discord callback page (browser)', () => {
     await page.getByTestId('identity-discord').getByText('Connected as linker').waitFor();
     const account = (await user.api.get('/api/account')).body;
     expect(account.identities.map((i: { provider: string }) => i.provider).sort()).toEqual(['app', 'discord']);
+  });
+
+  it('says a Discord account linked to another Chime account is the problem, and leads back to the account (issue 14)', async () => {
+    // Someone already signed up with this Discord account.
+    discordUser('taken', 'taken@discord.example');
+    const first = await newPage();
+    await continueWithDiscord(first);
+    await first.getByTestId('setup-form').waitFor();
+    await first.fill('#setup-email', `taken-${Date.now()}@example.com`);
+    await first.fill('#setup-username', 'Taken');
+    await first.fill('#setup-password', 'Sup3r-secret!');
+    await first.getByTestId('setup-submit').click();
+    await first.waitForURL(url('/home'));
+
+    // Another signed-in user tries to connect the same Discord account.
+    for (const [name, viewport, theme] of [
+      ['light', DESKTOP, 'light'],
+      ['dark', DESKTOP, 'dark'],
+      ['390', MOBILE, 'light'],
+    ] as const) {
+      const user = await signUp(baseUrl);
+      const page = await newPage({ viewport, storage: { ...sessionStorageEntries(user), 'vite-ui-theme': theme } });
+      await page.goto(url('/account'));
+      await page.getByTestId('account-page').waitFor();
+      await page.getByTestId('discord-connect').click();
+      await page.getByTestId('callback-error').waitFor();
+      expect(await page.getByTestId('callback-error-title').textContent()).toBe('This Discord account is already linked');
+      expect(await page.getByTestId('callback-error-message').textContent()).toContain('already linked to another Chime account');
+      expect(await page.getByText('Discord sign-in failed').count()).toBe(0);
+      expect(await page.getByTestId('back-to-login').count()).toBe(0);
+      expect(await page.getByTestId('back-to-account').textContent()).toBe('Back to account');
+      await screenshot(page, `callback-link-conflict-${name}`);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByTestId('back-to-account').click();
+      await page.waitForURL(url('/account'));
+      expect(await page.getByTestId('identity-discord').textContent()).toContain('Not connected');
+    }
   });
 
   it('shows the error screen for ?error=, a missing code, a refused authorization and a bad state', async () => {

@@ -187,7 +187,7 @@ describe('dashboard and calendar (browser)', () => {
     const created = await create(other, { date: target, time: '08:00', message: 'Renew passport', recurrence: 'ONCE' });
     const { page } = await e2e.signedInPage({ user: other });
     await openHome(page, e2e.url('/home'));
-    expect(await page.getByTestId('stat-timezone-value').textContent()).toBe('Asia / Tokyo');
+    expect(await page.getByTestId('stat-timezone-value').textContent()).toBe('Tokyo (UTC+09:00)');
     const card = page.locator(`[data-testid="reminder-card"][data-reminder-id="${created.id}"]`);
     expect(await card.getByTestId('reminder-card-time').textContent()).toBe('08:00 AM');
     await page.getByTestId('calendar-next-reminder').click();

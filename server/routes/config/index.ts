@@ -13,6 +13,11 @@ const PublicConfig = Type.Object({
   }),
   public_url: Type.String(),
   version: Type.String(),
+  /** SUPPORT_URL and COMMUNITY_URL: the dashboard hides a link that is null. */
+  links: Type.Object({
+    support: Type.Union([Type.String(), Type.Null()]),
+    community: Type.Union([Type.String(), Type.Null()]),
+  }),
 });
 
 /** What the dashboard needs to know before sign-in (is Discord available here?). No secrets. */
@@ -30,6 +35,7 @@ const config: FastifyPluginAsyncTypebox = async (app) => {
       },
       public_url: app.config.publicUrl,
       version: process.env.npm_package_version ?? '0.1.0',
+      links: { support: app.config.supportUrl, community: app.config.communityUrl },
     };
   });
 };

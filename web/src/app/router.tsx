@@ -1,6 +1,8 @@
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { AppLayout, PageLoader } from '@/components/layout/page-shell';
+// Eager: /welcome only forwards to /home, so it must not cost a chunk download of its own.
+import Welcome from '@/features/auth/routes/welcome';
 import { useAuth } from '@/lib/auth';
 
 /*
@@ -11,7 +13,6 @@ const Landing = lazy(() => import('@/features/landing/routes/landing'));
 const Installation = lazy(() => import('@/features/info/routes/installation'));
 const Contact = lazy(() => import('@/features/info/routes/contact'));
 const Login = lazy(() => import('@/features/auth/routes/login'));
-const Welcome = lazy(() => import('@/features/auth/routes/welcome'));
 const Home = lazy(() => import('@/features/dashboard/routes/home'));
 const CreateReminder = lazy(() => import('@/features/reminders/routes/create-reminder'));
 const ReminderDetails = lazy(() => import('@/features/reminders/routes/reminder-details'));

@@ -1,8 +1,8 @@
 import { Check, ChevronsUpDown, Globe, Search } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TimeZoneName } from '@/components/time-zone-name';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
-import { zoneOffset } from '@/lib/format';
 import { filterTimezones, SIGNUP_TIMEZONES } from '@/lib/timezones';
 import { cn } from '@/lib/utils';
 
@@ -78,8 +78,7 @@ export function TimezoneCombobox({ value, onChange, timezones = SIGNUP_TIMEZONES
           )}
         >
           <Globe className="size-4 shrink-0 text-muted-foreground" />
-          <span className="flex-1 truncate">{value || t('timezone.placeholder')}</span>
-          {value && <span className="text-xs text-muted-foreground">{zoneOffset(value)}</span>}
+          {value ? <TimeZoneName zone={value} className="flex-1 truncate" /> : <span className="flex-1 truncate">{t('timezone.placeholder')}</span>}
           <ChevronsUpDown className="size-4 shrink-0 opacity-50" />
         </button>
       </PopoverTrigger>
@@ -123,8 +122,7 @@ export function TimezoneCombobox({ value, onChange, timezones = SIGNUP_TIMEZONES
                 )}
               >
                 <Check className={cn('size-4 text-primary', zone === value ? 'opacity-100' : 'opacity-0')} />
-                <span className="flex-1 truncate">{zone}</span>
-                <span className="text-xs text-muted-foreground">{zoneOffset(zone)}</span>
+                <TimeZoneName zone={zone} className="flex-1 truncate" />
               </li>
             ))
           )}

@@ -23,17 +23,40 @@ export function formatDate(value: string | number | Date, timeZone?: string, sty
   return new Intl.DateTimeFormat(locale(), { dateStyle: style, timeZone: safeZone(timeZone) }).format(toDate(value));
 }
 
-export function formatTime(value: string | number | Date, timeZone?: string, withSeconds = false): string {
-  return new Intl.DateTimeFormat(locale(), {
+/**
+ * One time-of-day format per language: English keeps its 12-hour clock with two-digit hours
+ * ("08:00 AM"); French and Spanish use the 24-hour clock their readers expect ("08:00", "23:15").
+ * Every time the dashboard shows, alone or with a date, goes through these options.
+ */
+function timeOptions(withSeconds = false): Intl.DateTimeFormatOptions {
+  const language = locale().split('-')[0];
+  return {
     hour: '2-digit',
     minute: '2-digit',
     ...(withSeconds ? { second: '2-digit' } : {}),
-    timeZone: safeZone(timeZone),
-  }).format(toDate(value));
+    hourCycle: language === 'en' ? 'h12' : 'h23',
+  };
 }
 
+export function formatTime(value: string | number | Date, timeZone?: string, withSeconds = false): string {
+  return new Intl.DateTimeFormat(locale(), { ...timeOptions(withSeconds), timeZone: safeZone(timeZone) }).format(toDate(value));
+}
+
+/** "Nov 23, 2026, 08:00 AM" / "23 nov. 2026, 08:00" / "23 nov 2026, 08:00". */
 export function formatDateTime(value: string | number | Date, timeZone?: string): string {
-  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short', timeZone: safeZone(timeZone) }).format(toDate(value));
+  return new Intl.DateTimeFormat(locale(), { year: 'numeric', month: 'short', day: 'numeric', ...timeOptions(), timeZone: safeZone(timeZone) }).format(toDate(value));
+}
+
+/** "Monday, November 23, 2026 at 08:00 AM" / "lundi 23 novembre 2026 à 08:00". */
+export function formatLongDateTime(value: string | number | Date, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale(), {
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    ...timeOptions(),
+    timeZone: safeZone(timeZone),
+  }).format(toDate(value));
 }
 
 /** e.g. "Tuesday, November 24, 2026" */
@@ -72,22 +95,11 @@ export function todayInZone(timeZone = 'UTC'): string {
   return wallClock(Date.now(), timeZone).date;
 }
 
-/** "UTC+01:00"-style offset of a zone right now. */
-export function zoneOffset(timeZone: string, at: Date = new Date()): string {
-  try {
-    const part = new Intl.DateTimeFormat('en', { timeZone, timeZoneName: 'longOffset' })
-      .formatToParts(at)
-      .find((p) => p.type === 'timeZoneName')?.value;
-    return part === 'GMT' || !part ? 'UTC' : part.replace('GMT', 'UTC');
-  } catch {
-    return 'UTC';
-  }
-}
-
-/** "Europe/Paris" -> "Europe / Paris"; "America/Argentina/Buenos_Aires" -> "America / Argentina / Buenos Aires". */
-export function zoneLabel(timeZone: string): string {
-  return timeZone.replaceAll('_', ' ').split('/').join(' / ');
-}
+/**
+ * Kept for callers not yet moved to `timeZoneLabel` (./time-zone-label): the same readable form,
+ * "Tokyo (UTC+09:00)".
+ */
+export { timeZoneLabel as zoneLabel, zoneOffset } from './time-zone-label';
 
 export function formatRelative(value: string | number | Date, now = Date.now()): string {
   const diff = toDate(value).getTime() - now;

@@ -1,3 +1,5 @@
+import { timeZoneLabel } from './time-zone-label';
+
 /** Sign-up / profile-completion zones (SPEC section 9: 55 IANA zones including UTC, sorted). */
 export const SIGNUP_TIMEZONES: readonly string[] = [
   'Africa/Cairo',
@@ -100,13 +102,13 @@ export function defaultTimezone(list: readonly string[] = SIGNUP_TIMEZONES): str
   return zone && list.includes(zone) ? zone : DEFAULT_TIMEZONE;
 }
 
-/** Case-insensitive substring match; also matches with spaces instead of underscores. */
+/** Case-insensitive substring match on the id (also with spaces for underscores) or the shown label ("UTC+09"). */
 export function filterTimezones(list: readonly string[], query: string): string[] {
   const q = query.trim().toLowerCase();
   if (!q) return [...list];
   return list.filter((zone) => {
     const z = zone.toLowerCase();
-    return z.includes(q) || z.replaceAll('_', ' ').includes(q);
+    return z.includes(q) || z.replaceAll('_', ' ').includes(q) || timeZoneLabel(zone).toLowerCase().includes(q);
   });
 }
 

@@ -1,5 +1,6 @@
 import { UserRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import { type Account, updateEmail, updateUsername } from '@/lib/api/reminders';
@@ -35,6 +36,8 @@ export function AccountInfoCard({ account, timezone, onUpdated }: { account: Acc
               const next = await updateUsername(username);
               updateStoredUser({ username: next?.username ?? username });
               onUpdated(next);
+              // Confirmed like a saved time zone (timezone-card.tsx).
+              toast.success(t('info.usernameSaved', { username: next?.username ?? username }));
             }}
           />
           <InlineEditField
@@ -51,6 +54,7 @@ export function AccountInfoCard({ account, timezone, onUpdated }: { account: Acc
               const next = await updateEmail(email);
               updateStoredUser({ email: next?.email ?? email });
               onUpdated(next);
+              toast.success(t('info.emailSaved', { email: next?.email ?? email }));
             }}
           />
           <div className="grid gap-1.5 py-4 last:pb-0 sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-4">

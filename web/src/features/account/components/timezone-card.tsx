@@ -2,13 +2,15 @@ import { Check, Globe2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { TimeZoneName } from '@/components/time-zone-name';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { type Account, updateTimezone } from '@/lib/api/reminders';
 import { errorMessage } from '@/lib/api-client';
-import { formatTime, zoneLabel, zoneOffset } from '@/lib/format';
+import { formatTime } from '@/lib/format';
+import { timeZoneLabel } from '@/lib/time-zone-label';
 import { ACCOUNT_TIMEZONES } from '@/lib/timezones';
 
 /** Saves on change (SPEC section 2); a failure reverts the selection (SPEC section 8). */
@@ -43,7 +45,7 @@ export function TimezoneCard({ timezone, onUpdated }: { timezone: string; onUpda
       const account = await updateTimezone(next);
       onUpdated(account);
       setSaved(true);
-      toast.success(t('timezone.saved', { zone: next }));
+      toast.success(t('timezone.saved', { zone: timeZoneLabel(next) }));
     } catch (err) {
       console.error('Failed to update timezone', err);
       setValue(previous);
@@ -74,10 +76,7 @@ export function TimezoneCard({ timezone, onUpdated }: { timezone: string; onUpda
             <SelectContent>
               {options.map((zone) => (
                 <SelectItem key={zone} value={zone} data-testid={`timezone-option-${zone}`}>
-                  <span className="flex w-full items-center justify-between gap-3">
-                    <span>{zoneLabel(zone)}</span>
-                    <span className="text-xs text-muted-foreground">{zoneOffset(zone)}</span>
-                  </span>
+                  <TimeZoneName zone={zone} />
                 </SelectItem>
               ))}
             </SelectContent>

@@ -16,6 +16,7 @@ import { ChangePasswordCard } from '../components/change-password-card';
 import { DeleteAccountCard } from '../components/delete-account-card';
 import { IdentitiesCard } from '../components/identities-card';
 import { TimezoneCard } from '../components/timezone-card';
+import { usePageTitle } from '@/lib/use-page-title';
 
 function AccountSkeleton() {
   const { t } = useTranslation('common');
@@ -31,6 +32,7 @@ function AccountSkeleton() {
 
 export default function AccountPage() {
   const { t } = useTranslation('account');
+  usePageTitle(t('common:pageTitle.account'));
   const { data: account, error, isLoading, mutate } = useAccount();
   const { data: capabilities, mutate: mutateCapabilities } = useCapabilities();
 

@@ -1,6 +1,8 @@
-import { type FormEvent, useState } from 'react';
+import { Check, Info } from 'lucide-react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PasswordInput } from '@/components/password-input';
+import { MIN_PASSWORD_LENGTH } from '@/components/password-strength';
 import { TimezoneCombobox } from '@/components/timezone-combobox';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -25,6 +27,10 @@ export function SignUpForm({ onError, onRegistered, onPasswordChange }: SignUpFo
   const [confirm, setConfirm] = useState('');
   const [timezone, setTimezone] = useState(() => defaultTimezone());
   const [loading, setLoading] = useState(false);
+  // Shown after a submit with a too-short password; typing a long enough one clears it.
+  const [tooShort, setTooShort] = useState(false);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const longEnough = password.length >= MIN_PASSWORD_LENGTH;
 
   const mismatch = confirm.length > 0 && password !== confirm;
   const complete = Boolean(email.trim() && username.trim() && password && confirm) && password === confirm;
@@ -32,10 +38,18 @@ export function SignUpForm({ onError, onRegistered, onPasswordChange }: SignUpFo
   function updatePassword(value: string) {
     setPassword(value);
     onPasswordChange(value);
+    if (value.length >= MIN_PASSWORD_LENGTH) setTooShort(false);
   }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    // The rule is under the field on every screen (the strength panel is desktop only): check it here, not on the server.
+    if (!longEnough) {
+      setTooShort(true);
+      onError(null);
+      passwordRef.current?.focus();
+      return;
+    }
     if (password !== confirm) {
       onError(t('passwordsDontMatch'));
       return;
@@ -83,8 +97,27 @@ export function SignUpForm({ onError, onRegistered, onPasswordChange }: SignUpFo
         />
       </FormField>
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField id="signup-password" label={t('fields.password')}>
-          <PasswordInput id="signup-password" autoComplete="new-password" required value={password} onChange={(e) => updatePassword(e.target.value)} />
+        <FormField id="signup-password" label={t('fields.password')} error={tooShort ? t('signUp.passwordTooShort', { count: MIN_PASSWORD_LENGTH }) : undefined}>
+          <PasswordInput
+            ref={passwordRef}
+            id="signup-password"
+            autoComplete="new-password"
+            required
+            value={password}
+            onChange={(e) => updatePassword(e.target.value)}
+            aria-invalid={tooShort || undefined}
+            aria-describedby={tooShort ? 'signup-password-hint signup-password-error' : 'signup-password-hint'}
+            className={cn(tooShort && 'border-destructive focus-visible:border-destructive focus-visible:ring-destructive/30')}
+          />
+          <p
+            id="signup-password-hint"
+            className="flex items-center gap-1.5 text-xs text-muted-foreground"
+            data-testid="signup-password-hint"
+            data-met={longEnough}
+          >
+            {longEnough ? <Check className="size-3.5 shrink-0 text-success" aria-hidden /> : <Info className="size-3.5 shrink-0" aria-hidden />}
+            {t('signUp.passwordHint', { count: MIN_PASSWORD_LENGTH })}
+          </p>
         </FormField>
         <FormField id="signup-confirm" label={t('fields.confirmPassword')} error={mismatch ? t('passwordsDontMatch') : undefined}>
           <PasswordInput

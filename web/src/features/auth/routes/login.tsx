@@ -5,6 +5,7 @@ import { PasswordStrength } from '@/components/password-strength';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { usePageTitle } from '@/lib/use-page-title';
 import { SignInForm } from '../components/sign-in-form';
 import { SignUpForm } from '../components/sign-up-form';
 
@@ -23,6 +24,7 @@ export default function LoginPage() {
   const [success, setSuccess] = useState<string | null>(null);
   const [registeredEmail, setRegisteredEmail] = useState('');
   const [password, setPassword] = useState('');
+  usePageTitle(tab === 'signin' ? t('common:pageTitle.signIn') : t('common:pageTitle.signUp'));
 
   function switchTo(next: Tab) {
     setTab(next);

@@ -1,45 +1,27 @@
-import { ArrowRight, CheckCircle2 } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
-import { PageContainer } from '@/components/layout/page-shell';
-import { Button } from '@/components/ui/button';
+import { Redirect } from 'wouter';
 import { useAuth } from '@/lib/auth';
+import { usePageTitle } from '@/lib/use-page-title';
 
-/** Landing spot after any successful sign-in: confirms it, then moves on to the dashboard. */
-export const WELCOME_REDIRECT_MS = 1200;
-
+/**
+ * Landing spot after any successful sign-in (SPEC: its content is not shown). It used to hold a
+ * "you're signed in" screen for 1.2 s on a timer before moving on; now it goes to the dashboard at
+ * once and says hello there, in a toast.
+ */
 export default function WelcomePage() {
   const { t } = useTranslation('auth');
+  usePageTitle(t('common:pageTitle.welcome'));
   const { user } = useAuth();
-  const [, setLocation] = useLocation();
+  const greeted = useRef(false);
 
   useEffect(() => {
-    const timer = setTimeout(() => setLocation('/home', { replace: true }), WELCOME_REDIRECT_MS);
-    return () => clearTimeout(timer);
-  }, [setLocation]);
+    if (greeted.current) return;
+    greeted.current = true;
+    const greeting = user?.username ? t('welcome.greeting', { name: user.username }) : t('welcome.greetingAnonymous');
+    // sonner comes with the lazily loaded toaster: keep it out of the first page load.
+    void import('sonner').then(({ toast }) => toast.success(greeting, { id: 'welcome', description: t('welcome.title'), testId: 'welcome' }));
+  }, [t, user?.username]);
 
-  return (
-    <PageContainer size="md" className="flex min-h-[60vh] items-center justify-center">
-      <div className="flex max-w-md flex-col items-center text-center animate-fade-in" data-testid="welcome">
-        <span className="mb-6 grid size-16 place-items-center rounded-full bg-success/15 text-success">
-          <CheckCircle2 className="size-8" />
-        </span>
-        <h1 className="text-3xl font-semibold tracking-tight">{t('welcome.title')}</h1>
-        <p className="mt-3 text-muted-foreground">
-          {user?.username ? t('welcome.greeting', { name: user.username }) : t('welcome.greetingAnonymous')}
-        </p>
-        <p className="mt-1 text-sm text-muted-foreground">{t('welcome.redirecting')}</p>
-        <div className="mt-6 h-1 w-48 overflow-hidden rounded-full bg-muted">
-          <div className="h-full origin-left animate-[grow_1.2s_linear_forwards] bg-primary" />
-        </div>
-        <Button asChild variant="outline" className="mt-8">
-          <Link href="/home" replace>
-            {t('welcome.goNow')}
-            <ArrowRight />
-          </Link>
-        </Button>
-      </div>
-    </PageContainer>
-  );
+  return <Redirect to="/home" replace />;
 }

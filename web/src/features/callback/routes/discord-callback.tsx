@@ -8,9 +8,10 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import { DiscordIcon } from '@/components/ui/discord-icon';
-import { errorMessage } from '@/lib/api-client';
+import { ApiError, errorMessage } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
 import { getUser, isAuthenticated, type LoginResponse } from '@/lib/session';
+import { usePageTitle } from '@/lib/use-page-title';
 import { sleep } from '@/lib/utils';
 import { DISCORD_LINK_MARKER, exchangeCode, isSetupRequired, type SetupRequired } from '../api/callback-api';
 import { ProfileCompletionForm } from '../components/profile-completion-form';
@@ -18,7 +19,8 @@ import { ProfileCompletionForm } from '../components/profile-completion-form';
 /** SPEC section 9: wait 100 ms after a successful sign-in before going to /welcome. */
 const POST_LOGIN_DELAY_MS = 100;
 
-type View = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'setup'; setup: SetupRequired };
+/** `conflict`: a signed-in user tried to connect a Discord account another Chime account already has. */
+type View = { kind: 'loading' } | { kind: 'error'; message: string; conflict?: boolean } | { kind: 'setup'; setup: SetupRequired };
 
 function takeLinkMarker(): string | null {
   try {
@@ -43,6 +45,7 @@ function Shell({ children }: { children: ReactNode }) {
 
 export default function DiscordCallbackPage() {
   const { t } = useTranslation('callback');
+  usePageTitle(t('common:pageTitle.discordSignIn'));
   const { login, isAuthenticated: authed } = useAuth();
   const [view, setView] = useState<View>({ kind: 'loading' });
   const started = useRef(false);
@@ -89,6 +92,10 @@ export default function DiscordCallbackPage() {
       })
       .catch((err: unknown) => {
         console.error('Discord authentication failed', err);
+        if (err instanceof ApiError && err.code === 'DISCORD_ALREADY_LINKED' && isAuthenticated()) {
+          setView({ kind: 'error', message: t('conflict.description'), conflict: true });
+          return;
+        }
         setView({ kind: 'error', message: errorMessage(err, t('errors.authFailed')) });
       });
     // Runs once per visit: the code is single-use.
@@ -119,19 +126,24 @@ export default function DiscordCallbackPage() {
             <span className="mb-2 grid size-14 place-items-center rounded-full bg-destructive/10 text-destructive">
               <CircleAlert className="size-7" />
             </span>
-            <CardHeading level={1} className="text-xl">{t('error.title')}</CardHeading>
+            <CardHeading level={1} className="text-xl" data-testid="callback-error-title">
+              {view.conflict ? t('conflict.title') : t('error.title')}
+            </CardHeading>
             <CardDescription className="text-base text-foreground/80" data-testid="callback-error-message">
               {view.message}
             </CardDescription>
           </CardHeader>
           <CardContent className="flex flex-col gap-2 sm:flex-row sm:justify-center">
-            <Button onClick={() => navigate('/login', { replace: true })} data-testid="back-to-login">
-              <ArrowLeft />
-              {t('error.backToLogin')}
-            </Button>
-            {authed && (
-              <Button variant="outline" onClick={() => navigate('/account', { replace: true })} data-testid="back-to-account">
+            {/* A signed-in user came from the account page: that is where they go back to. */}
+            {authed ? (
+              <Button onClick={() => navigate('/account', { replace: true })} data-testid="back-to-account">
+                <ArrowLeft />
                 {t('error.backToAccount')}
+              </Button>
+            ) : (
+              <Button onClick={() => navigate('/login', { replace: true })} data-testid="back-to-login">
+                <ArrowLeft />
+                {t('error.backToLogin')}
               </Button>
             )}
           </CardContent>

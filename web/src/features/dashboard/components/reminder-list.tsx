@@ -2,7 +2,8 @@ import { BellOff, CalendarDays, ChevronRight, Clock, Repeat } from 'lucide-react
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { ReminderStatusBadge } from '@/components/reminder-status-badge';
-import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardDescription, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import type { Reminder } from '@/lib/api/reminders';
 import { formatDate, formatTime } from '@/lib/format';
 import { reminderStatus } from '@/lib/reminder-status';
@@ -17,9 +18,9 @@ export function ReminderList({ reminders, zone, className }: { reminders: Remind
   return (
     <Card className={cn('gap-0 overflow-hidden py-0', className)} data-testid="reminder-list">
       <CardHeader className="border-b px-4 py-4 sm:px-5">
-        <CardTitle className="text-lg" id="reminder-list-title">
+        <CardHeading className="text-lg" id="reminder-list-title">
           {t('list.title')}
-        </CardTitle>
+        </CardHeading>
         <CardDescription>{t('list.description', { count: reminders.length })}</CardDescription>
       </CardHeader>
       <ul className="max-h-[800px] space-y-2.5 overflow-y-auto p-3 sm:p-4" aria-labelledby="reminder-list-title">

@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '@/components/ui/card';
 import type { Account, Reminder } from '@/lib/api/reminders';
-import { formatDate, zoneLabel, zoneOffset } from '@/lib/format';
+import { formatDate } from '@/lib/format';
+import { timeZoneLabel } from '@/lib/time-zone-label';
 import { reminderStatus } from '@/lib/reminder-status';
 import { cn } from '@/lib/utils';
 import { useNow } from '../lib/use-now';
@@ -59,14 +60,15 @@ export function StatCards({ reminders, account, zone }: StatCardsProps) {
       <StatCard
         icon={<Globe2 />}
         label={t('stats.timezone')}
-        value={<span className="text-xl break-words lg:text-2xl">{zoneLabel(zone)}</span>}
+        value={
+          <span className="text-xl break-words lg:text-2xl" title={zone}>
+            {timeZoneLabel(zone, new Date(now))}
+          </span>
+        }
         testId="stat-timezone"
         className="col-span-2 lg:col-span-1"
         detail={
-          <span>
-            <span data-testid="stat-today">{formatDate(now, zone, 'full')}</span>
-            <span className="text-muted-foreground"> · {zoneOffset(zone, new Date(now))}</span>
-          </span>
+          <span data-testid="stat-today">{formatDate(now, zone, 'full')}</span>
         }
       />
     </div>

@@ -11,10 +11,12 @@ import { DeliveryProblems } from '../components/delivery-problems';
 import { ReminderList } from '../components/reminder-list';
 import { StatCards } from '../components/stat-cards';
 import { accountZone } from '../lib/reminder-display';
+import { usePageTitle } from '@/lib/use-page-title';
 
 /** /home (SPEC section 2 "Dashboard" and "Calendar"). */
 export default function HomePage() {
   const { t } = useTranslation('dashboard');
+  usePageTitle(t('common:pageTitle.dashboard'));
   const reminders = useReminders();
   const account = useAccount();
   // SPEC section 7: the errors list is empty on failure, so its error is never shown.

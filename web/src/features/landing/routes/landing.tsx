@@ -5,6 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useAuth } from '@/lib/auth';
 import { DeliveryPreview } from '../components/delivery-preview';
+import { usePageTitle } from '@/lib/use-page-title';
 
 const FEATURES = [
   { icon: MessageCircle, titleKey: 'features.dm.title', textKey: 'features.dm.description' },
@@ -21,6 +22,7 @@ const BENEFITS = [
 
 export default function LandingPage() {
   const { t } = useTranslation('landing');
+  usePageTitle(t('common:pageTitle.landing'));
   const { isAuthenticated } = useAuth();
   const ctaHref = isAuthenticated ? '/home' : '/login';
 

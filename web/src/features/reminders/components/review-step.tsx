@@ -6,21 +6,14 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { previewOccurrences } from '@/lib/api/reminders';
-import { formatLongDate, formatTime, zoneLabel } from '@/lib/format';
+import { formatLongDate, formatLongDateTime, formatTime } from '@/lib/format';
+import { timeZoneLabel } from '@/lib/time-zone-label';
 import type { EditableDestination } from '../api/destinations';
 import { DestinationSummary } from './destination-summary';
 import { formRepetition, type ReminderFormState } from './reminder-form-fields';
 
 const PREVIEW_COUNT = 5;
 
-/** An instant as a full date and time in the user's language, in the account zone. */
-function formatOccurrence(iso: string, timeZone: string, language: string): string {
-  try {
-    return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone }).format(new Date(iso));
-  } catch {
-    return new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso));
-  }
-}
 
 export function ReviewStep({
   form,
@@ -52,8 +45,8 @@ export function ReviewStep({
           <span data-testid="review-when">
             {formatLongDate(wall, 'UTC')} · {formatTime(wall, 'UTC')}
           </span>
-          <span className="block text-xs text-muted-foreground" data-testid="review-zone">
-            {zoneLabel(timezone)}
+          <span className="block text-xs text-muted-foreground" data-testid="review-zone" title={timezone}>
+            {timeZoneLabel(timezone)}
           </span>
         </Row>
         <Row icon={MessageSquareText} label={t('wizard.review.message')} onEdit={() => onEdit(1)} editLabel={t('wizard.actions.edit')}>
@@ -87,7 +80,9 @@ export function ReviewStep({
             <CalendarRange className="size-4 text-primary" aria-hidden />
             {t('wizard.review.occurrences')}
           </h3>
-          <p className="text-xs text-muted-foreground">{t('wizard.review.occurrencesHint', { zone: zoneLabel(timezone) })}</p>
+          <p className="text-xs text-muted-foreground" title={timezone}>
+            {t('wizard.review.occurrencesHint', { zone: timeZoneLabel(timezone) })}
+          </p>
         </div>
         {preview.isLoading ? (
           <div className="space-y-2" aria-busy="true">
@@ -109,7 +104,7 @@ export function ReviewStep({
                 <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-primary/10 text-xs font-semibold text-primary tabular-nums dark:bg-primary/20">
                   {i + 1}
                 </span>
-                <span>{formatOccurrence(iso, timezone, i18n.language || 'en')}</span>
+                <span>{formatLongDateTime(iso, timezone)}</span>
               </li>
             ))}
           </ol>

@@ -16,6 +16,7 @@ import { DestinationsEditor } from '../components/destinations-editor';
 import { currentTime, formRepetition, isReminderFormValid, ReminderFormFields, type ReminderFormState } from '../components/reminder-form-fields';
 import { ReviewStep } from '../components/review-step';
 import { SecretDialog, type SecretEntry } from '../components/secret-dialog';
+import { usePageTitle } from '@/lib/use-page-title';
 
 type Step = 1 | 2 | 3;
 const TOTAL_STEPS = 3;
@@ -43,6 +44,7 @@ function dateFromQuery(search: string): string {
 
 export default function CreateReminder() {
   const { t } = useTranslation('reminders');
+  usePageTitle(t('common:pageTitle.newReminder'));
   const [, navigate] = useLocation();
   const search = useSearch();
   const { mutate } = useSWRConfig();

@@ -30,6 +30,7 @@ import { ReminderEditForm } from '../components/details/reminder-edit-form';
 import { shortId } from '../components/details/reminder-meta';
 import { ReminderOverview } from '../components/details/reminder-overview';
 import { SkippedOccurrences } from '../components/details/skipped-occurrences';
+import { titleFromMessage, usePageTitle } from '@/lib/use-page-title';
 
 function DetailsSkeleton() {
   const { t } = useTranslation('common');
@@ -68,6 +69,7 @@ export default function ReminderDetailsPage() {
   const [busy, setBusy] = useState<Busy>(null);
   const redirected = useRef(false);
   const timezone = normalizeTimezone(account?.timezone);
+  usePageTitle(reminder?.message ? titleFromMessage(reminder.message) : t('common:pageTitle.reminder'));
 
   // Load failure or missing reminder: toast, then back to the dashboard (SPEC section 8).
   useEffect(() => {

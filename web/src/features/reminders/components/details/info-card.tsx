@@ -5,7 +5,8 @@ import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import { CopyButton } from '@/components/ui/copy-button';
 import type { Reminder } from '@/lib/api/reminders';
-import { formatDateTime, zoneLabel } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
+import { timeZoneLabel } from '@/lib/time-zone-label';
 import type { ReminderStatus } from '@/lib/reminder-status';
 
 export function InfoCard({ reminder, status, timezone }: { reminder: Reminder; status: ReminderStatus; timezone: string }) {
@@ -34,8 +35,8 @@ export function InfoCard({ reminder, status, timezone }: { reminder: Reminder; s
           )}
           <div className="flex items-center justify-between gap-3">
             <dt className="text-muted-foreground">{t('info.timezone')}</dt>
-            <dd className="text-right font-medium break-words" data-testid="info-timezone" data-value={reminder.timezone}>
-              {zoneLabel(reminder.timezone)}
+            <dd className="text-right font-medium break-words" data-testid="info-timezone" data-value={reminder.timezone} title={reminder.timezone}>
+              {timeZoneLabel(reminder.timezone)}
             </dd>
           </div>
           <div className="flex items-center justify-between gap-3">

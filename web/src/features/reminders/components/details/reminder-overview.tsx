@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import type { Reminder } from '@/lib/api/reminders';
-import { formatDateTime, formatLongDate, formatTime, wallClock, zoneLabel, zoneOffset } from '@/lib/format';
+import { formatDateTime, formatLongDate, formatTime, wallClock } from '@/lib/format';
+import { timeZoneLabel } from '@/lib/time-zone-label';
 import { recurrenceLabel } from './reminder-meta';
 
 function Fact({ icon: Icon, label, children, testId }: { icon: ComponentType<{ className?: string }>; label: string; children: ReactNode; testId: string }) {
@@ -70,8 +71,8 @@ export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; t
             <span>{t('overview.firstFires', { date: formatLongDate(firstFires, timezone) })}</span>
           </p>
         )}
-        <p className="text-xs text-muted-foreground" data-testid="view-zone">
-          {t('overview.timezone', { zone: zoneLabel(timezone), offset: zoneOffset(timezone) })}
+        <p className="text-xs text-muted-foreground" data-testid="view-zone" title={timezone}>
+          {t('overview.timezone', { zone: timeZoneLabel(timezone) })}
         </p>
         {reminder.is_paused && (
           <Alert variant="info" data-testid="paused-hint">

@@ -1,0 +1,18 @@
+import useSWR from 'swr';
+
+/** What GET /api/config says about links the server's owner configured (SUPPORT_URL, COMMUNITY_URL). */
+export interface PublicLinks {
+  /** "Report an issue": null when the server has none (the link is hidden). */
+  support: string | null;
+  /** "Discussions" and "Contribute": null when the server has none (the links are hidden). */
+  community: string | null;
+}
+
+/** The configured support and community links; none while loading or when the server has none. */
+export function usePublicLinks(): { links: PublicLinks; loaded: boolean } {
+  const { data } = useSWR<{ links?: Partial<PublicLinks> }>('/api/config', { revalidateOnFocus: false });
+  return {
+    links: { support: data?.links?.support || null, community: data?.links?.community || null },
+    loaded: data !== undefined,
+  };
+}
