@@ -100,7 +100,7 @@ async function readSchedule(
   return schedule;
 }
 
-interface ValidReminder {
+export interface ValidReminder {
   message: string;
   schedule: ScheduleFields;
   anchorMs: number;
@@ -140,6 +140,11 @@ async function validate(deps: ReminderDeps, accountId: string, input: ReminderIn
   return { message, schedule, anchorMs: anchorOf(schedule), nextMs, destinations };
 }
 
+/** The checks of a create, without writing: transfer.ts runs each imported row through them. */
+export function validateNewReminder(deps: ReminderDeps, accountId: string, input: ReminderInput, nowMs: number): Promise<ValidReminder> {
+  return validate(deps, accountId, input, null, nowMs);
+}
+
 // -------------------------------------------------------------------------------------------
 // Destinations of a reminder
 
@@ -148,7 +153,7 @@ async function validate(deps: ReminderDeps, accountId: string, input: ReminderIn
  * its signing secret and delivery history) when its type is unchanged; the others are created
  * with a new secret where their type issues one; the rest are deleted.
  */
-async function saveDestinations(trx: Executor, reminderId: string, inputs: DestinationInput[], existing: Destination[] = []): Promise<Map<string, string>> {
+export async function saveDestinations(trx: Executor, reminderId: string, inputs: DestinationInput[], existing: Destination[] = []): Promise<Map<string, string>> {
   const secrets = new Map<string, string>();
   const kept = new Set<string>();
   for (const [position, input] of inputs.entries()) {
