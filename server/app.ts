@@ -16,6 +16,8 @@ import accountRoutes from './routes/account/index.ts';
 import reminderRoutes from './routes/reminders/index.ts';
 import webhookRoutes from './routes/webhooks/index.ts';
 import metricsRoutes from './routes/metrics/index.ts';
+import calendarFeedRoutes from './routes/calendar-feed/index.ts';
+import transferRoutes from './routes/transfer/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -138,6 +140,8 @@ export async function buildApp({
   await app.register(reminderRoutes);
   await app.register(webhookRoutes);
   await app.register(metricsRoutes);
+  await app.register(calendarFeedRoutes);
+  await app.register(transferRoutes);
   await app.register(discordPlugin);
   await app.register(botPlugin);
   if (config.serveWeb) await app.register(webPlugin);

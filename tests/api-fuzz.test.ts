@@ -332,6 +332,21 @@ const accountModel = {
   password: oneOfOr(fc.string({ maxLength: 20 })),
   timezone: zone,
 };
+/** Files for POST /api/reminders/import: plausible JSON, CSV and ICS made of fuzzed fields, and noise. */
+const csvCell = (v: unknown) => `"${String(typeof v === 'string' ? v : JSON.stringify(v) ?? '').replaceAll('"', '""')}"`;
+const importContent = fc.oneof(
+  fc.array(reminderFields, { maxLength: 3 }).map((list) => JSON.stringify({ reminders: list.map((r) => ({ ...r, exceptions: [], paused: false })) })),
+  fc.array(reminderFields, { maxLength: 3 }).map((list) => ['message,date,time,timezone,recurrence,rrule,paused,destinations', ...list.map((r) => [r.message, r.date, r.time, r.timezone, r.recurrence, r.rrule, 'false', JSON.stringify(r.destinations ?? [])].map(csvCell).join(','))].join('\r\n')),
+  fc.tuple(oneOfOr(fc.string({ maxLength: 40 })), dateStr, oneOfOr(rrule), zone).map(
+    ([summary, date, rule, tz]) =>
+      `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nSUMMARY:${String(summary)}\r\nDTSTART;TZID=${String(tz)}:${String(date).replaceAll('-', '')}T090000\r\nRRULE:${String(rule)}\r\nEXDATE:${String(date).replaceAll('-', '')}T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`,
+  ),
+  fc.constantFrom('', '[]', '{}', 'BEGIN:VCALENDAR', 'BEGIN:VCALENDAR\r\nEND:VEVENT', 'message\r\n"unterminated', '[1,2,3]', '{"reminders":[null,1,"x",[]]}'),
+  fc.string({ maxLength: 300 }),
+);
+const fileFormat = oneOfOr(fc.constantFrom('json', 'csv', 'ics'), 6);
+const feedFile = fc.oneof(fc.string({ maxLength: 60 }), fc.base64String({ minLength: 44, maxLength: 44 }).map((t) => `${t.slice(0, 43).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', 'A')}.ics`), fc.constantFrom('x.ics', '.ics', '..', '%2e%2e'));
+
 const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['POST /api/auth/register', bodyRoute('POST', '/api/auth/register', { email: oneOfOr(fc.oneof(fc.emailAddress(), fc.constantFrom('a@b', 'x@example.com'))), username: oneOfOr(fc.string({ maxLength: 70 })), password: oneOfOr(fc.string({ maxLength: 20 })), timezone: zone }), 150],
   ['POST /api/auth/login', bodyRoute('POST', '/api/auth/login', { email: oneOfOr(fc.emailAddress()), password: oneOfOr(fc.string({ maxLength: 20 })), remember_me: oneOfOr(fc.boolean()) }), 150],
@@ -370,6 +385,12 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['GET /api/reminders/:id/occurrences', queryRoute('GET', '/api/reminders/{id}/occurrences', { count: oneOfOr(fc.integer({ min: -5, max: 1500 }).map(String)), from: oneOfOr(isoStr), to: oneOfOr(isoStr) }), 600],
   ['GET /api/reminders/preview', queryRoute('GET', '/api/reminders/preview', { date: dateStr, time: timeStr, recurrence, rrule: oneOfOr(rrule), timezone: zone, count: oneOfOr(fc.integer({ min: -5, max: 1500 }).map(String)) }), 800],
   ['GET /api/reminders/errors', queryRoute('GET', '/api/reminders/errors', { x: nasty }), 40],
+  ['GET /api/account/calendar-feed', queryRoute('GET', '/api/account/calendar-feed', { x: nasty }), 30],
+  ['POST /api/account/calendar-feed/rotate', bodyRoute('POST', '/api/account/calendar-feed/rotate', { x: nasty }), 30],
+  ['DELETE /api/account/calendar-feed', queryRoute('DELETE', '/api/account/calendar-feed', { x: nasty }), 20],
+  ['GET /feeds/:file', feedFile.chain((f) => queryRoute('GET', `/feeds/${enc(f)}`, { x: nasty }, fc.constant<Auth>('none'))), 60],
+  ['GET /api/reminders/export', queryRoute('GET', '/api/reminders/export', { format: fileFormat }), 40],
+  ['POST /api/reminders/import', bodyRoute('POST', '/api/reminders/import', { format: fileFormat, content: oneOfOr(importContent, 8), dry_run: oneOfOr(fc.boolean()), mode: oneOfOr(fc.constantFrom('all_or_nothing', 'valid_only')) }), 300],
   ['DELETE /api/account', queryRoute('DELETE', '/api/account', { x: nasty }, notA), 30],
   ['GET /healthz', queryRoute('GET', '/healthz', { x: nasty }), 20],
   ['GET /api/config', queryRoute('GET', '/api/config', { x: nasty }), 20],

@@ -148,6 +148,16 @@ export interface DeliveryAttemptsTable {
   created_at: Instant;
 }
 
+/** An account's calendar feed address (migration 2026-11-23-004). */
+export interface CalendarFeedsTable {
+  account_id: string;
+  /** The secret of the address, kept so the dashboard can show it again (README "Calendar feed"). */
+  token: string;
+  /** SHA-256 (hex) of token: what the public feed route looks up. */
+  token_hash: string;
+  created_at: Instant;
+}
+
 export interface Database {
   accounts: AccountsTable;
   identities: IdentitiesTable;
@@ -156,6 +166,7 @@ export interface Database {
   destinations: DestinationsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  calendar_feeds: CalendarFeedsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -167,4 +178,5 @@ export type ReminderUpdate = Updateable<RemindersTable>;
 export type Destination = Selectable<DestinationsTable>;
 export type Delivery = Selectable<DeliveriesTable>;
 export type DeliveryAttempt = Selectable<DeliveryAttemptsTable>;
+export type CalendarFeed = Selectable<CalendarFeedsTable>;
 export type { ColumnType };
