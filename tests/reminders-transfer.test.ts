@@ -164,7 +164,8 @@ describe('export and import', () => {
     const lenient = await user.api.post('/api/reminders/import', { format: 'json', content, dry_run: false, mode: 'valid_only' });
     expect(lenient.body).toMatchObject({ valid: 2, created: 2 });
     const list = (await user.api.get('/api/reminders')).body;
-    expect(list.map((r: any) => [r.message, r.status])).toEqual([
+    // Created in one transaction, they may share a created_at: compare sorted.
+    expect(list.map((r: any) => [r.message, r.status]).sort()).toEqual([
       ['Another good one', 'paused'],
       ['Good one', 'active'],
     ]);

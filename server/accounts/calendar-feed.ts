@@ -12,9 +12,9 @@ import {
   findCalendarFeedByTokenHash,
   findCalendarFeedOfAccount,
   insertCalendarFeedIfAbsent,
+  listFeedReminders,
   upsertCalendarFeed,
 } from '../repositories/calendar-feeds.ts';
-import { listRemindersOfAccount } from '../repositories/reminders.ts';
 import { remindersToIcs } from '../reminders/calendar.ts';
 
 export type FeedDeps = Pick<FastifyInstance, 'db' | 'config'>;
@@ -66,7 +66,6 @@ export async function feedAccount(deps: FeedDeps, file: string): Promise<string>
  * fires nothing, so a calendar should not show it), one VEVENT each.
  */
 export async function feedCalendar(deps: FeedDeps, accountId: string, nowMs = Date.now()): Promise<string> {
-  const reminders = await listRemindersOfAccount(deps.db, accountId);
-  const active = reminders.filter((r) => !r.is_paused && r.next_fire_utc !== null).reverse();
+  const active = await listFeedReminders(deps.db, accountId);
   return remindersToIcs(active, { publicUrl: deps.config.publicUrl, nowMs, name: 'Chime' });
 }

@@ -19,7 +19,13 @@ export interface Transition {
 
 const byYear = new Map<string, Transition[]>();
 
-/** The offset changes of a zone in one (UTC) year, found by a daily scan and a binary search to the second. */
+/**
+ * Zones change offset at most a few times a year, months apart (the closest pairs in the tz
+ * database since 1970 are weeks apart): a scan by this step, then a binary search to the second.
+ */
+const SCAN_STEP = 4 * DAY;
+
+/** The offset changes of a zone in one (UTC) year, found by a scan and a binary search to the second. */
 export function transitionsInYear(zone: string, year: number): Transition[] {
   const key = `${zone}|${year}`;
   const cached = byYear.get(key);
@@ -30,7 +36,7 @@ export function transitionsInYear(zone: string, year: number): Transition[] {
   let t = start;
   let offset = offsetMs(t, zone);
   while (t < end) {
-    const next = Math.min(t + DAY, end);
+    const next = Math.min(t + SCAN_STEP, end);
     const nextOffset = offsetMs(next, zone);
     if (nextOffset !== offset) {
       let lo = t;
@@ -40,7 +46,7 @@ export function transitionsInYear(zone: string, year: number): Transition[] {
         if (offsetMs(mid, zone) === offset) lo = mid;
         else hi = mid;
       }
-      // Two changes within one day (a zone's history has a few): the scan keeps the net one.
+      // Two changes within one step (none since 1970): the scan would keep the net one.
       out.push({ at: hi, from: offset, to: nextOffset });
     }
     t = next;

@@ -94,6 +94,8 @@ const isoDate = (days: number) => new Date(days * DAY).toISOString().slice(0, 10
 
 interface BuiltEvent {
   lines: string[];
+  /** The lines folded and joined, once. */
+  text?: string;
   zone: string;
   fromYear: number;
 }
@@ -195,6 +197,25 @@ function buildEvent(r: CalendarReminder, options: CalendarOptions, host: string,
   return { lines, zone, fromYear: Math.min(new Date(first).getUTCFullYear(), Number(r.local_date.slice(0, 4))) };
 }
 
+/**
+ * Built events by everything they are made of: a feed is rebuilt whenever the database changed
+ * (any write), while its reminders mostly did not. Bounded; cleared when full.
+ */
+const eventCache = new Map<string, BuiltEvent | null>();
+const MAX_CACHED_EVENTS = 50_000;
+
+function cachedEvent(r: CalendarReminder, options: CalendarOptions, host: string, toYear: number): BuiltEvent | null {
+  const key = JSON.stringify([r.id, r.message, r.local_date, r.local_time, r.timezone, r.recurrence_type, r.rrule, r.exceptions, r.is_paused, r.updated_at, options.publicUrl, !!options.chimeProperties, toYear, options.chimeProperties ? r.destinations : null]);
+  let built = eventCache.get(key);
+  if (built === undefined) {
+    built = buildEvent(r, options, host, toYear);
+    if (built) built.text = serializeLines(built.lines);
+    if (eventCache.size >= MAX_CACHED_EVENTS) eventCache.clear();
+    eventCache.set(key, built);
+  }
+  return built;
+}
+
 /** The calendar text (CRLF, folded) of these reminders. Reminders without any occurrence are left out. */
 export function remindersToIcs(reminders: readonly CalendarReminder[], options: CalendarOptions): string {
   const host = new URL(options.publicUrl).hostname || 'chime';
@@ -206,7 +227,7 @@ export function remindersToIcs(reminders: readonly CalendarReminder[], options: 
     const toYear = Math.max(nowYear, startYear) + YEARS_AHEAD;
     let built: BuiltEvent | null;
     try {
-      built = buildEvent(r, options, host, toYear);
+      built = cachedEvent(r, options, host, toYear);
     } catch {
       // A row the time code refuses (a zone this ICU no longer knows): leave it out of the calendar.
       continue;
@@ -218,8 +239,6 @@ export function remindersToIcs(reminders: readonly CalendarReminder[], options: 
   }
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Chime//Reminders//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', `X-WR-CALNAME:${escapeText(options.name)}`];
   for (const [zone, range] of [...zones.entries()].sort(([a], [b]) => a.localeCompare(b))) lines.push(...vtimezoneLines(zone, range.from, range.to));
-  for (const e of events) lines.push(...e.lines);
-  lines.push('END:VCALENDAR');
-  return serializeLines(lines);
+  return serializeLines(lines) + events.map((e) => e.text ?? serializeLines(e.lines)).join('') + 'END:VCALENDAR\r\n';
 }
 

@@ -27,3 +27,17 @@ export async function insertCalendarFeedIfAbsent(db: Executor, row: CalendarFeed
 export async function deleteCalendarFeed(db: Executor, accountId: string): Promise<void> {
   await db.deleteFrom('calendar_feeds').where('account_id', '=', accountId).execute();
 }
+
+/** What a calendar feed shows of an account's reminders: those still to fire and not paused, oldest first. */
+export async function listFeedReminders(db: Executor, accountId: string) {
+  return db
+    .selectFrom('reminders')
+    .select(['id', 'message', 'local_date', 'local_time', 'timezone', 'recurrence_type', 'rrule', 'exceptions', 'is_paused', 'updated_at'])
+    .where('account_id', '=', accountId)
+    .where('is_paused', '=', 0)
+    .where('next_fire_utc', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(100_000)
+    .execute();
+}
