@@ -12,9 +12,11 @@ import { normalizeTimezone } from '@/lib/timezones';
 import { sleep } from '@/lib/utils';
 import { ACCOUNT_DELETED_REDIRECT_MS } from '../api/account-api';
 import { AccountInfoCard } from '../components/account-info-card';
+import { CalendarFeedCard } from '../components/calendar-feed-card';
 import { ChangePasswordCard } from '../components/change-password-card';
 import { DeleteAccountCard } from '../components/delete-account-card';
 import { IdentitiesCard } from '../components/identities-card';
+import { ImportExportCard } from '../components/import-export-card';
 import { TimezoneCard } from '../components/timezone-card';
 import { usePageTitle } from '@/lib/use-page-title';
 
@@ -84,6 +86,8 @@ export default function AccountPage() {
           <TimezoneCard timezone={timezone} onUpdated={onUpdated} />
           <IdentitiesCard account={account} capabilities={capabilities} />
           {hasApp && <ChangePasswordCard />}
+          <CalendarFeedCard />
+          <ImportExportCard />
           <DeleteAccountCard onDeleted={() => void onDeleted()} />
         </div>
       )}
