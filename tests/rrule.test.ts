@@ -475,3 +475,22 @@ describe('rules that never fire', () => {
   });
 });
 
+
+describe('the largest rules the parser accepts', () => {
+  // Found by the API fuzz test: COUNT x INTERVAL of an HOURLY rule landed beyond what Date can
+  // represent, and asking the zone about that instant threw (a 500 at create).
+  it.each(['MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'])('FREQ=%s with INTERVAL and COUNT at their maximum never throws', (freq) => {
+    for (const extra of ['', ';BYDAY=MO,FR', ';BYMONTH=2']) {
+      const parsed = parseRRule(`FREQ=${freq};INTERVAL=100000;COUNT=100000${extra}`);
+      if (!parsed.ok) continue;
+      for (const timeZone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'UTC', 'Europe/Paris']) {
+        for (const date of ['1970-01-01', '2030-07-01', '9999-12-31']) {
+          const anchor = { date, time: '09:00', timeZone };
+          expect(() => checkRRuleFires(parsed.rule, anchor)).not.toThrow();
+          expect(() => nextRRuleOccurrenceAfter(parsed.rule, anchor, Date.UTC(2031, 0, 1))).not.toThrow();
+          expect(() => rruleOccurrences(parsed.rule, anchor, Date.UTC(2020, 0, 1), 5)).not.toThrow();
+        }
+      }
+    }
+  });
+});

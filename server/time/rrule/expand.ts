@@ -402,7 +402,10 @@ function countEnd(c: Compiled, count: number): number {
     let last = Infinity;
     if (!c.dayFilter) {
       last = c.anchorMs + (count - 1) * c.interval * (c.freq === 'HOURLY' ? 60 : 1) * MINUTE;
-      return last < LAST_CHECK || localDays(c, last) <= c.lastDay ? last : Infinity;
+      // Past the last instant that can fall on 9999-12-31 anywhere, the zone is not even asked
+      // (a huge COUNT x INTERVAL lands beyond what Date can represent).
+      if (last < LAST_CHECK) return last;
+      return last < LAST_POSSIBLE && localDays(c, last) <= c.lastDay ? last : Infinity;
     }
     let n = 0;
     walkFine(c, c.anchorMs - 1, (t) => {
@@ -437,6 +440,8 @@ function countEnd(c: Compiled, count: number): number {
 
 /** Instants before this are surely on or before 9999-12-30 in any zone. */
 const LAST_CHECK = (LAST_DAY - 1) * DAY;
+/** Instants from this one on are after 9999-12-31 in every zone. */
+const LAST_POSSIBLE = (LAST_DAY + 2) * DAY;
 
 export function applyCount(c: Compiled, rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
   if (rule.count === null) return c;
