@@ -20,6 +20,10 @@ export function Toaster(props: ToasterProps) {
           '--normal-bg': 'var(--popover)',
           '--normal-text': 'var(--popover-foreground)',
           '--normal-border': 'var(--border)',
+          // Sonner's light rich colours are below WCAG AA (4.25:1 for success); darker text, same hues.
+          ...(resolvedTheme === 'light'
+            ? { '--success-text': 'hsl(140, 100%, 22%)', '--error-text': 'hsl(360, 100%, 37%)', '--warning-text': 'hsl(31, 92%, 28%)', '--info-text': 'hsl(210, 92%, 33%)' }
+            : {}),
         } as React.CSSProperties
       }
       {...props}
