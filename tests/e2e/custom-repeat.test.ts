@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { screenshot, useE2E } from './helpers.ts';
+import { axeViolations, MOBILE, screenshot, useE2E } from './helpers.ts';
 
 const YEAR = new Date().getUTCFullYear() + 2;
 // A Tuesday, the fourth of its month.
@@ -86,7 +86,12 @@ describe('custom repetition (browser)', () => {
     await details(page, { message: 'Daily until' });
     await page.getByTestId('recurrence-DAILY').click();
     await page.getByTestId('ends-on').check();
+    // An end before the first occurrence: the server refuses the rule (RRULE_INVALID, part UNTIL), said inline in words.
+    await page.getByTestId('ends-on-date').fill(`${YEAR}-01-02`);
+    const error = page.getByTestId('repeat-preview-error');
+    await expect.poll(() => error.textContent(), { timeout: 5000 }).toBe('The end date is before the first occurrence: this rule would never fire.');
     await page.getByTestId('ends-on-date').fill(`${YEAR}-04-30`);
+    await error.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('repeat-summary').textContent()).toContain('Every day, until');
     await createThroughWizard(page);
     const list = await user.api.get('/api/reminders');
@@ -141,9 +146,62 @@ describe('custom repetition (browser)', () => {
     await page.goto(e2e.url(`/reminders/${created.body.id}`));
     await page.getByTestId('edit-reminder').click();
     await page.getByTestId('repeat-raw').waitFor();
+    // Said in words (the API's sentence), the rule itself below, untouched.
+    expect(await page.getByTestId('repeat-raw-summary').textContent()).toBe(`Custom rule: ${created.body.recurrence_text}`);
+    expect(await page.getByTestId('repeat-raw-rule').textContent()).toBe(created.body.rrule);
+    await expect.poll(() => page.getByTestId('repeat-next').getByRole('listitem').count()).toBe(5);
     await screenshot(page, 'edit-raw-rule-mobile');
     await page.getByTestId('edit-save').click();
     await expect.poll(async () => (await user.api.get(`/api/reminders/${created.body.id}`)).body.updated_at).not.toBe(created.body.updated_at);
     expect((await user.api.get(`/api/reminders/${created.body.id}`)).body.rrule).toBe('FREQ=MONTHLY;BYMONTH=1,7;BYMONTHDAY=1,15');
+  });
+
+  it('takes screenshots of the editor and the details page: light, dark and 390 px (no overflow, no axe violations)', async () => {
+    const user = await e2e.signUp();
+    const created = await user.api.post('/api/reminders', {
+      date: DATE,
+      time: '08:30',
+      message: 'Stand-up',
+      recurrence: 'CUSTOM',
+      rrule: `FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TU,WE;UNTIL=${YEAR + 1}0301`,
+    });
+    expect(created.status).toBe(201);
+    const skipped = (await user.api.get(`/api/reminders/${created.body.id}/occurrences?count=2`)).body.occurrences[1] as string;
+    expect((await user.api.post(`/api/reminders/${created.body.id}/skip`, { occurrence: skipped })).status).toBe(200);
+
+    for (const [name, options] of [
+      ['light', {}],
+      ['dark', { storage: { 'vite-ui-theme': 'dark' } }],
+      ['mobile', { viewport: MOBILE }],
+    ] as const) {
+      const { page } = await e2e.signedInPage({ user, ...options });
+      await page.goto(e2e.url(`/reminders/${created.body.id}`));
+      await page.getByTestId('occurrence').first().waitFor();
+      await page.getByTestId('skipped-occurrence').waitFor();
+      expect(await page.getByTestId('view-recurrence').textContent()).toBe(created.body.recurrence_text);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `custom-details-${name}`);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.goto(e2e.url('/reminders/create'));
+      await page.getByTestId('wizard-step-1').waitFor();
+      await details(page, { message: 'Stand-up' });
+      await page.getByTestId('recurrence-CUSTOM').click();
+      await page.getByTestId('custom-freq').selectOption('MONTHLY');
+      await page.getByTestId('custom-monthly').selectOption('nth-weekday');
+      await page.getByTestId('ends-on').check();
+      await page.getByTestId('ends-on-date').fill(`${YEAR + 1}-03-01`);
+      await expect.poll(() => page.getByTestId('repeat-next').getByRole('listitem').count(), { timeout: 5000 }).toBe(5);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `custom-repeat-editor-${name}`);
+      expect(await axeViolations(page)).toEqual([]);
+    }
+  });
+
+  it('ran without console errors', () => {
+    // The refused rule of the preset-with-an-end test is an expected 400 line.
+    expect(e2e.consoleErrors.filter((line) => !/status of 400/.test(line))).toEqual([]);
   });
 });

@@ -316,6 +316,52 @@ describe('reminder details (browser)', () => {
     expect(await axeViolations(fr)).toEqual([]);
   });
 
+  it('shows a finished reminder as completed with Duplicate and Delete only, and again with Pause and Edit once it has an occurrence ahead (issue 14)', async () => {
+    const user = await e2e.signUp();
+    const year = new Date().getUTCFullYear() + 1;
+    const created = await user.api.post('/api/reminders', { date: `${year}-05-04`, time: '08:00', message: 'Take the pills', recurrence: 'CUSTOM', rrule: 'FREQ=DAILY;COUNT=2' });
+    expect(created.status).toBe(201);
+    // Skipping both occurrences ends the series.
+    for (const day of ['04', '05']) expect((await user.api.post(`/api/reminders/${created.body.id}/skip`, { occurrence: `${year}-05-${day}T08:00:00.000Z` })).status).toBe(200);
+    expect((await user.api.get(`/api/reminders/${created.body.id}`)).body.status).toBe('completed');
+
+    const { page } = await e2e.signedInPage({ user });
+    await openDetails(page, created.body.id);
+    expect(await page.getByTestId('reminder-details').getByTestId('status-badge').first().textContent()).toBe('Completed');
+    await page.getByTestId('completed-hint').waitFor();
+    expect(await page.getByRole('group', { name: 'Reminder actions' }).getByRole('button').allTextContents()).toEqual(['Duplicate']);
+    expect(await page.getByTestId('toggle-pause').count()).toBe(0);
+    expect(await page.getByTestId('edit-reminder').count()).toBe(0);
+    expect(await page.getByTestId('delete-reminder').isVisible()).toBe(true);
+    expect(await page.getByTestId('occurrences-empty').isVisible()).toBe(true);
+    await screenshot(page, 'details-completed');
+
+    // Restoring a skipped occurrence gives the series a future again.
+    await page.getByTestId('skipped-restore').first().click();
+    await page.getByTestId('toggle-pause').waitFor();
+    await page.getByTestId('edit-reminder').waitFor();
+    expect(await page.getByTestId('completed-hint').count()).toBe(0);
+  });
+
+  it('keeps the date tile on one line at 1280 px with the longest English date, and says a preset in words (issue 14)', async () => {
+    const user = await e2e.signUp();
+    // A Wednesday in September: the longest weekday and month names.
+    const year = new Date().getUTCFullYear() + 2;
+    const day = [...Array(30).keys()].map((i) => i + 1).find((d) => new Date(Date.UTC(year, 8, d)).getUTCDay() === 3 && d >= 20)!;
+    const date = `${year}-09-${String(day).padStart(2, '0')}`;
+    const created = await user.api.post('/api/reminders', { date, time: '10:45', message: 'Quarterly review', recurrence: 'WEEKLY' });
+    const { page } = await e2e.signedInPage({ user });
+    await openDetails(page, created.body.id);
+    const tile = page.getByTestId('view-date');
+    expect(await tile.textContent()).toBe(`Wednesday, September ${day}, ${year}`);
+    const lines = await tile.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)));
+    expect(lines).toBe(1);
+    expect(await page.getByTestId('view-recurrence').textContent()).toBe('Weekly');
+    expect(await page.getByTestId('view-recurrence-text').textContent()).toBe(created.body.recurrence_text);
+    expect(created.body.recurrence_text).toContain('Wednesday');
+    await screenshot(page, 'details-date-tile-1280', { fullPage: false });
+  });
+
   it('ran without console errors', () => {
     // 404 of the unknown-id test is an expected network error line.
     const unexpected = e2e.consoleErrors.filter((line) => !/404|Not Found/i.test(line));

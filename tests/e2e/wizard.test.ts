@@ -111,8 +111,9 @@ describe('create-reminder wizard (browser)', () => {
     expect(await page.getByTestId('recurrence-hint').textContent()).toBe('Monday to Friday, at this time.');
     await screenshot(page, 'wizard-step1-light');
 
-    // Back to the dashboard.
+    // Back to the dashboard: the form is half-filled, so it asks first.
     await page.getByTestId('back-to-dashboard').click();
+    await page.getByTestId('leave-confirm').getByRole('button', { name: 'Leave' }).click();
     await page.waitForURL(e2e.url('/home'));
   });
 
@@ -265,6 +266,64 @@ describe('create-reminder wizard (browser)', () => {
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('review-occurrences').waitFor();
     await screenshot(page, 'wizard-step3-dark');
+  });
+
+  it('asks before a half-filled wizard is left (Back to dashboard, a header link, the browser Back button) and leaves an untouched one at once (issue 14)', async () => {
+    const { page, user } = await e2e.signedInPage();
+    const nav = page.getByRole('banner').getByRole('navigation');
+    const confirm = page.getByTestId('leave-confirm');
+    await page.goto(e2e.url('/home'));
+    await page.getByTestId('dashboard').waitFor();
+
+    // Untouched: leaves without a question.
+    await nav.getByRole('link', { name: 'New reminder' }).click();
+    await page.getByTestId('wizard-step-1').waitFor();
+    await page.getByTestId('back-to-dashboard').click();
+    await page.waitForURL(e2e.url('/home'));
+    expect(await confirm.count()).toBe(0);
+
+    await nav.getByRole('link', { name: 'New reminder' }).click();
+    await page.getByTestId('wizard-step-1').waitFor();
+    await page.getByTestId('reminder-message').fill('Half-written');
+
+    // Back to dashboard: the app's own dialog, not the browser's; Keep editing keeps every field.
+    await page.getByTestId('back-to-dashboard').click();
+    await confirm.waitFor();
+    expect(await confirm.getByRole('heading').textContent()).toBe('Leave without creating the reminder?');
+    expect(await confirm.getByRole('button').allTextContents()).toEqual(['Keep editing', 'Leave']);
+    expect(page.url()).toBe(e2e.url('/reminders/create'));
+    await screenshot(page, 'wizard-leave-confirm', { fullPage: false });
+    await confirm.getByRole('button', { name: 'Keep editing' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('reminder-message').inputValue()).toBe('Half-written');
+
+    // Another link of the header, then Escape: still here.
+    await nav.getByRole('link', { name: 'Account' }).click();
+    await confirm.waitFor();
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(page.url()).toBe(e2e.url('/reminders/create'));
+
+    // The browser's Back button asks too, every time.
+    await page.evaluate(() => history.back());
+    await confirm.waitFor();
+    expect(page.url()).toBe(e2e.url('/reminders/create'));
+    await confirm.getByRole('button', { name: 'Keep editing' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('reminder-message').inputValue()).toBe('Half-written');
+    await page.evaluate(() => history.back());
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(e2e.url('/home'));
+    await page.getByTestId('dashboard').waitFor();
+
+    // Leave from a link goes where the link leads; nothing was created.
+    await nav.getByRole('link', { name: 'New reminder' }).click();
+    await page.getByTestId('recurrence-DAILY').click();
+    await nav.getByRole('link', { name: 'Account' }).click();
+    await confirm.getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(e2e.url('/account'));
+    expect((await user.api.get('/api/reminders')).body).toEqual([]);
   });
 
   it('renders every step on a 390 px screen, in French', async () => {

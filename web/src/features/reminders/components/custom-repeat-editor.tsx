@@ -38,7 +38,7 @@ export function CustomRepeatEditor({ value, onChange, date, disabled, idPrefix }
           className="w-24"
           disabled={disabled}
           value={String(value.interval)}
-          onChange={(e) => set({ interval: Math.max(0, Math.floor(Number(e.target.value) || 0)) })}
+          onChange={(e) => set({ interval: Math.min(1000, Math.max(0, Math.floor(Number(e.target.value) || 0))) })}
           onBlur={() => value.interval < min && set({ interval: min })}
           data-testid="custom-interval"
         />

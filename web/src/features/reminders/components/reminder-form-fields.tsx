@@ -80,10 +80,12 @@ export interface ReminderFormFieldsProps {
   /** Prefix for element ids, so two forms can live on one page. */
   idPrefix?: string;
   className?: string;
+  /** The stored rule in words (the API's recurrence_text), shown for a rule the editor cannot open. */
+  rawSummary?: string;
 }
 
 /** Date, time, message (with counter) and the 8 recurrence buttons. Shared by the wizard and the details page. */
-export function ReminderFormFields({ value, onChange, timezone, zonePicker, disabled, showErrors, idPrefix = 'reminder', className }: ReminderFormFieldsProps) {
+export function ReminderFormFields({ value, onChange, timezone, zonePicker, disabled, showErrors, idPrefix = 'reminder', className, rawSummary }: ReminderFormFieldsProps) {
   const { t } = useTranslation('reminders');
   const [touched, setTouched] = useState<{ date?: boolean; message?: boolean }>({});
   const errors = reminderFormErrors(value);
@@ -223,16 +225,22 @@ export function ReminderFormFields({ value, onChange, timezone, zonePicker, disa
         idPrefix={idPrefix}
       />
       {value.raw && (
-        <p className="rounded-lg border bg-muted/30 p-3 font-mono text-xs break-all" data-testid="repeat-raw">
-          {t('customRepeat.raw', { rule: value.raw })}
-        </p>
+        <div className="space-y-1 rounded-lg border bg-muted/30 p-3 text-sm" data-testid="repeat-raw">
+          <p className="font-medium break-words" data-testid="repeat-raw-summary">
+            {t('customRepeat.raw', { rule: rawSummary || value.raw })}
+          </p>
+          <p className="text-xs text-muted-foreground">{t('customRepeat.rawHint')}</p>
+          <code className="block font-mono text-xs break-all text-muted-foreground" data-testid="repeat-raw-rule">
+            {value.raw}
+          </code>
+        </div>
       )}
       {value.custom && <CustomRepeatEditor value={value.custom} onChange={(custom) => set('custom', custom)} date={value.date} disabled={disabled} idPrefix={`${idPrefix}-custom`} />}
       {!value.raw && (value.custom || value.recurrence !== 'ONCE') && (
         <RepeatEnds value={value.end} onChange={(end) => set('end', end)} date={value.date} disabled={disabled} idPrefix={`${idPrefix}-repeat`} />
       )}
       {(value.custom || value.raw || value.recurrence !== 'ONCE') && (
-        <RepeatPreview date={value.date} time={value.time} timezone={zonePicker?.value ?? timezone} {...formRepetition(value)} />
+        <RepeatPreview date={value.date} time={value.time} timezone={zonePicker?.value ?? timezone} {...formRepetition(value)} hideSummary={Boolean(value.raw && rawSummary)} />
       )}
     </div>
   );

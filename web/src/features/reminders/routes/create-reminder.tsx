@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { useSWRConfig } from 'swr';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { PageContainer } from '@/components/layout/page-shell';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -13,6 +13,7 @@ import { type Account, createReminder, remindersKey, useAccount } from '@/lib/ap
 import { cn } from '@/lib/utils';
 import { type EditableDestination, toDestinationInputs } from '../api/destinations';
 import { DestinationsEditor } from '../components/destinations-editor';
+import { LeaveDialog, useLeaveGuard } from '../components/leave-guard';
 import { currentTime, formRepetition, isReminderFormValid, ReminderFormFields, type ReminderFormState } from '../components/reminder-form-fields';
 import { ReviewStep } from '../components/review-step';
 import { SecretDialog, type SecretEntry } from '../components/secret-dialog';
@@ -45,7 +46,6 @@ function dateFromQuery(search: string): string {
 export default function CreateReminder() {
   const { t } = useTranslation('reminders');
   usePageTitle(t('common:pageTitle.newReminder'));
-  const [, navigate] = useLocation();
   const search = useSearch();
   const { mutate } = useSWRConfig();
   const account = useAccount();
@@ -53,9 +53,10 @@ export default function CreateReminder() {
   const discordName = account.data?.identities.find((i) => i.provider === 'discord')?.username ?? null;
 
   const [step, setStep] = useState<Step>(1);
+  const [initialDate] = useState(() => dateFromQuery(search));
   // SPEC leaves the wizard's default recurrence open (section 3); ONCE, as in the edit form.
   const [form, setForm] = useState<ReminderFormState>(() => ({
-    date: dateFromQuery(search),
+    date: initialDate,
     time: currentTime(),
     message: '',
     recurrence: 'ONCE',
@@ -67,6 +68,7 @@ export default function CreateReminder() {
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [secrets, setSecrets] = useState<SecretEntry[] | null>(null);
+  const [saved, setSaved] = useState(false);
   const timeEdited = useRef(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
@@ -87,6 +89,16 @@ export default function CreateReminder() {
   }, [step]);
 
   const valid = isReminderFormValid(form);
+  // Anything the user typed or picked (the date from the calendar and the clock's default time are not theirs).
+  const touched =
+    form.message.trim() !== '' ||
+    form.date !== initialDate ||
+    form.recurrence !== 'ONCE' ||
+    form.custom !== null ||
+    form.end.kind !== 'never' ||
+    destinations.length > 0 ||
+    timeEdited.current;
+  const guard = useLeaveGuard(touched && !saved);
   const stepInfo: Record<Step, { title: string; description: string }> = {
     1: { title: t('wizard.steps.details.title'), description: t('wizard.steps.details.description') },
     2: { title: t('wizard.steps.destinations.title'), description: t('wizard.steps.destinations.description') },
@@ -107,7 +119,7 @@ export default function CreateReminder() {
   function finish() {
     setSecrets(null);
     toast.success(t('wizard.created'), { duration: CREATED_TOAST_MS });
-    navigate('/home');
+    guard.leaveTo('/home');
   }
 
   async function create() {
@@ -124,6 +136,7 @@ export default function CreateReminder() {
         destinations: toDestinationInputs(destinations),
       });
       if (!created?.id) throw new Error(fallback);
+      setSaved(true);
       void mutate(remindersKey);
       const fresh = created.destinations.filter((d) => d.type === 'webhook' && d.secret).map((d) => ({ id: d.id, url: d.metadata.url, secret: d.secret as string }));
       if (fresh.length > 0) setSecrets(fresh);
@@ -245,6 +258,7 @@ export default function CreateReminder() {
       </section>
 
       <SecretDialog secrets={secrets} onClose={finish} />
+      <LeaveDialog open={guard.pending} onStay={guard.stay} onLeave={guard.leave} />
     </PageContainer>
   );
 }

@@ -155,6 +155,7 @@ export default function ReminderDetailsPage() {
   }
 
   const status = reminder ? reminderStatus(reminder) : null;
+  const completed = status === 'completed';
 
   return (
     <PageContainer size="xl" className="max-w-6xl">
@@ -184,25 +185,30 @@ export default function ReminderDetailsPage() {
             </div>
             {!editing && (
               <div className="flex flex-wrap gap-2 *:flex-auto sm:*:flex-none" role="group" aria-label={t('actions.label')}>
-                <Button variant="outline" onClick={() => void togglePause()} disabled={busy !== null} data-testid="toggle-pause" aria-pressed={reminder.is_paused}>
-                  {busy === 'toggle' ? <Spinner /> : reminder.is_paused ? <Play /> : <Pause />}
-                  {reminder.is_paused ? t('actions.resume') : t('actions.pause')}
-                </Button>
-                <Button variant="outline" onClick={() => void duplicate()} disabled={busy !== null} data-testid="duplicate-reminder">
+                {/* A finished reminder (a one-off that fired, an ended series) has nothing to pause or edit: duplicate it instead. */}
+                {!completed && (
+                  <Button variant="outline" onClick={() => void togglePause()} disabled={busy !== null} data-testid="toggle-pause" aria-pressed={reminder.is_paused}>
+                    {busy === 'toggle' ? <Spinner /> : reminder.is_paused ? <Play /> : <Pause />}
+                    {reminder.is_paused ? t('actions.resume') : t('actions.pause')}
+                  </Button>
+                )}
+                <Button variant={completed ? 'default' : 'outline'} onClick={() => void duplicate()} disabled={busy !== null} data-testid="duplicate-reminder">
                   {busy === 'duplicate' ? <Spinner /> : <Copy />}
                   {t('actions.duplicate')}
                 </Button>
-                <Button onClick={() => setEditing(true)} disabled={busy !== null} data-testid="edit-reminder">
-                  <Pencil />
-                  {t('actions.edit')}
-                </Button>
+                {!completed && (
+                  <Button onClick={() => setEditing(true)} disabled={busy !== null} data-testid="edit-reminder">
+                    <Pencil />
+                    {t('actions.edit')}
+                  </Button>
+                )}
               </div>
             )}
           </header>
 
           <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_340px]">
             <div className="min-w-0 space-y-6">
-              {editing ? (
+              {editing && !completed ? (
                 <ReminderEditForm
                   key={`${reminder.id}-${reminder.updated_at}`}
                   reminder={reminder}

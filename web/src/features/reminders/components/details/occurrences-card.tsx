@@ -57,23 +57,25 @@ export function OccurrencesCard({ reminder, timezone }: { reminder: Reminder; ti
                 <span className="grid size-6 shrink-0 place-items-center rounded-full bg-primary/10 text-xs font-semibold text-primary tabular-nums">
                   {index + 1}
                 </span>
+                {/* Date, then time and how far: two short lines, so the Skip button never cuts the time off in the 340 px column. */}
                 <span className="min-w-0 flex-1">
-                  <span className="block truncate">
-                    {formatDate(iso, timezone, 'medium')} · <span className="font-medium tabular-nums">{formatTime(iso, timezone)}</span>
+                  <span className="block font-medium break-words">{formatDate(iso, timezone, 'medium')}</span>
+                  <span className="block text-xs text-muted-foreground">
+                    <span className="tabular-nums">{formatTime(iso, timezone)}</span> · {formatRelative(iso)}
                   </span>
-                  <span className="block text-xs text-muted-foreground">{formatRelative(iso)}</span>
                 </span>
                 {repeats && Date.parse(iso) > Date.now() && (
                   <Button
-                    size="icon"
+                    size="sm"
                     variant="ghost"
-                    className="size-8 shrink-0"
+                    className="h-8 shrink-0 px-2 text-muted-foreground hover:text-foreground"
                     title={t('skip.action')}
                     aria-label={t('skip.actionFor', { when: formatDateTime(iso, timezone) })}
                     onClick={() => void skip(iso)}
                     data-testid="occurrence-skip"
                   >
                     <CalendarX2 />
+                    {t('skip.button')}
                   </Button>
                 )}
               </li>

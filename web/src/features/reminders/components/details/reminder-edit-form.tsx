@@ -106,6 +106,7 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
             disabled={saving}
             showErrors={submitted}
             idPrefix="edit"
+            rawSummary={reminder.recurrence_text}
           />
           <Separator />
           <DestinationsEditor value={destinations} onChange={setDestinations} disabled={saving} idPrefix="edit-destinations" />

@@ -1,4 +1,4 @@
-import { AlarmClockOff, CalendarClock, CalendarDays, Clock, Repeat } from 'lucide-react';
+import { AlarmClockOff, CalendarClock, CalendarDays, CircleCheck, Clock, Repeat } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
@@ -6,11 +6,27 @@ import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import type { Reminder } from '@/lib/api/reminders';
 import { formatDateTime, formatLongDate, formatTime, wallClock } from '@/lib/format';
 import { timeZoneLabel } from '@/lib/time-zone-label';
+import { cn } from '@/lib/utils';
 import { recurrenceLabel } from './reminder-meta';
 
-function Fact({ icon: Icon, label, children, testId }: { icon: ComponentType<{ className?: string }>; label: string; children: ReactNode; testId: string }) {
+function Fact({
+  icon: Icon,
+  label,
+  children,
+  testId,
+  detail,
+  className,
+}: {
+  icon: ComponentType<{ className?: string }>;
+  label: string;
+  children: ReactNode;
+  testId: string;
+  /** A second, quieter line (a preset's rule in words). */
+  detail?: ReactNode;
+  className?: string;
+}) {
   return (
-    <div className="flex min-w-0 items-start gap-3 rounded-lg border bg-muted/40 p-3.5">
+    <div className={cn('flex min-w-0 items-start gap-3 rounded-lg border bg-muted/40 p-3.5', className)}>
       <span className="grid size-9 shrink-0 place-items-center rounded-md bg-primary/10 text-primary">
         <Icon className="size-4" />
       </span>
@@ -19,6 +35,7 @@ function Fact({ icon: Icon, label, children, testId }: { icon: ComponentType<{ c
         <p className="mt-0.5 font-medium break-words" data-testid={testId}>
           {children}
         </p>
+        {detail}
       </div>
     </div>
   );
@@ -43,6 +60,7 @@ export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; t
   const valid = !Number.isNaN(Date.parse(headline));
   const snoozed = reminder.snoozed_at_utc && Date.parse(reminder.snoozed_at_utc) > Date.now() ? reminder.snoozed_at_utc : null;
   const firstFires = firstFiringElsewhere(reminder);
+  const repeats = reminder.recurrence_type !== 'ONCE';
 
   return (
     <Card className="gap-5" data-testid="reminder-overview">
@@ -53,14 +71,28 @@ export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; t
         <p className="text-lg leading-relaxed font-medium break-words whitespace-pre-wrap sm:text-xl" data-testid="view-message">
           {reminder.message}
         </p>
-        <div className="grid gap-3 sm:grid-cols-3">
-          <Fact icon={CalendarDays} label={t('overview.date')} testId="view-date">
+        {/* Date and time share a row (the date gets the room a long weekday and month need, one line at 1280 px); the rule in words has the full width. */}
+        <div className="grid gap-3 sm:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+          <Fact icon={CalendarDays} label={repeats && reminder.next_fire_utc ? t('overview.nextDate') : t('overview.date')} testId="view-date">
             {valid ? formatLongDate(headline, timezone) : '—'}
           </Fact>
           <Fact icon={Clock} label={t('overview.time')} testId="view-time">
             {valid ? formatTime(headline, timezone) : '—'}
           </Fact>
-          <Fact icon={Repeat} label={t('overview.recurrence')} testId="view-recurrence">
+          <Fact
+            icon={Repeat}
+            label={t('overview.recurrence')}
+            testId="view-recurrence"
+            className="sm:col-span-2"
+            detail={
+              // A preset's label says how often; the sentence says on which day and until when.
+              repeats && reminder.recurrence_type !== 'CUSTOM' && reminder.recurrence_text ? (
+                <p className="mt-0.5 text-sm break-words text-muted-foreground" data-testid="view-recurrence-text">
+                  {reminder.recurrence_text}
+                </p>
+              ) : null
+            }
+          >
             {reminder.recurrence_type === 'CUSTOM' ? reminder.recurrence_text : recurrenceLabel(reminder.recurrence_type)}
           </Fact>
         </div>
@@ -74,6 +106,12 @@ export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; t
         <p className="text-xs text-muted-foreground" data-testid="view-zone" title={timezone}>
           {t('overview.timezone', { zone: timeZoneLabel(timezone) })}
         </p>
+        {reminder.status === 'completed' && (
+          <Alert variant="info" data-testid="completed-hint">
+            <CircleCheck />
+            <span>{t('overview.completedHint')}</span>
+          </Alert>
+        )}
         {reminder.is_paused && (
           <Alert variant="info" data-testid="paused-hint">
             <AlarmClockOff />
