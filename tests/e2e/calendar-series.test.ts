@@ -223,6 +223,10 @@ describe('calendar: custom series, skip, delete series, phone list, accessibilit
     await dialog.locator('[data-testid="day-reminder"]', { hasText: 'Lunch with Sam' }).getByTestId('day-reminder-delete').click();
     expect(await confirm.getByRole('heading').textContent()).toBe('Delete Reminder?');
     expect(await confirm.getByTestId('delete-confirm-description').textContent()).toBe('This action cannot be undone.');
+    // The reminder's text reads as a quotation, not as a box that looks like an input (issue 14).
+    const quoted = confirm.getByTestId('delete-confirm-message');
+    expect(await quoted.textContent()).toBe('Lunch with Sam');
+    expect(await quoted.evaluate((el) => ({ tag: el.tagName, border: getComputedStyle(el).borderTopWidth }))).toEqual({ tag: 'BLOCKQUOTE', border: '0px' });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
 

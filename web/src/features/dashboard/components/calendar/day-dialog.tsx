@@ -239,7 +239,7 @@ export function DayDialog({ date, entries, reminders, zone, onOpenChange, return
               {pending?.series ? t('delete.seriesDescription', { message: quoted(pending.reminder.message) }) : t('delete.description')}
             </AlertDialogDescription>
           </AlertDialogHeader>
-          {pending && !pending.series && <p className="line-clamp-3 rounded-md border bg-muted/50 px-3 py-2 text-sm break-words">{pending.reminder.message}</p>}
+          {pending && !pending.series && <blockquote className="line-clamp-3 border-l-2 border-primary/50 pl-3 text-sm break-words text-muted-foreground italic" data-testid="delete-confirm-message">{pending.reminder.message}</blockquote>}
           <AlertDialogFooter>
             <AlertDialogCancel disabled={deleting} data-testid="delete-cancel">
               {t('delete.cancel')}
