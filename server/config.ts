@@ -13,6 +13,25 @@ export interface DiscordConfig {
   devGuildId: string | null;
 }
 
+/** SMTP settings (SMTP_URL, MAIL_FROM); null when email is off. The URL carries credentials: never log it. */
+export interface MailConfig {
+  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465 (TLS). */
+  smtpUrl: string;
+  /** The From header: `chime@example.com` or `Chime <chime@example.com>`. */
+  from: string;
+  /** Reminder and confirmation mails one account may send per hour (MAIL_HOURLY_LIMIT). */
+  hourlyLimit: number;
+}
+
+/** Password-reset requests allowed per email and per network within `windowMs`. */
+export interface ResetThrottlePolicy {
+  windowMs: number;
+  perEmail: number;
+  perNetwork: number;
+}
+
+export const DEFAULT_RESET_THROTTLE: ResetThrottlePolicy = { windowMs: 60 * 60 * 1000, perEmail: 3, perNetwork: 10 };
+
 export interface Config {
   port: number;
   host: string;
@@ -38,6 +57,12 @@ export interface Config {
   supportUrl: string | null;
   /** Where users ask questions and talk about contributing (the dashboard's "Discussions"); null hides the link. */
   communityUrl: string | null;
+  /** Email (password reset, email destinations); null without SMTP_URL. */
+  mail: MailConfig | null;
+  /** Which mail settings are missing, for the "not configured" explanation. */
+  mailMissing: string[];
+  /** Throttle of POST /api/auth/password-reset; tests shorten it. */
+  resetThrottle: ResetThrottlePolicy;
 }
 
 export class ConfigError extends Error {
@@ -145,6 +170,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       }
     : null;
 
+  const mail = parseMail(env, problems);
+
   const repo = repositoryUrl();
   const config: Config = {
     port,
@@ -163,10 +190,39 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     supportUrl: parseOptionalUrl('SUPPORT_URL', env.SUPPORT_URL, repo ? `${repo}/issues` : null, problems),
     communityUrl: parseOptionalUrl('COMMUNITY_URL', env.COMMUNITY_URL, repo ? `${repo}/discussions` : null, problems),
+    mail: mail.config,
+    mailMissing: mail.missing,
+    resetThrottle: DEFAULT_RESET_THROTTLE,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+// `addr@host` or `Name <addr@host>`: what nodemailer and SMTP servers accept as a From header.
+const MAIL_FROM_PATTERN = /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/;
+
+/**
+ * SMTP_URL and MAIL_FROM. Problems name the setting, never its value: the URL carries the SMTP
+ * password.
+ */
+function parseMail(env: Env, problems: string[]): { config: MailConfig | null; missing: string[] } {
+  const smtpUrl = env.SMTP_URL?.trim() ?? '';
+  const from = env.MAIL_FROM?.trim() ?? '';
+  const hourlyLimit = parseInteger('MAIL_HOURLY_LIMIT', env.MAIL_HOURLY_LIMIT, 30, 1, 100_000, problems);
+  const missing = [...(smtpUrl ? [] : ['SMTP_URL']), ...(from ? [] : ['MAIL_FROM'])];
+  if (!smtpUrl) return { config: null, missing };
+  let urlOk = false;
+  try {
+    const url = new URL(smtpUrl);
+    urlOk = (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    urlOk = false;
+  }
+  if (!urlOk) problems.push('SMTP_URL must look like smtp://user:password@host:587 or smtps://user:password@host:465 (value not shown: it may hold a password)');
+  if (!from) problems.push('MAIL_FROM is required when SMTP_URL is set (for example "Chime <chime@example.com>")');
+  else if (!MAIL_FROM_PATTERN.test(from)) problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${from}")`);
+  return { config: urlOk && from ? { smtpUrl, from, hourlyLimit } : null, missing };
 }
 
 /**

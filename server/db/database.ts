@@ -87,7 +87,7 @@ export interface RemindersTable {
   updated_at: Instant;
 }
 
-export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook';
+export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email';
 
 export interface DestinationsTable {
   id: string;
@@ -158,6 +158,36 @@ export interface CalendarFeedsTable {
   created_at: Instant;
 }
 
+/** A password-reset link (migration 2026-11-23-005): only the hash of its token is stored. */
+export interface PasswordResetTokensTable {
+  token_hash: string;
+  account_id: string;
+  created_at: Instant;
+  expires_at: Instant;
+  used_at: Instant | null;
+}
+
+/** An address an account sends reminders to by email, and whether its owner confirmed it. */
+export interface EmailAddressesTable {
+  account_id: string;
+  address_normalized: string;
+  address: string;
+  confirmed_at: Instant | null;
+  /** SHA-256 (hex) of the latest confirmation link's token; null once confirmed. */
+  token_hash: string | null;
+  token_expires_at: Instant | null;
+  confirmation_sent_at: Instant | null;
+  created_at: Instant;
+}
+
+/** One mail sent on an account's behalf (the hourly cap counts them). */
+export interface EmailSendsTable {
+  id: Generated<number>;
+  account_id: string;
+  kind: 'reminder' | 'confirmation' | 'password_reset';
+  created_at: Instant;
+}
+
 export interface Database {
   accounts: AccountsTable;
   identities: IdentitiesTable;
@@ -167,6 +197,9 @@ export interface Database {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   calendar_feeds: CalendarFeedsTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  email_addresses: EmailAddressesTable;
+  email_sends: EmailSendsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
