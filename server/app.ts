@@ -13,6 +13,7 @@ import healthRoutes from './routes/health/index.ts';
 import configRoutes from './routes/config/index.ts';
 import authRoutes from './routes/auth/index.ts';
 import accountRoutes from './routes/account/index.ts';
+import deliveryRoutes from './routes/deliveries/index.ts';
 import reminderRoutes from './routes/reminders/index.ts';
 import webhookRoutes from './routes/webhooks/index.ts';
 import metricsRoutes from './routes/metrics/index.ts';
@@ -138,6 +139,7 @@ export async function buildApp({
   await app.register(authRoutes);
   await app.register(accountRoutes);
   await app.register(reminderRoutes);
+  await app.register(deliveryRoutes);
   await app.register(webhookRoutes);
   await app.register(metricsRoutes);
   await app.register(calendarFeedRoutes);

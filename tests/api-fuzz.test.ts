@@ -385,6 +385,22 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['GET /api/reminders/:id/occurrences', queryRoute('GET', '/api/reminders/{id}/occurrences', { count: oneOfOr(fc.integer({ min: -5, max: 1500 }).map(String)), from: oneOfOr(isoStr), to: oneOfOr(isoStr) }), 600],
   ['GET /api/reminders/preview', queryRoute('GET', '/api/reminders/preview', { date: dateStr, time: timeStr, recurrence, rrule: oneOfOr(rrule), timezone: zone, count: oneOfOr(fc.integer({ min: -5, max: 1500 }).map(String)) }), 800],
   ['GET /api/reminders/errors', queryRoute('GET', '/api/reminders/errors', { x: nasty }), 40],
+  ['GET /api/reminders/:id/deliveries', queryRoute('GET', '/api/reminders/{id}/deliveries', { limit: oneOfOr(fc.integer({ min: -5, max: 300 }).map(String)), before: oneOfOr(fc.string({ maxLength: 80 })) }), 150],
+  [
+    'POST /api/reminders/:id/deliveries/:deliveryId/resend',
+    fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((d) => bodyRoute('POST', `/api/reminders/{id}/deliveries/${enc(d)}/resend`, { x: nasty })),
+    80,
+  ],
+  ['POST /api/reminders/errors/:deliveryId/dismiss', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((d) => bodyRoute('POST', `/api/reminders/errors/${enc(d)}/dismiss`, { x: nasty })), 60],
+  ['POST /api/reminders/:id/destinations/:destinationId/enable', bodyRoute('POST', '/api/reminders/{id}/destinations/{dest}/enable', { x: nasty }), 60],
+  [
+    'POST /api/destinations/check',
+    bodyRoute('POST', '/api/destinations/check', {
+      type: oneOfOr(fc.constantFrom('webhook', 'discord_dm', 'discord_channel', 'email', 'pigeon')),
+      metadata: oneOfOr(fc.record({ url: oneOfOr(testUrl, 6), guild_id: oneOfOr(snowflake), channel_id: oneOfOr(snowflake), address: oneOfOr(fc.emailAddress()) }, { requiredKeys: [] })),
+    }),
+    150,
+  ],
   ['GET /api/account/calendar-feed', queryRoute('GET', '/api/account/calendar-feed', { x: nasty }), 30],
   ['POST /api/account/calendar-feed/rotate', bodyRoute('POST', '/api/account/calendar-feed/rotate', { x: nasty }), 30],
   ['DELETE /api/account/calendar-feed', queryRoute('DELETE', '/api/account/calendar-feed', { x: nasty }), 20],

@@ -242,11 +242,11 @@ describe('POST /api/discord/guilds/channels', () => {
     const res = await member.api.post('/api/discord/guilds/channels', { account_id: 'ignored', guild_id: G_MAIN });
     expect(res.status).toBe(200);
     // No voice/announcement/category, no staff-only (hidden), no readonly/muted (no send);
-    // botblind is listed (the user may post there; creating the reminder then explains the bot's problem).
+    // botblind is listed (the user may post there) but marked: the picker shows it disabled with the reason.
     expect(res.body).toEqual([
-      { id: CH.general, name: 'general', type: 0 },
-      { id: CH.botblind, name: 'botblind', type: 0 },
-      { id: CH.zeta, name: 'zeta', type: 0 },
+      { id: CH.general, name: 'general', type: 0, bot_can_send: true, bot_can_mention: true, reason: null },
+      { id: CH.botblind, name: 'botblind', type: 0, bot_can_send: false, bot_can_mention: false, reason: 'DISCORD_CANNOT_POST' },
+      { id: CH.zeta, name: 'zeta', type: 0, bot_can_send: true, bot_can_mention: true, reason: null },
     ]);
   });
 
@@ -342,7 +342,7 @@ describe('GET /api/discord/invite-url', () => {
     expect(page.status).toBe(200);
     const channels = await member.api.post('/api/discord/guilds/channels', { guild_id: G_INVITE });
     expect(channels.status).toBe(200);
-    expect(channels.body).toEqual([{ id: sf(211), name: 'lobby', type: 0 }]);
+    expect(channels.body).toEqual([{ id: sf(211), name: 'lobby', type: 0, bot_can_send: true, bot_can_mention: false, reason: null }]);
   });
 
   it('validates guild_id and works without one', async () => {
@@ -351,6 +351,37 @@ describe('GET /api/discord/invite-url', () => {
     const res = await member.api.get('/api/discord/invite-url');
     expect(res.status).toBe(200);
     expect(new URL(res.body.url).searchParams.has('guild_id')).toBe(false);
+  });
+});
+
+describe('POST /api/destinations/check with Discord destinations', () => {
+  it('answers the precise reason with the names a translation quotes', async () => {
+    const member = await linkedAccount(MEMBER);
+    const check = (metadata: Record<string, unknown>) => member.api.post('/api/destinations/check', { type: 'discord_channel', metadata });
+    expect((await check({ guild_id: G_MAIN, channel_id: CH.general })).body).toEqual({ ok: true });
+    expect((await check({ guild_id: G_MAIN, channel_id: CH.botblind })).body).toEqual({
+      ok: false,
+      code: 'DISCORD_CANNOT_POST',
+      error: "The bot can't send messages in #botblind. Give it the View Channel and Send Messages permissions there.",
+      params: { channel: 'botblind', who: 'bot' },
+    });
+    expect((await check({ guild_id: G_MAIN, channel_id: CH.general, mention_role_id: ROLE.secret })).body).toMatchObject({
+      ok: false,
+      code: 'DISCORD_ROLE_NOT_MENTIONABLE',
+      params: { role: 'Secret', who: 'user' },
+    });
+    expect((await check({ guild_id: G_MAIN, channel_id: 'abc' })).body).toMatchObject({ ok: false, code: 'INVALID_DESTINATION' });
+    expect((await member.api.post('/api/destinations/check', { type: 'discord_dm', metadata: {} })).body).toEqual({ ok: true });
+  });
+
+  it('names the destination at fault when a create is refused', async () => {
+    const member = await linkedAccount(MEMBER);
+    const res = await member.api.post('/api/reminders', {
+      ...channelReminder(CH.general),
+      destinations: [channelReminder(CH.general).destinations[0], channelReminder(CH.botblind).destinations[0]],
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'DISCORD_PERMISSION_DENIED', reason: 'DISCORD_CANNOT_POST', destination: 1, params: { channel: 'botblind', who: 'bot' } });
   });
 });
 
@@ -452,6 +483,7 @@ describe('reminders with a Discord channel destination', () => {
       ok: false,
       code: 'DISCORD_CANNOT_POST',
       message: "You can't send messages in #readonly",
+      params: { channel: 'readonly', who: 'user' },
     });
     await expect(d.checkChannelAccess({ userId: MEMBER, guildId: G_NOBOT, channelId: CH.nobotGeneral })).resolves.toMatchObject({ ok: false, code: 'DISCORD_BOT_NOT_IN_GUILD' });
   });

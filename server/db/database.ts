@@ -100,6 +100,8 @@ export interface DestinationsTable {
   position: number;
   disabled_at: Instant | null;
   disabled_reason: string | null;
+  /** Machine code of disabled_reason (DESTINATION_FAILING, WEBHOOK_GONE...); null for older rows. */
+  disabled_code: string | null;
   created_at: Instant;
 }
 
@@ -124,6 +126,8 @@ export interface DeliveriesTable {
   created_at: Instant;
   updated_at: Instant;
   delivered_at: Instant | null;
+  /** The owner hid this failed delivery from "Delivery problems" (migration 2026-11-23-006). */
+  dismissed_at: Instant | null;
 }
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'retrying';

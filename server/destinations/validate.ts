@@ -33,7 +33,7 @@ export function parseDestinations(raw: readonly RawDestination[] | undefined, ct
       throw new AppError('DESTINATION_LIMIT', `A reminder can have at most ${module.cap} ${module.noun} destination${module.cap > 1 ? 's' : ''}`);
     }
     if (module.requiresDiscordIdentity && !ctx.hasDiscordIdentity) throw new AppError('DISCORD_IDENTITY_REQUIRED', 'Connect your Discord account first');
-    const metadata = module.parseMetadata(item.metadata ?? {}, where, ctx);
+    const metadata = atDestination(index, () => module.parseMetadata(item.metadata ?? {}, where, ctx));
     const key = `${module.type}:${JSON.stringify(metadata)}`;
     if (seen.has(key)) throw new AppError('INVALID_DESTINATION', `${where} is the same destination as an earlier one`);
     seen.add(key);
@@ -42,11 +42,38 @@ export function parseDestinations(raw: readonly RawDestination[] | undefined, ct
   return out;
 }
 
-/** Runs each module's I/O checks (Discord permissions...) in order; the first failure is thrown. */
+/**
+ * Runs each module's I/O checks (Discord permissions...) in order; the first failure is thrown,
+ * with `destination` (its index) in the details so the dashboard can say which one failed.
+ */
 export async function preflightDestinations(deps: PreflightDeps, accountId: string, destinations: DestinationInput[]): Promise<void> {
-  for (const d of destinations) {
+  for (const [index, d] of destinations.entries()) {
     const module = destinationModule(d.type);
-    if (module?.preflight) await module.preflight(deps, accountId, d.metadata);
+    if (module?.preflight) await atDestinationAsync(index, () => module.preflight!(deps, accountId, d.metadata));
+  }
+}
+
+/** The AppError `fn` throws, with the index of the destination at fault in its details. */
+function annotate(index: number, err: unknown): unknown {
+  if (!(err instanceof AppError) || err.details?.destination !== undefined) return err;
+  const annotated = new AppError(err.code, err.message, err.status, { ...err.details, destination: index });
+  annotated.stack = err.stack;
+  return annotated;
+}
+
+function atDestination<T>(index: number, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw annotate(index, err);
+  }
+}
+
+async function atDestinationAsync<T>(index: number, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw annotate(index, err);
   }
 }
 

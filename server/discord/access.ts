@@ -25,7 +25,8 @@ export type AccessFailureCode =
   | 'DISCORD_UNKNOWN_CHANNEL'
   | 'DISCORD_UNKNOWN_ROLE';
 
-export type AccessResult = { ok: true } | { ok: false; code: AccessFailureCode; message: string };
+/** `params`: the names the message quotes (channel, role, guild), so a translation can quote them too. */
+export type AccessResult = { ok: true } | { ok: false; code: AccessFailureCode; message: string; params?: Record<string, string> };
 
 export interface ChannelAccessInput {
   /** The Discord user id of the reminder's owner. */
@@ -258,7 +259,7 @@ export function sortChannels(channels: GuildChannel[], all: GuildChannel[] = cha
 
 const SNOWFLAKE = /^\d{1,25}$/;
 
-const fail = (code: AccessFailureCode, message: string): AccessResult => ({ ok: false, code, message });
+const fail = (code: AccessFailureCode, message: string, params?: Record<string, string>): AccessResult => ({ ok: false, code, message, ...(params ? { params } : {}) });
 
 /**
  * Can the user post in this channel through the bot, and mention the role? Permanent problems
@@ -280,41 +281,69 @@ export async function checkChannelAccess(rest: REST, input: ChannelAccessInput):
     if (!guild) return fail('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE);
     channel = guild.channels.find((c) => c.id === input.channelId);
   }
-  if (!channel) return fail('DISCORD_UNKNOWN_CHANNEL', `That channel does not exist in ${guild.name} (any more)`);
-  if (channel.type !== GUILD_TEXT) return fail('DISCORD_UNKNOWN_CHANNEL', `#${channel.name} is not a text channel`);
+  if (!channel) return fail('DISCORD_UNKNOWN_CHANNEL', `That channel does not exist in ${guild.name} (any more)`, { guild: guild.name });
+  if (channel.type !== GUILD_TEXT) return fail('DISCORD_UNKNOWN_CHANNEL', `#${channel.name} is not a text channel`, { channel: channel.name });
 
   const member = await fetchMember(rest, guild.id, input.userId);
-  if (!member) return fail('DISCORD_NOT_MEMBER', `You are not a member of ${guild.name}`);
+  if (!member) return fail('DISCORD_NOT_MEMBER', `You are not a member of ${guild.name}`, { guild: guild.name });
   const userPermissions = memberChannelPermissions(guild, input.userId, member, channel);
-  if (!hasPermission(userPermissions, VIEW_CHANNEL)) return fail('DISCORD_CANNOT_POST', `You can't see #${channel.name}`);
-  if (!hasPermission(userPermissions, SEND_MESSAGES)) return fail('DISCORD_CANNOT_POST', `You can't send messages in #${channel.name}`);
+  if (!hasPermission(userPermissions, VIEW_CHANNEL)) return fail('DISCORD_CANNOT_POST', `You can't see #${channel.name}`, { channel: channel.name, who: 'user' });
+  if (!hasPermission(userPermissions, SEND_MESSAGES)) return fail('DISCORD_CANNOT_POST', `You can't send messages in #${channel.name}`, { channel: channel.name, who: 'user' });
 
   const botId = await botUserId(rest);
   const bot = await botMember(rest, guild.id);
   if (!bot) return fail('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE);
   if (!canViewAndSend(memberChannelPermissions(guild, botId, bot, channel))) {
-    return fail('DISCORD_CANNOT_POST', `The bot can't send messages in #${channel.name}. Give it the View Channel and Send Messages permissions there.`);
+    return fail('DISCORD_CANNOT_POST', `The bot can't send messages in #${channel.name}. Give it the View Channel and Send Messages permissions there.`, { channel: channel.name, who: 'bot' });
   }
 
   if (input.mentionRoleId) {
     const role = guild.roles.find((r) => r.id === input.mentionRoleId);
-    if (!role || role.id === guild.id) return fail('DISCORD_UNKNOWN_ROLE', `The role to mention does not exist in ${guild.name} (any more)`);
+    if (!role || role.id === guild.id) return fail('DISCORD_UNKNOWN_ROLE', `The role to mention does not exist in ${guild.name} (any more)`, { guild: guild.name });
     if (!role.mentionable && !hasPermission(userPermissions, MENTION_EVERYONE)) {
-      return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The role @${role.name} can't be mentioned by you`);
+      return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The role @${role.name} can't be mentioned by you`, { role: role.name, who: 'user' });
     }
     // Discord only pings a non-mentionable role when the sender (the bot) may mention everyone.
     if (!role.mentionable && !hasPermission(memberChannelPermissions(guild, botId, bot, channel), MENTION_EVERYONE)) {
-      return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The bot can't mention @${role.name}. Make the role mentionable or give the bot the Mention Everyone permission.`);
+      return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The bot can't mention @${role.name}. Make the role mentionable or give the bot the Mention Everyone permission.`, { role: role.name, who: 'bot' });
     }
   }
   return { ok: true };
 }
 
-/** Text channels the user can view and post in (server picker, step 2). */
-export async function listPostableChannels(rest: REST, guildId: string, userId: string): Promise<Array<{ id: string; name: string; type: number }>> {
+export interface PickerChannel {
+  id: string;
+  name: string;
+  type: number;
+  /** The bot can see the channel and post in it. */
+  bot_can_send: boolean;
+  /** The bot can also ping roles that are not set as mentionable (Mention Everyone there). */
+  bot_can_mention: boolean;
+  /** Why the channel cannot be chosen (DISCORD_CANNOT_POST), or null. */
+  reason: string | null;
+}
+
+/**
+ * Text channels the user can view and post in (server picker, step 2), each saying whether the
+ * bot can post and mention there, so the picker shows unusable channels disabled with the reason.
+ */
+export async function listPostableChannels(rest: REST, guildId: string, userId: string): Promise<PickerChannel[]> {
   const { guild, member } = await guildAndMember(rest, guildId, userId);
   const text = guild.channels.filter((c) => c.type === GUILD_TEXT && canViewAndSend(memberChannelPermissions(guild, userId, member, c)));
-  return sortChannels(text, guild.channels).map((c) => ({ id: c.id, name: c.name, type: c.type }));
+  const botId = await botUserId(rest);
+  const bot = await botMember(rest, guildId);
+  return sortChannels(text, guild.channels).map((c) => {
+    const botPermissions = bot ? memberChannelPermissions(guild, botId, bot, c) : 0n;
+    const botCanSend = canViewAndSend(botPermissions);
+    return {
+      id: c.id,
+      name: c.name,
+      type: c.type,
+      bot_can_send: botCanSend,
+      bot_can_mention: botCanSend && hasPermission(botPermissions, MENTION_EVERYONE),
+      reason: botCanSend ? null : 'DISCORD_CANNOT_POST',
+    };
+  });
 }
 
 /** Roles the user may mention, without @everyone and managed roles, highest first (picker, step 3). */
@@ -343,13 +372,14 @@ async function guildAndMember(rest: REST, guildId: string, userId: string) {
 
 /** Maps an access failure to the API error the reminder routes answer. */
 export function accessError(result: Extract<AccessResult, { ok: false }>): AppError {
+  const params = result.params ? { params: result.params } : {};
   switch (result.code) {
     case 'DISCORD_BOT_NOT_IN_GUILD':
       return new AppError('DISCORD_BOT_NOT_IN_GUILD', result.message, 400);
     case 'DISCORD_UNKNOWN_CHANNEL':
     case 'DISCORD_UNKNOWN_ROLE':
-      return new AppError('INVALID_DESTINATION', result.message, 400, { reason: result.code });
+      return new AppError('INVALID_DESTINATION', result.message, 400, { reason: result.code, ...params });
     default:
-      return new AppError('DISCORD_PERMISSION_DENIED', result.message, 403, { reason: result.code });
+      return new AppError('DISCORD_PERMISSION_DENIED', result.message, 403, { reason: result.code, ...params });
   }
 }

@@ -43,6 +43,9 @@ function takeTestSlot(deps: DestinationActionDeps, accountId: string, now = Date
   }
 }
 
+/** Resends share the test budget: both are messages sent by hand to a target the owner chose. */
+export const takeManualSendSlot = takeTestSlot;
+
 // -------------------------------------------------------------------------------------------
 
 async function ownedDestination(deps: Pick<DestinationActionDeps, 'db'>, accountId: string, reminderId: string, destinationId: string) {
@@ -98,7 +101,10 @@ export async function testSavedDestination(deps: DestinationActionDeps, accountI
       message: `Test from Chime: ${reminder.message}`,
     },
   );
-  if (result.ok && destination.disabled_at) await clearDestinationDisabled(deps.db, destination.id);
+  if (result.ok && destination.disabled_at) {
+    await clearDestinationDisabled(deps.db, destination.id);
+    deps.scheduler.destinationEnabled(destination.id);
+  }
   return result;
 }
 

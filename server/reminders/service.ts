@@ -162,7 +162,7 @@ export async function saveDestinations(trx: Executor, reminderId: string, inputs
     if (match) {
       kept.add(match.id);
       // A changed target deserves a fresh chance: clear a "disabled" left by the old target.
-      const retarget = match.metadata === metadata ? {} : { disabled_at: null, disabled_reason: null };
+      const retarget = match.metadata === metadata ? {} : { disabled_at: null, disabled_reason: null, disabled_code: null };
       await updateDestination(trx, match.id, { metadata, position, ...retarget });
       continue;
     }

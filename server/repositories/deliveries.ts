@@ -423,14 +423,39 @@ export async function writeAttemptResults(db: Executor, records: AttemptRecord[]
       if (r.disableReason) {
         await trx
           .updateTable('destinations')
-          .set({ disabled_at: r.finishedAt, disabled_reason: r.disableReason })
+          .set({ disabled_at: r.finishedAt, disabled_reason: r.disableReason, disabled_code: r.errorCode })
           .where('id', '=', r.destinationId)
           .where('disabled_at', 'is', null)
           .execute();
       }
     }
+
+    // A destination whose last FAILING_STREAK deliveries all failed after every retry stops
+    // (README "Delivery history and problems"): its owner sees why and can re-enable it.
+    const failedDestinations = new Map<string, string>();
+    for (const r of live) if (r.outcome === 'failed' && !r.disableReason) failedDestinations.set(r.destinationId, r.finishedAt);
+    for (const [destinationId, at] of failedDestinations) {
+      const last = await trx
+        .selectFrom('deliveries')
+        .select('status')
+        .where('destination_id', '=', destinationId)
+        .where('status', 'in', ['delivered', 'failed'])
+        .orderBy('occurrence_utc', 'desc')
+        .limit(FAILING_STREAK)
+        .execute();
+      if (last.length < FAILING_STREAK || last.some((d) => d.status !== 'failed')) continue;
+      await trx
+        .updateTable('destinations')
+        .set({ disabled_at: at, disabled_reason: `The last ${FAILING_STREAK} deliveries failed`, disabled_code: 'DESTINATION_FAILING' })
+        .where('id', '=', destinationId)
+        .where('disabled_at', 'is', null)
+        .execute();
+    }
   });
 }
+
+/** Failed deliveries in a row (each after all its retries) that disable a destination. */
+export const FAILING_STREAK = 5;
 
 // ---------------------------------------------------------------------------------------------
 // Retention

@@ -32,5 +32,5 @@ export async function setDestinationSecret(db: Executor, destinationId: string, 
 }
 
 export async function clearDestinationDisabled(db: Executor, destinationId: string): Promise<void> {
-  await db.updateTable('destinations').set({ disabled_at: null, disabled_reason: null }).where('id', '=', destinationId).execute();
+  await db.updateTable('destinations').set({ disabled_at: null, disabled_reason: null, disabled_code: null }).where('id', '=', destinationId).execute();
 }

@@ -20,6 +20,7 @@ export async function listRemindersOfAccount(db: Executor, accountId: string): P
       'd.position as d_position',
       'd.disabled_at as d_disabled_at',
       'd.disabled_reason as d_disabled_reason',
+      'd.disabled_code as d_disabled_code',
       'd.created_at as d_created_at',
     ])
     .where('r.account_id', '=', accountId)
@@ -30,7 +31,7 @@ export async function listRemindersOfAccount(db: Executor, accountId: string): P
     .execute();
   const out: ReminderWithDestinations[] = [];
   for (const row of rows) {
-    const { d_id, d_type, d_metadata, d_secret, d_position, d_disabled_at, d_disabled_reason, d_created_at, ...reminder } = row;
+    const { d_id, d_type, d_metadata, d_secret, d_position, d_disabled_at, d_disabled_reason, d_disabled_code, d_created_at, ...reminder } = row;
     let current = out[out.length - 1];
     if (!current || current.id !== reminder.id) {
       current = { ...reminder, destinations: [] };
@@ -46,6 +47,7 @@ export async function listRemindersOfAccount(db: Executor, accountId: string): P
         position: d_position!,
         disabled_at: d_disabled_at,
         disabled_reason: d_disabled_reason,
+        disabled_code: d_disabled_code,
         created_at: d_created_at!,
       });
     }
@@ -156,16 +158,16 @@ export async function deleteReminder(db: Executor, id: string) {
   await db.deleteFrom('reminders').where('id', '=', id).execute();
 }
 
-export type NewDestination = Omit<Destination, 'disabled_at' | 'disabled_reason' | 'created_at'>;
+export type NewDestination = Omit<Destination, 'disabled_at' | 'disabled_reason' | 'disabled_code' | 'created_at'>;
 
 export async function insertDestination(db: Executor, row: NewDestination): Promise<void> {
   await db
     .insertInto('destinations')
-    .values({ ...row, disabled_at: null, disabled_reason: null, created_at: nowIso() })
+    .values({ ...row, disabled_at: null, disabled_reason: null, disabled_code: null, created_at: nowIso() })
     .execute();
 }
 
-export async function updateDestination(db: Executor, id: string, patch: Partial<Pick<Destination, 'metadata' | 'position' | 'disabled_at' | 'disabled_reason'>>) {
+export async function updateDestination(db: Executor, id: string, patch: Partial<Pick<Destination, 'metadata' | 'position' | 'disabled_at' | 'disabled_reason' | 'disabled_code'>>) {
   await db.updateTable('destinations').set(patch).where('id', '=', id).execute();
 }
 
@@ -178,35 +180,6 @@ export async function deleteDestinations(db: Executor, ids: string[]): Promise<v
     .execute();
   await db.deleteFrom('deliveries').where('destination_id', 'in', ids).execute();
   await db.deleteFrom('destinations').where('id', 'in', ids).execute();
-}
-
-export async function listDeliveryErrors(db: Executor, accountId: string, limit = 100) {
-  return db
-    .selectFrom('delivery_attempts as a')
-    .innerJoin('reminders as r', 'r.id', 'a.reminder_id')
-    .innerJoin('destinations as d', 'd.id', 'a.destination_id')
-    .select([
-      'a.id',
-      'a.reminder_id',
-      'r.message as reminder_message',
-      'a.destination_id',
-      'd.type as destination_type',
-      'd.metadata as destination_metadata',
-      'a.occurrence_utc',
-      'a.attempt',
-      'a.outcome',
-      'a.error',
-      'a.http_status',
-      'a.discord_code',
-      'a.error_code as code',
-      'a.created_at',
-    ])
-    .where('a.account_id', '=', accountId)
-    .where('a.outcome', '!=', 'delivered')
-    .orderBy('a.created_at', 'desc')
-    .orderBy('a.id', 'desc')
-    .limit(limit)
-    .execute();
 }
 
 export type { RecurrenceType };

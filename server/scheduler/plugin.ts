@@ -29,6 +29,8 @@ export interface TestContext {
 export interface SchedulerHandle {
   /** Re-arm the timer after reminders changed. */
   wake(): void;
+  /** A disabled destination was turned back on (re-enable, successful test): send to it again. */
+  destinationEnabled(destinationId: string): void;
   /** Replaces the sender of a type (tests); the modules' senders are registered when the app is ready. */
   registerSender(type: DestinationType, sender: DestinationSender): void;
   /** Claim what is due and start sending it (also when the loop is disabled by config). */
@@ -117,6 +119,7 @@ export default fp<{ tuning?: Partial<SchedulerTuning> }>(
 
     const handle: SchedulerHandle = {
       wake: () => scheduler.wake(),
+      destinationEnabled: (destinationId) => scheduler.destinationEnabled(destinationId),
       registerSender: (type, sender) => scheduler.registerSender(type, sender),
       tick: () => scheduler.tick(),
       drain: (timeoutMs) => scheduler.drain(timeoutMs),

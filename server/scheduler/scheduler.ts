@@ -110,6 +110,11 @@ export class Scheduler {
     void this.tick();
   }
 
+  /** The owner re-enabled a destination the pump had stopped sending to in this burst. */
+  destinationEnabled(destinationId: string): void {
+    this.pump.destinationEnabled(destinationId);
+  }
+
   /** Re-arm the timer after reminders changed; calls in the same tick collapse into one. */
   wake(): void {
     if (this.wakeQueued || this.stopping) return;

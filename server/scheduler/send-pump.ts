@@ -99,6 +99,11 @@ export class SendPump {
     return { active: this.active, queued: this.queued, known: this.known.size };
   }
 
+  /** The owner re-enabled this destination: rows already in memory may be sent to it again. */
+  destinationEnabled(destinationId: string): void {
+    this.disabledDestinations.delete(destinationId);
+  }
+
   /** Senders changed: metadata keys and labels are computed again. */
   sendersChanged(): void {
     this.infoCache.clear();

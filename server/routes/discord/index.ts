@@ -25,7 +25,16 @@ const GuildBody = Type.Object({ account_id: AccountIdField, guild_id: Type.Optio
 const InviteQuery = Type.Object({ guild_id: Type.Optional(Type.String({ maxLength: 32 })) });
 
 const GuildOut = Type.Object({ id: Type.String(), name: Type.String(), icon: Nullable(Type.String()), bot_present: Type.Boolean() });
-const ChannelOut = Type.Object({ id: Type.String(), name: Type.String(), type: Type.Integer() });
+const ChannelOut = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.Integer(),
+  /** The bot can see and post in the channel; when false the picker shows it disabled with `reason`. */
+  bot_can_send: Type.Boolean(),
+  /** The bot can also ping roles that are not set as mentionable. */
+  bot_can_mention: Type.Boolean(),
+  reason: Nullable(Type.String()),
+});
 const RoleOut = Type.Object({ id: Type.String(), name: Type.String(), color: Type.Integer(), managed: Type.Boolean() });
 const UrlOut = Type.Object({ url: Type.String() });
 

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { destinationLabel } from '../../destinations/validate.ts';
 import { ResponseCache } from '../../lib/response-cache.ts';
-import { listDeliveryErrors } from '../../repositories/reminders.ts';
 import {
   createReminder,
   duplicateReminder,
@@ -21,7 +19,7 @@ import { errorResponses, IdParams, Ok } from '../../schemas/common.ts';
 import { languageFromHeader } from '../../lib/language.ts';
 import { recurrenceSummary } from '../../reminders/recurrence-summary.ts';
 import { presentReminder } from './present.ts';
-import { DeliveryErrorOut, Occurrences, OccurrencesQuery, Preview, PreviewQuery, ReminderBody, ReminderOut, SkipBody, SkipParams, SnoozeBody } from './schemas.ts';
+import { Occurrences, OccurrencesQuery, Preview, PreviewQuery, ReminderBody, ReminderOut, SkipBody, SkipParams, SnoozeBody } from './schemas.ts';
 
 const optionalNumber = (value: string | undefined) => (value === undefined ? undefined : Number(value));
 
@@ -51,11 +49,6 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
     }
     // Already serialized with this route's response schema; Fastify sends strings as they are.
     return reply.type('application/json; charset=utf-8').send(body as never);
-  });
-
-  app.get('/api/reminders/errors', { schema: { response: { 200: Type.Array(DeliveryErrorOut), ...errorResponses } } }, async (request) => {
-    const rows = await listDeliveryErrors(app.db, request.auth!.accountId);
-    return rows.map(({ destination_metadata, ...row }) => ({ ...row, destination_label: destinationLabel(row.destination_type, destination_metadata) }));
   });
 
   app.get('/api/reminders/preview', { schema: { querystring: PreviewQuery, response: { 200: Preview, ...errorResponses } } }, async (request) => {

@@ -12,6 +12,7 @@ function presentDestination(d: Destination, secret?: string) {
     type: d.type,
     metadata: JSON.parse(d.metadata) as Record<string, string>,
     disabled_reason: d.disabled_reason,
+    disabled_code: d.disabled_code,
     ...(secret ? { secret } : {}),
   };
 }

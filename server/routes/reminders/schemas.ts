@@ -46,6 +46,8 @@ const DestinationOut = Type.Object({
     username: Type.Optional(Type.String()),
   }),
   disabled_reason: Nullable(Type.String()),
+  /** Why it was disabled, for translation: DESTINATION_FAILING (5 failed deliveries in a row), WEBHOOK_GONE... */
+  disabled_code: Nullable(Type.String()),
   /** Only in the answer that created the destination (and after a rotation). */
   secret: Type.Optional(Type.String()),
 });
@@ -77,25 +79,6 @@ export const ReminderOut = Type.Object({
   status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('completed')]),
   last_fired_at: Nullable(Type.String()),
   destinations: Type.Array(DestinationOut),
-});
-
-export const DeliveryErrorOut = Type.Object({
-  id: Type.Number(),
-  reminder_id: Type.String(),
-  reminder_message: Type.String(),
-  destination_id: Type.String(),
-  destination_type: Type.String(),
-  destination_label: Type.String(),
-  occurrence_utc: Type.String(),
-  attempt: Type.Number(),
-  outcome: Type.String(),
-  error: Nullable(Type.String()),
-  http_status: Nullable(Type.Number()),
-  /** Kept for older clients; new attempts carry `code` instead. */
-  discord_code: Nullable(Type.Number()),
-  /** The machine code of the failure (WEBHOOK_HTTP_5XX, DISCORD_CANNOT_DM...), for translation. */
-  code: Nullable(Type.String()),
-  created_at: Type.String(),
 });
 
 export const Occurrences = Type.Object({ occurrences: Type.Array(Type.String()) });

@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
-import type { Account, DeliveryError, Occurrences, Ok, Preview, Reminder, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
+import type { Account, Delivery, DeliveryProblem, DestinationCheck, DestinationInput, Occurrences, Ok, Preview, Reminder, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
 
 /*
  * The reminders and account API (docs/architecture.md), shared by the dashboard, the wizard, the
@@ -11,7 +11,10 @@ import type { Account, DeliveryError, Occurrences, Ok, Preview, Reminder, Remind
 export { RECURRENCES } from './types';
 export type {
   Account,
-  DeliveryError,
+  Delivery,
+  DeliveryPage,
+  DeliveryProblem,
+  DestinationCheck,
   Destination,
   DestinationInput,
   DestinationMetadata,
@@ -50,7 +53,16 @@ export const useReminders = () => useSWR<Reminder[]>(remindersKey);
 export const useReminder = (id: string | null) => useSWR<Reminder>(id ? reminderKey(id) : null);
 export const useAccount = () => useSWR<Account>(accountKey);
 export const useCapabilities = () => useSWR<Capabilities>(capabilitiesKey);
-export const useDeliveryErrors = () => useSWR<DeliveryError[]>(deliveryErrorsKey);
+export const useDeliveryErrors = () => useSWR<DeliveryProblem[]>(deliveryErrorsKey);
+
+/** A reminder's deliveries, newest first; `before` is the previous page's next_cursor. */
+export const deliveriesKey = (id: string, before?: string | null) => `/api/reminders/${id}/deliveries${before ? `?before=${encodeURIComponent(before)}` : ''}`;
+export const resendDelivery = (reminderId: string, deliveryId: string) => api.post<Delivery>(`/api/reminders/${reminderId}/deliveries/${deliveryId}/resend`);
+export const dismissDeliveryProblem = (deliveryId: string) => api.post<Ok>(`/api/reminders/errors/${deliveryId}/dismiss`);
+export const enableDestination = (reminderId: string, destinationId: string) => api.post<Ok>(`/api/reminders/${reminderId}/destinations/${destinationId}/enable`);
+/** Runs the checks a create would run on one destination (the wizard, when it is added). */
+export const checkDestination = (destination: Pick<DestinationInput, 'type' | 'metadata'>) =>
+  api.post<DestinationCheck>('/api/destinations/check', { type: destination.type, metadata: destination.metadata });
 
 export const createReminder = (payload: ReminderPayload) => api.post<Reminder>('/api/reminders', payload);
 /**

@@ -15,8 +15,8 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { AccountResponse } from '../../../../server/routes/account/index.ts';
+import type { DeliveryOut, DeliveryPage as DeliveryPageSchema, DeliveryProblemOut, DestinationCheckOut } from '../../../../server/routes/deliveries/schemas.ts';
 import type {
-  DeliveryErrorOut,
   DestinationBody,
   Occurrences as OccurrencesSchema,
   Preview as PreviewSchema,
@@ -63,11 +63,13 @@ export type ReminderPayload = Omit<Static<typeof ReminderBody>, 'recurrence' | '
 
 export type SnoozePayload = Static<typeof SnoozeBody>;
 
-type DeliveryErrorOutput = Static<typeof DeliveryErrorOut>;
-export type DeliveryError = Omit<DeliveryErrorOutput, 'destination_type' | 'outcome'> & {
-  destination_type: DestinationType;
-  outcome: DeliveryErrorOutput['outcome'] & ('failed' | 'retrying');
-};
+/** One failed or retrying delivery of "Delivery problems" (GET /api/reminders/errors). */
+export type DeliveryProblem = Omit<Static<typeof DeliveryProblemOut>, 'destination_type'> & { destination_type: DestinationType };
+/** One delivery of a reminder's history, with its attempts. */
+export type Delivery = Omit<Static<typeof DeliveryOut>, 'destination_type'> & { destination_type: DestinationType };
+export type DeliveryPage = Omit<Static<typeof DeliveryPageSchema>, 'deliveries'> & { deliveries: Delivery[] };
+/** POST /api/destinations/check. */
+export type DestinationCheck = Static<typeof DestinationCheckOut>;
 
 export type Occurrences = Static<typeof OccurrencesSchema>;
 export type Preview = Static<typeof PreviewSchema>;

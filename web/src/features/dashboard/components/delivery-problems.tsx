@@ -3,14 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import type { DeliveryError } from '@/lib/api/reminders';
+import type { DeliveryProblem } from '@/lib/api/reminders';
 import { formatDateTime } from '@/lib/format';
 
 /** Failed and retrying deliveries (GET /api/reminders/errors), newest first; hidden when none. */
-export function DeliveryProblems({ errors, zone }: { errors: DeliveryError[]; zone: string }) {
+export function DeliveryProblems({ errors, zone }: { errors: DeliveryProblem[]; zone: string }) {
   const { t } = useTranslation('dashboard');
   if (errors.length === 0) return null;
-  const sorted = [...errors].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+  const sorted = [...errors].sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id));
 
   return (
     <Card className="gap-0 border-destructive/30 py-0" data-testid="delivery-problems">
@@ -35,7 +35,7 @@ export function DeliveryProblems({ errors, zone }: { errors: DeliveryError[]; zo
                   <Badge variant="outline" className="max-w-full truncate" data-testid="delivery-problem-destination">
                     {item.destination_label}
                   </Badge>
-                  {item.outcome === 'retrying' ? (
+                  {item.status === 'retrying' ? (
                     <Badge variant="warning">
                       <RotateCw aria-hidden />
                       {t('problems.retrying')}
@@ -43,9 +43,9 @@ export function DeliveryProblems({ errors, zone }: { errors: DeliveryError[]; zo
                   ) : (
                     <Badge variant="destructive">{t('problems.failed')}</Badge>
                   )}
-                  <span>{t('problems.attempt', { attempt: item.attempt })}</span>
+                  <span>{t('problems.attempt', { attempt: item.attempts })}</span>
                   {item.http_status !== null && <span>· {t('problems.httpStatus', { status: item.http_status })}</span>}
-                  <time dateTime={item.created_at}>· {formatDateTime(item.created_at, zone)}</time>
+                  <time dateTime={item.updated_at}>· {formatDateTime(item.updated_at, zone)}</time>
                 </div>
                 <p className="text-sm break-words text-destructive" data-testid="delivery-problem-error">
                   {item.error || t('problems.noDetails')}

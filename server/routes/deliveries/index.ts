@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { checkDestination } from '../../reminders/destination-check.ts';
+import { deliveryHistory, deliveryProblems, dismissProblem, reenableDestination, resendDelivery } from '../../reminders/deliveries.ts';
+import { errorResponses, Ok } from '../../schemas/common.ts';
+import {
+  DeliveriesQuery,
+  DeliveryOut,
+  DeliveryPage,
+  DeliveryParams,
+  DeliveryProblemOut,
+  DestinationCheckBody,
+  DestinationCheckOut,
+  DestinationParams,
+  ProblemParams,
+} from './schemas.ts';
+
+/**
+ * Delivery history, resend, the problems list and destination checks: adapters over
+ * server/reminders/deliveries.ts and destination-check.ts.
+ */
+const deliveries: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/api/reminders/:id/deliveries',
+    { schema: { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), querystring: DeliveriesQuery, response: { 200: DeliveryPage, ...errorResponses } } },
+    async (request) => {
+      const { limit, before } = request.query;
+      return deliveryHistory(app, request.auth!.accountId, request.params.id, { limit: limit === undefined ? undefined : Number(limit), before });
+    },
+  );
+
+  app.post(
+    '/api/reminders/:id/deliveries/:deliveryId/resend',
+    { schema: { params: DeliveryParams, response: { 202: DeliveryOut, ...errorResponses } } },
+    async (request, reply) => {
+      const delivery = await resendDelivery(app, request.auth!.accountId, request.params.id, request.params.deliveryId);
+      return reply.status(202).send(delivery);
+    },
+  );
+
+  app.get('/api/reminders/errors', { schema: { response: { 200: Type.Array(DeliveryProblemOut), ...errorResponses } } }, async (request) =>
+    deliveryProblems(app, request.auth!.accountId),
+  );
+
+  app.post('/api/reminders/errors/:deliveryId/dismiss', { schema: { params: ProblemParams, response: { 200: Ok, ...errorResponses } } }, async (request) => {
+    await dismissProblem(app, request.auth!.accountId, request.params.deliveryId);
+    return { ok: true as const };
+  });
+
+  app.post(
+    '/api/reminders/:id/destinations/:destinationId/enable',
+    { schema: { params: DestinationParams, response: { 200: Ok, ...errorResponses } } },
+    async (request) => {
+      await reenableDestination(app, request.auth!.accountId, request.params.id, request.params.destinationId);
+      return { ok: true as const };
+    },
+  );
+
+  app.post('/api/destinations/check', { schema: { body: DestinationCheckBody, response: { 200: DestinationCheckOut, ...errorResponses } } }, async (request) =>
+    checkDestination(app, request.auth!.accountId, request.body),
+  );
+};
+
+export default deliveries;
