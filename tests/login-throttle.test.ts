@@ -5,14 +5,45 @@
  * its own cap, by its network's cap, and by a delay that grows with the account's failures from
  * everywhere (not a lock: it ends a fixed time after the last failure).
  */
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOGIN_THROTTLE, MemoryAttemptThrottle, networkOf, type AttemptGate, type ThrottlePolicy } from '../server/lib/login-throttle.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
+import {
+  type AttemptThrottle,
+  DatabaseAttemptThrottle,
+  DEFAULT_LOGIN_THROTTLE,
+  MemoryAttemptThrottle,
+  networkOf,
+  type AttemptGate,
+  type ThrottlePolicy,
+} from '../server/lib/login-throttle.ts';
 
 const MIN = 60_000;
 
-function harness(policy: Partial<ThrottlePolicy> = {}) {
-  let now = 1_000_000;
-  const throttle = new MemoryAttemptThrottle({ ...DEFAULT_LOGIN_THROTTLE, ...policy }, () => now);
+// The same policy tests run on both stores: in memory, and in a real SQLite file (what the routes use).
+let dir: string;
+let database: DatabaseHandle;
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'chime-throttle-'));
+  database = createDatabase(path.join(dir, 'chime.db'));
+  await migrateToLatest(database.db);
+});
+afterAll(async () => {
+  await database?.db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Store = 'memory' | 'database';
+let run = 0;
+
+function harnessOf(policy: Partial<ThrottlePolicy> = {}, store: Store = 'memory') {
+  // Start far from the last harness's times: database rows of earlier tests never overlap.
+  let now = 1_000_000 + ++run * 10 * 86_400_000;
+  const full = { ...DEFAULT_LOGIN_THROTTLE, ...policy };
+  const throttle: AttemptThrottle = store === 'memory' ? new MemoryAttemptThrottle(full, () => now) : new DatabaseAttemptThrottle(database.db, full, () => now);
   return {
     throttle,
     advance: (ms: number) => (now += ms),
@@ -31,7 +62,9 @@ function harness(policy: Partial<ThrottlePolicy> = {}) {
 
 const refusedFor = (gate: AttemptGate) => (gate.allowed ? 0 : gate.retryAfterMs);
 
-describe('login throttle policy', () => {
+describe.each(['memory', 'database'] as const)('login throttle policy (%s store)', (store) => {
+  const harness = (policy: Partial<ThrottlePolicy> = {}) => harnessOf(policy, store);
+
   it('the defaults: 15-minute window, 5 per (account, network), 20 per network, delays after 4 account failures from 1 s to 15 min', () => {
     expect(DEFAULT_LOGIN_THROTTLE).toEqual({
       windowMs: 15 * MIN,
@@ -149,7 +182,12 @@ describe('login throttle policy', () => {
     expect((await h.fail('x0@example.com', '192.0.2.10')).allowed).toBe(false);
     h.advance(15 * MIN);
     expect(await h.throttle.begin({ account: 'x0@example.com', ip: '192.0.2.10' })).toMatchObject({ allowed: true, ipOverCap: false });
-    expect(h.throttle.size).toBeLessThanOrEqual(3);
+    if (h.throttle instanceof MemoryAttemptThrottle) expect(h.throttle.size).toBeLessThanOrEqual(3);
+    else {
+      // The expired rows were deleted (at most once a minute, on an attempt): only the last attempt's 3 rows are left.
+      const rows = await database.db.selectFrom('attempt_failures').select('key').where('net', '=', '192.0.2.10').execute();
+      expect(rows.length).toBeLessThanOrEqual(3);
+    }
   });
 
   it('counts an IPv6 client by its /64 and an IPv4-mapped client as its IPv4 address', async () => {
@@ -164,9 +202,28 @@ describe('login throttle policy', () => {
     expect((await h.fail('v6@example.com', '2001:db8:1:3::1')).allowed).toBe(true);
   });
 
+});
+
+describe('the in-memory store', () => {
   it('keeps its memory bounded under a flood of distinct names', async () => {
-    const h = harness();
+    const h = harnessOf();
     for (let i = 0; i < 120_000; i++) await h.fail(`flood${i}@example.com`, `198.18.${(i >> 8) & 255}.${i & 255}`);
-    expect(h.throttle.size).toBeLessThanOrEqual(100_000);
+    expect((h.throttle as MemoryAttemptThrottle).size).toBeLessThanOrEqual(100_000);
+  });
+});
+
+describe('the database store', () => {
+  it('is shared: a second throttle over the same database sees the first one’s failures', async () => {
+    let now = 5_000_000;
+    const policy = { ...DEFAULT_LOGIN_THROTTLE, maxFailuresPerPair: 2, accountFreeFailures: 100 };
+    const a = new DatabaseAttemptThrottle(database.db, policy, () => now);
+    const b = new DatabaseAttemptThrottle(database.db, policy, () => now);
+    const key = { account: 'shared@example.com', ip: '203.0.113.9' };
+    expect((await a.begin(key)).allowed).toBe(true);
+    expect((await b.begin(key)).allowed).toBe(true);
+    const third = await a.begin(key);
+    expect(third.allowed).toBe(false);
+    now += 16 * MIN;
+    expect((await b.begin(key)).allowed).toBe(true);
   });
 });

@@ -192,6 +192,31 @@ export interface EmailSendsTable {
   created_at: Instant;
 }
 
+/** A single-use record keyed by the hash of a random key a browser holds (OAuth state, setup ticket). */
+export interface ShortLivedRecordsTable {
+  kind: string;
+  key_hash: string;
+  /** JSON of the record. */
+  value: string;
+  expires_at: Instant;
+}
+
+/** A fixed-window request counter shared by every instance (migration 2026-11-23-009). */
+export interface RateWindowsTable {
+  key: string;
+  count: number;
+  reset_at: Instant;
+}
+
+/** One failed (or running) password attempt under one counter key of the login throttle. */
+export interface AttemptFailuresTable {
+  attempt_id: string;
+  key: string;
+  account: string;
+  net: string;
+  at: Instant;
+}
+
 export interface Database {
   accounts: AccountsTable;
   identities: IdentitiesTable;
@@ -204,6 +229,9 @@ export interface Database {
   password_reset_tokens: PasswordResetTokensTable;
   email_addresses: EmailAddressesTable;
   email_sends: EmailSendsTable;
+  short_lived_records: ShortLivedRecordsTable;
+  rate_windows: RateWindowsTable;
+  attempt_failures: AttemptFailuresTable;
 }
 
 export type Account = Selectable<AccountsTable>;

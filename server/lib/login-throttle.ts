@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { FastifyReply } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors.ts';
+import type { Executor } from '../repositories/executor.ts';
+import { deleteAttemptFailures, deleteAttemptFailuresBefore, insertAttemptFailures, listAttemptFailures } from '../repositories/shared-state.ts';
 
 /**
  * Throttling of password guesses (sign-in, change-password) that slows attackers without letting
@@ -23,9 +26,9 @@ import { AppError } from '../errors.ts';
  * - An attempt counts as a failure from the moment it starts (parallel guesses see each other);
  *   a correct password forgives the failures of its own (account, network).
  *
- * In memory, behind `AttemptThrottle`, so that it can move to the database (several instances,
- * restarts) without touching the routes. Memory is bounded: lists are short and the oldest
- * counters are dropped first under a flood of distinct names.
+ * Two stores behind `AttemptThrottle`: the database one the routes use (every instance sees the
+ * same failures, and a restart forgets none), and a bounded in-memory one (lists are short and the
+ * oldest counters are dropped first under a flood of distinct names).
  */
 export interface ThrottlePolicy {
   windowMs: number;
@@ -87,6 +90,46 @@ interface Failure {
   net: string;
 }
 
+/** The three counters an attempt of `account` from `net` is counted under. */
+function counterKeys(account: string, net: string) {
+  return { pairKey: `p\u0000${account}\u0000${net}`, accountKey: `a\u0000${account}`, netKey: `n\u0000${net}` };
+}
+
+/** How long the failing networks of an account with `failures` recent failures are held. */
+function accountDelay(policy: ThrottlePolicy, failures: number): number {
+  const { accountFreeFailures, accountBaseDelayMs, accountMaxDelayMs } = policy;
+  if (failures <= accountFreeFailures) return 0;
+  const doublings = Math.min(failures - accountFreeFailures - 1, 40);
+  return Math.min(accountBaseDelayMs * 2 ** doublings, accountMaxDelayMs);
+}
+
+/**
+ * The policy itself, shared by both stores: given the recent failures (oldest first, inside the
+ * window) of the pair, the account and the network, the refusal, or null when the attempt may run.
+ */
+function judgeAttempt(
+  policy: ThrottlePolicy,
+  now: number,
+  pair: readonly Pick<Failure, 't'>[],
+  byAccount: readonly Pick<Failure, 't'>[],
+  byNet: readonly Pick<Failure, 't'>[],
+): Extract<AttemptGate, { allowed: false }> | null {
+  if (pair.length === 0) return null;
+  const { windowMs, maxFailuresPerPair, maxFailuresPerIp } = policy;
+  // When each hold ends, if nothing new happens; the attempt is allowed once the pair is clean,
+  // or once all three holds are over.
+  const pairFree = pair.length >= maxFailuresPerPair ? pair[pair.length - maxFailuresPerPair]!.t + windowMs : now;
+  const netFree = byNet.length >= maxFailuresPerIp ? byNet[byNet.length - maxFailuresPerIp]!.t + windowMs : now;
+  const delay = accountDelay(policy, byAccount.length);
+  const accountFree = delay > 0 ? byAccount[byAccount.length - 1]!.t + delay : now;
+  const clean = pair[pair.length - 1]!.t + windowMs;
+  const holdsEnd = Math.max(pairFree, netFree, accountFree);
+  const allowedAt = Math.min(clean, holdsEnd);
+  if (allowedAt <= now) return null;
+  const reason = holdsEnd === pairFree ? 'pair' : holdsEnd === netFree ? 'ip' : 'account';
+  return { allowed: false, retryAfterMs: allowedAt - now, reason };
+}
+
 const MAX_KEYS = 100_000;
 
 export class MemoryAttemptThrottle implements AttemptThrottle {
@@ -110,29 +153,14 @@ export class MemoryAttemptThrottle implements AttemptThrottle {
   async begin({ account, ip }: AttemptKey): Promise<AttemptGate> {
     const now = this.clock();
     const net = networkOf(ip);
-    const { windowMs, maxFailuresPerPair, maxFailuresPerIp } = this.policy;
-    const pairKey = `p\u0000${account}\u0000${net}`;
-    const accountKey = `a\u0000${account}`;
-    const netKey = `n\u0000${net}`;
+    const { maxFailuresPerIp } = this.policy;
+    const { pairKey, accountKey, netKey } = counterKeys(account, net);
     const pair = this.recent(pairKey, now);
     const byAccount = this.recent(accountKey, now);
     const byNet = this.recent(netKey, now);
 
-    if (pair.length > 0) {
-      // When each hold ends, if nothing new happens; the attempt is allowed once the pair is clean,
-      // or once all three holds are over.
-      const pairFree = pair.length >= maxFailuresPerPair ? pair[pair.length - maxFailuresPerPair]!.t + windowMs : now;
-      const netFree = byNet.length >= maxFailuresPerIp ? byNet[byNet.length - maxFailuresPerIp]!.t + windowMs : now;
-      const delay = this.accountDelay(byAccount.length);
-      const accountFree = delay > 0 ? byAccount[byAccount.length - 1]!.t + delay : now;
-      const clean = pair[pair.length - 1]!.t + windowMs;
-      const holdsEnd = Math.max(pairFree, netFree, accountFree);
-      const allowedAt = Math.min(clean, holdsEnd);
-      if (allowedAt > now) {
-        const reason = holdsEnd === pairFree ? 'pair' : holdsEnd === netFree ? 'ip' : 'account';
-        return { allowed: false, retryAfterMs: allowedAt - now, reason };
-      }
-    }
+    const refusal = judgeAttempt(this.policy, now, pair, byAccount, byNet);
+    if (refusal) return refusal;
 
     const ipOverCap = byNet.length >= maxFailuresPerIp;
     const failure: Failure = { t: now, account, net };
@@ -164,14 +192,6 @@ export class MemoryAttemptThrottle implements AttemptThrottle {
         for (const key of [pairKey, accountKey, netKey]) this.removeWhere(key, (f) => f === failure);
       },
     };
-  }
-
-  /** How long the failing networks of an account with `failures` recent failures are held. */
-  private accountDelay(failures: number): number {
-    const { accountFreeFailures, accountBaseDelayMs, accountMaxDelayMs } = this.policy;
-    if (failures <= accountFreeFailures) return 0;
-    const doublings = Math.min(failures - accountFreeFailures - 1, 40);
-    return Math.min(accountBaseDelayMs * 2 ** doublings, accountMaxDelayMs);
   }
 
   /** The failures of `key` still inside the window (oldest first); drops the expired ones. */
@@ -223,4 +243,75 @@ export function attemptRefused(reply: FastifyReply, retryAfterMs: number, lead: 
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   reply.header('retry-after', seconds);
   return new AppError('RATE_LIMITED', `${lead} Try again in ${waitText(retryAfterMs)}.`, 429, { retry_after_seconds: seconds });
+}
+
+/** Newest failures read per counter: every threshold and the delay's saturation point fit in it. */
+const DB_LIST_CAP = 64;
+
+/**
+ * The same policy over the attempt_failures table, shared by every instance. Each attempt writes
+ * its three failure rows before its password is checked (parallel guesses see each other) and
+ * removes them when told it succeeded or could not be judged.
+ */
+export class DatabaseAttemptThrottle implements AttemptThrottle {
+  private readonly policy: ThrottlePolicy;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly db: Executor,
+    policy: Partial<ThrottlePolicy> = {},
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.policy = { ...DEFAULT_LOGIN_THROTTLE, ...policy };
+  }
+
+  async begin({ account, ip }: AttemptKey): Promise<AttemptGate> {
+    const now = this.clock();
+    const net = networkOf(ip);
+    const keys = counterKeys(account, net);
+    const sinceIso = new Date(now - this.policy.windowMs).toISOString();
+    const attemptId = randomUUID();
+    const judged = await this.db.transaction().execute(async (trx) => {
+      const rows = await listAttemptFailures(trx, [keys.pairKey, keys.accountKey, keys.netKey], sinceIso);
+      const of = (key: string) =>
+        rows
+          .filter((r) => r.key === key)
+          .slice(-DB_LIST_CAP)
+          .map((r) => ({ t: Date.parse(r.at) }));
+      const byNet = of(keys.netKey);
+      const refusal = judgeAttempt(this.policy, now, of(keys.pairKey), of(keys.accountKey), byNet);
+      if (refusal) return { refusal, ipOverCap: false };
+      const at = new Date(now).toISOString();
+      await insertAttemptFailures(
+        trx,
+        [keys.pairKey, keys.accountKey, keys.netKey].map((key) => ({ attempt_id: attemptId, key, account, net, at })),
+      );
+      return { refusal: null, ipOverCap: byNet.length >= this.policy.maxFailuresPerIp };
+    });
+    if (judged.refusal) return judged.refusal;
+    if (now - this.lastPrune > 60_000) {
+      this.lastPrune = now;
+      await deleteAttemptFailuresBefore(this.db, sinceIso);
+    }
+
+    let settled = false;
+    return {
+      allowed: true,
+      ipOverCap: judged.ipOverCap,
+      succeeded: async () => {
+        if (settled) return;
+        settled = true;
+        await this.db.transaction().execute(async (trx) => {
+          await deleteAttemptFailures(trx, { key: keys.pairKey });
+          await deleteAttemptFailures(trx, { key: keys.accountKey, net });
+          await deleteAttemptFailures(trx, { key: keys.netKey, account });
+        });
+      },
+      abandon: async () => {
+        if (settled) return;
+        settled = true;
+        await deleteAttemptFailures(this.db, { attemptId });
+      },
+    };
+  }
 }

@@ -1,35 +1,34 @@
+import { createHash } from 'node:crypto';
+import type { Executor } from '../repositories/executor.ts';
+import { deleteEndedRateWindows, hitRateWindow } from '../repositories/shared-state.ts';
+
 /**
- * Fixed-window request counters per key (a feed token, a client address), in memory and bounded:
- * when full, windows that have ended are dropped first, then the oldest.
+ * Fixed-window request counters per key (a feed token, a client address, an account), in the
+ * database so every instance counts against the same limit. Keys are stored hashed: a feed token
+ * is a secret, a client address personal data.
  */
 export class RateWindow {
-  private windows = new Map<string, { count: number; resetAt: number }>();
+  private lastSweep = 0;
 
   constructor(
+    private readonly db: Executor,
+    /** Distinguishes the counters of different limits that may share keys. */
+    private readonly name: string,
     private readonly limit: number,
     private readonly windowMs: number,
-    private readonly maxKeys = 50_000,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** Counts one request; answers null when allowed, else the milliseconds until the window ends. */
-  hit(key: string, nowMs = Date.now()): number | null {
-    let w = this.windows.get(key);
-    if (!w || w.resetAt <= nowMs) {
-      if (w) this.windows.delete(key);
-      w = { count: 0, resetAt: nowMs + this.windowMs };
-      this.windows.set(key, w);
-      this.prune(nowMs);
+  async hit(key: string): Promise<number | null> {
+    const now = this.clock();
+    const nowIso = new Date(now).toISOString();
+    if (now - this.lastSweep > 60_000) {
+      this.lastSweep = now;
+      await deleteEndedRateWindows(this.db, nowIso);
     }
-    w.count += 1;
-    return w.count > this.limit ? w.resetAt - nowMs : null;
-  }
-
-  private prune(nowMs: number) {
-    if (this.windows.size <= this.maxKeys) return;
-    for (const [k, w] of this.windows) if (w.resetAt <= nowMs) this.windows.delete(k);
-    for (const k of this.windows.keys()) {
-      if (this.windows.size <= this.maxKeys) break;
-      this.windows.delete(k);
-    }
+    const hashed = createHash('sha256').update(`${this.name}\u0000${key}`).digest('hex');
+    const window = await hitRateWindow(this.db, hashed, nowIso, new Date(now + this.windowMs).toISOString());
+    return window.count > this.limit ? Math.max(1, Date.parse(window.reset_at) - now) : null;
   }
 }

@@ -140,7 +140,7 @@ export async function resendDelivery(deps: DeliveryDeps, accountId: string, remi
   if (delivery.destination_disabled_at) {
     throw new AppError('DESTINATION_DISABLED', 'This destination is disabled. Re-enable it first, then resend.');
   }
-  takeManualSendSlot(deps, accountId);
+  await takeManualSendSlot(deps, accountId);
   const requeued = await requeueDelivery(deps.db, deliveryId, new Date().toISOString());
   if (!requeued) throw new AppError('DELIVERY_IN_PROGRESS', 'This delivery is being sent right now. Wait for its result, then resend.');
   deps.scheduler.wake();

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.ts';
 import { newWebhookSecret } from '../lib/ids.ts';
+import { RateWindow } from '../lib/rate-window.ts';
 import { checkWebhookUrl } from '../net/address-policy.ts';
 import { findAccountById } from '../repositories/accounts.ts';
 import { clearDestinationDisabled, findDestinationOfAccount, setDestinationSecret } from '../repositories/destinations.ts';
@@ -20,27 +21,17 @@ export type DestinationActionDeps = Pick<FastifyInstance, 'db' | 'scheduler' | '
 const TEST_LIMIT = 10;
 const TEST_WINDOW_MS = 60_000;
 
-/** Recent test times by account, one table per app (keyed by its scheduler, which does the sending). */
-const recentTestsByApp = new WeakMap<object, Map<string, number[]>>();
+/** One counter per database (shared by every instance on it): test sends and resends per account. */
+const testWindows = new WeakMap<object, RateWindow>();
 
-function takeTestSlot(deps: DestinationActionDeps, accountId: string, now = Date.now()): void {
-  let recentTests = recentTestsByApp.get(deps.scheduler);
-  if (!recentTests) {
-    recentTests = new Map();
-    recentTestsByApp.set(deps.scheduler, recentTests);
+async function takeTestSlot(deps: Pick<DestinationActionDeps, 'db'>, accountId: string): Promise<void> {
+  let window = testWindows.get(deps.db);
+  if (!window) {
+    window = new RateWindow(deps.db, 'manual_send', TEST_LIMIT, TEST_WINDOW_MS);
+    testWindows.set(deps.db, window);
   }
-  const recent = (recentTests.get(accountId) ?? []).filter((t) => now - t < TEST_WINDOW_MS);
-  if (recent.length >= TEST_LIMIT) {
-    recentTests.set(accountId, recent);
-    const retryIn = Math.ceil((TEST_WINDOW_MS - (now - recent[0]!)) / 1000);
-    throw new AppError('RATE_LIMITED', `Too many test messages. Try again in ${retryIn} s.`);
-  }
-  recent.push(now);
-  recentTests.set(accountId, recent);
-  // Keep the table from growing with accounts that stopped testing.
-  if (recentTests.size > 10_000) {
-    for (const [id, times] of recentTests) if (!times.some((t) => now - t < TEST_WINDOW_MS)) recentTests.delete(id);
-  }
+  const wait = await window.hit(accountId);
+  if (wait !== null) throw new AppError('RATE_LIMITED', `Too many test messages. Try again in ${Math.ceil(wait / 1000)} s.`);
 }
 
 /** Resends share the test budget: both are messages sent by hand to a target the owner chose. */
@@ -74,7 +65,7 @@ export interface UnsavedWebhook {
 export async function testUnsavedWebhook(deps: DestinationActionDeps, accountId: string, target: UnsavedWebhook): Promise<TestOutcome> {
   const problem = checkWebhookUrl(target.url, deps.config.webhookAllowPrivateTargets);
   if (problem) throw new AppError(problem.code, problem.message);
-  takeTestSlot(deps, accountId);
+  await takeTestSlot(deps, accountId);
   return deps.scheduler.testWebhook({ url: target.url, platform: target.platform, username: target.username?.trim() || undefined });
 }
 
@@ -89,7 +80,7 @@ export async function testSavedDestination(deps: DestinationActionDeps, accountI
     const problem = checkWebhookUrl(typeof metadata.url === 'string' ? metadata.url : '', deps.config.webhookAllowPrivateTargets);
     if (problem) return { ok: false, error: problem.message };
   }
-  takeTestSlot(deps, accountId);
+  await takeTestSlot(deps, accountId);
   const account = await findAccountById(deps.db, accountId);
   const result = await deps.scheduler.testDestination(
     { id: destination.id, type: destination.type, metadata, secret: destination.secret },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Account, Identity } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
-import { attemptRefused, type AttemptThrottle, MemoryAttemptThrottle } from '../../lib/login-throttle.ts';
+import { attemptRefused, type AttemptThrottle, DatabaseAttemptThrottle } from '../../lib/login-throttle.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from '../../lib/validation.ts';
 import {
@@ -51,7 +51,7 @@ const account: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
   // Wrong current passwords are throttled like sign-in, per (account, network): a stolen session
   // cannot guess the password to take the account over, and cannot lock its owner out either.
-  const passwordThrottle: AttemptThrottle = new MemoryAttemptThrottle(app.config.loginThrottle);
+  const passwordThrottle: AttemptThrottle = new DatabaseAttemptThrottle(app.db, app.config.loginThrottle);
 
   async function load(accountId: string) {
     const found = await findAccountById(app.db, accountId);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../errors.ts';
-import { attemptRefused, type AttemptThrottle, MemoryAttemptThrottle } from '../../lib/login-throttle.ts';
+import { attemptRefused, type AttemptThrottle, DatabaseAttemptThrottle } from '../../lib/login-throttle.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/password.ts';
 import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from '../../lib/validation.ts';
 import {
@@ -46,7 +46,7 @@ export const LoginResponse = Type.Object({
 });
 
 const auth: FastifyPluginAsyncTypebox = async (app) => {
-  const throttle: AttemptThrottle = new MemoryAttemptThrottle(app.config.loginThrottle);
+  const throttle: AttemptThrottle = new DatabaseAttemptThrottle(app.db, app.config.loginThrottle);
 
   app.post(
     '/api/auth/register',

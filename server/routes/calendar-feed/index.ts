@@ -31,13 +31,13 @@ const calendarFeed: FastifyPluginAsyncTypebox = async (app) => {
     });
   });
 
-  const perToken = new RateWindow(PER_TOKEN.limit, PER_TOKEN.windowMs);
-  const perAddress = new RateWindow(PER_ADDRESS.limit, PER_ADDRESS.windowMs);
+  const perToken = new RateWindow(app.db, 'feed_token', PER_TOKEN.limit, PER_TOKEN.windowMs);
+  const perAddress = new RateWindow(app.db, 'feed_address', PER_ADDRESS.limit, PER_ADDRESS.windowMs);
   // Rebuilt only when the database changed since (any write, by any connection).
   const cache = new ResponseCache(32 * 1024 * 1024);
 
   app.get('/feeds/:file', { schema: { params: FeedParams, response: { 200: Type.String(), 304: Type.Null(), ...errorResponses } } }, async (request, reply) => {
-    const wait = perAddress.hit(request.ip) ?? perToken.hit(request.params.file);
+    const wait = (await perAddress.hit(request.ip)) ?? (await perToken.hit(request.params.file));
     if (wait !== null) {
       reply.header('retry-after', String(Math.ceil(wait / 1000)));
       throw new AppError('RATE_LIMITED', 'Too many requests for this calendar feed. Please wait and try again.');

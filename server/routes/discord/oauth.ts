@@ -11,7 +11,6 @@ import {
 import { LONG_SESSION_MS, openSession } from '../../accounts/sessions.ts';
 import type { Account } from '../../db/database.ts';
 import {
-  ExpiringStore,
   OAUTH_STATE_COOKIE,
   OAUTH_STATE_TTL_MS,
   type OAuthState,
@@ -23,6 +22,7 @@ import type { DiscordService } from '../../discord/plugin.ts';
 import { DiscordHttpError, type DiscordTokenSet, type DiscordUser, discordUnavailable } from '../../discord/rest.ts';
 import { AppError } from '../../errors.ts';
 import { DISCORD_OAUTH_SCOPES, discordRedirectUri } from '../../lib/discord-urls.ts';
+import { SharedRecordStore } from '../../lib/shared-records.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { LoginResponse } from '../auth/index.ts';
 import { notConfigured } from './index.ts';
@@ -60,8 +60,8 @@ function sameSecret(a: string, b: string): boolean {
  * browser only ever sees Chime's own session token.
  */
 const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
-  const states = new ExpiringStore<OAuthState>(OAUTH_STATE_TTL_MS);
-  const tickets = new ExpiringStore<SetupTicket>(SETUP_TICKET_TTL_MS);
+  const states = new SharedRecordStore<OAuthState>(app.db, 'discord_oauth_state', OAUTH_STATE_TTL_MS);
+  const tickets = new SharedRecordStore<SetupTicket>(app.db, 'discord_setup_ticket', SETUP_TICKET_TTL_MS);
   const secure = app.config.publicUrl.startsWith('https://');
   const redirectUri = discordRedirectUri(app.config.publicUrl);
   // Only the Discord auth routes need these cookies.
@@ -88,8 +88,8 @@ const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
     return { id: account.id, email: account.email, username: account.username, token, expires_at: session.expires_at };
   }
 
-  function setupRequired(reply: FastifyReply, account: Account, user: DiscordUser) {
-    const ticket = tickets.create({ accountId: account.id });
+  async function setupRequired(reply: FastifyReply, account: Account, user: DiscordUser) {
+    const ticket = await tickets.create({ accountId: account.id });
     reply.setCookie(SETUP_COOKIE, ticket, { ...cookieOptions, maxAge: SETUP_TICKET_TTL_MS / 1000 });
     return {
       status: 'setup_required' as const,
@@ -135,7 +135,7 @@ const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
         if (!auth) throw new AppError('NOT_AUTHENTICATED', 'Sign in first to connect your Discord account', 401);
         accountId = auth.accountId;
       }
-      const state = states.create({ mode, accountId });
+      const state = await states.create({ mode, accountId });
       reply.setCookie(OAUTH_STATE_COOKIE, state, { ...cookieOptions, maxAge: OAUTH_STATE_TTL_MS / 1000 });
       const params = [
         `client_id=${encodeURIComponent(config.clientId)}`,
@@ -156,10 +156,10 @@ const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
       const state = typeof request.body.state === 'string' ? request.body.state : '';
       reply.clearCookie(OAUTH_STATE_COOKIE, cookieOptions);
       if (!state || !cookieState || !sameSecret(state, cookieState)) {
-        states.delete(cookieState);
+        await states.delete(cookieState);
         throw new AppError('DISCORD_OAUTH_STATE_MISMATCH', STATE_MISMATCH, 400);
       }
-      const stored = states.take(state);
+      const stored = await states.take(state);
       if (!stored) throw new AppError('DISCORD_OAUTH_STATE_MISMATCH', STATE_MISMATCH, 400);
       const code = typeof request.body.code === 'string' ? request.body.code.trim() : '';
       if (!code) throw new AppError('DISCORD_OAUTH_FAILED', 'No authorization code received from Discord', 400);
@@ -186,11 +186,11 @@ const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { body: SetupBody, response: { 200: LoginResponse, ...errorResponses } } },
     async (request, reply) => {
       const ticketKey = request.cookies?.[SETUP_COOKIE];
-      const ticket = tickets.peek(ticketKey);
+      const ticket = await tickets.peek(ticketKey);
       const accountId = request.body.account_id?.trim() || ticket?.accountId;
       if (!ticket || ticket.accountId !== accountId) throw new AppError('FORBIDDEN', DISCORD_SETUP_EXPIRED, 403);
       const account = await completeDiscordSetup(app.db, ticket.accountId, request.body);
-      tickets.delete(ticketKey);
+      await tickets.delete(ticketKey);
       reply.clearCookie(SETUP_COOKIE, cookieOptions);
       return startSession(request, reply, account);
     },
