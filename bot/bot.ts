@@ -14,8 +14,13 @@ export interface ChimeBot {
   client: Client;
   /** Connects the gateway and registers the slash commands, in the background. */
   start(): void;
+  /** Leaves the gateway (another instance took it over); start() connects again. */
+  disconnect(): Promise<void>;
   stop(): Promise<void>;
-  /** Resolves once connected and the commands are registered; rejects if either failed. */
+  /**
+   * Resolves once connected and the commands are registered; rejects if either failed. Before
+   * start() (this instance does not hold the gateway yet) it waits for it.
+   */
   whenReady(): Promise<void>;
 }
 
@@ -25,6 +30,8 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
     // Slash commands and buttons arrive as interactions whatever the intents; Guilds keeps the
     // guild/channel/role cache used by the permission checks. No privileged intents.
     intents: [GatewayIntentBits.Guilds],
+    // As many shards as Discord recommends (GET /gateway/bot): one gateway connection stops at 2,500 servers.
+    shards: 'auto',
     rest: { api: restBase(config.apiUrl), version: '10', retries: 1, timeout: 15_000 },
     // Nothing the bot says pings anyone unless a reply explicitly allows it.
     allowedMentions: { parse: [], repliedUser: false },
@@ -46,6 +53,8 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
 
   let ready: Promise<void> | null = null;
   let stopped = false;
+  /** Callers of whenReady() before start(). */
+  let waiting: Array<(ready: Promise<void>) => void> = [];
 
   async function registerCommands(): Promise<void> {
     const route = config.devGuildId ? Routes.applicationGuildCommands(config.clientId, config.devGuildId) : Routes.applicationCommands(config.clientId);
@@ -76,13 +85,22 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
       ready = Promise.all([registration, login]).then(() => undefined);
       // Failures are logged above; nobody has to await this.
       ready.catch(() => {});
+      for (const resolve of waiting) resolve(ready);
+      waiting = [];
+    },
+    async disconnect() {
+      ready = null;
+      await client.destroy();
     },
     async stop() {
       stopped = true;
+      ready = null;
       await client.destroy();
     },
     whenReady() {
-      return ready ?? Promise.reject(new Error('discord bot not started'));
+      if (ready) return ready;
+      if (stopped) return Promise.reject(new Error('discord bot stopped'));
+      return new Promise<Promise<void>>((resolve) => waiting.push(resolve)).then((r) => r);
     },
   };
 }

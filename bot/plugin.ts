@@ -1,12 +1,18 @@
 import fp from 'fastify-plugin';
+import { Leadership } from '../server/lib/leadership.ts';
 import type { ChimeBot } from './bot.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The Discord bot; null when Discord is not configured. */
     bot: ChimeBot | null;
+    /** Whether this instance holds the Discord gateway; null when Discord is not configured. */
+    gatewayLeadership: Leadership | null;
   }
 }
+
+/** The lease of the gateway connection (and of registering the slash commands). */
+export const GATEWAY_LEASE = 'discord-gateway';
 
 /**
  * The discord.js gateway bot (slash commands, buttons). Runs only when Discord is configured.
@@ -19,16 +25,31 @@ export default fp(
     const config = app.config.discord;
     if (!config) {
       app.decorate('bot', null);
+      app.decorate('gatewayLeadership', null);
       return;
     }
     // Loaded only when configured: discord.js alone is about 30 MB of memory.
     const { createBot } = await import('./bot.ts');
     const bot = createBot(app, config);
     app.decorate('bot', bot);
+    // One instance holds the gateway and registers the commands (README "Running several
+    // instances"); the others take over when it dies. Every instance still delivers over REST.
+    const leadership = new Leadership(
+      app.db,
+      GATEWAY_LEASE,
+      {
+        acquired: () => bot.start(),
+        lost: () => bot.disconnect(),
+      },
+      app.log.child({ component: 'discord-gateway' }),
+      app.config.gatewayLease,
+    );
+    app.decorate('gatewayLeadership', leadership);
     app.addHook('onReady', async () => {
-      bot.start();
+      leadership.start();
     });
     app.addHook('onClose', async () => {
+      await leadership.stop();
       await bot.stop();
     });
   },

@@ -1,3 +1,4 @@
+import { DEFAULT_LEASE_TIMING, type LeaseTiming } from './lib/leadership.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_LOGIN_THROTTLE, type ThrottlePolicy } from './lib/login-throttle.ts';
@@ -63,6 +64,8 @@ export interface Config {
   mailMissing: string[];
   /** Throttle of POST /api/auth/password-reset; tests shorten it. */
   resetThrottle: ResetThrottlePolicy;
+  /** Lease of the Discord gateway among instances sharing the database; tests shorten it. */
+  gatewayLease: LeaseTiming;
 }
 
 export class ConfigError extends Error {
@@ -193,6 +196,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mail: mail.config,
     mailMissing: mail.missing,
     resetThrottle: DEFAULT_RESET_THROTTLE,
+    gatewayLease: DEFAULT_LEASE_TIMING,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

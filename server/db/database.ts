@@ -217,6 +217,13 @@ export interface AttemptFailuresTable {
   at: Instant;
 }
 
+/** A job only one instance may run at a time, and who runs it until when (migration 2026-11-23-010). */
+export interface LeasesTable {
+  name: string;
+  owner: string;
+  expires_at: Instant;
+}
+
 export interface Database {
   accounts: AccountsTable;
   identities: IdentitiesTable;
@@ -232,6 +239,7 @@ export interface Database {
   short_lived_records: ShortLivedRecordsTable;
   rate_windows: RateWindowsTable;
   attempt_failures: AttemptFailuresTable;
+  leases: LeasesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

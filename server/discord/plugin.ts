@@ -33,7 +33,8 @@ export default fp(
     if (!config) {
       app.decorate('discord', null);
     } else {
-      const rest = createBotRest(config);
+      // Counted in the database: every instance's Discord requests share the bot's global limit.
+      const rest = createBotRest(config, { db: app.db });
       const oauth = createOAuthClient(config);
       const service: DiscordService = {
         rest,

@@ -1,10 +1,11 @@
-import { REST } from '@discordjs/rest';
+import { DefaultRestOptions, REST, type RESTOptions } from '@discordjs/rest';
 import { fetch } from 'undici';
 import type { DiscordConfig } from '../config.ts';
 import type { Identity } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { findIdentity, findIdentityById, updateIdentityById } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
+import { RateWindow } from '../lib/rate-window.ts';
 
 /** Every Discord call (bot or user token) gives up after this long: the dashboard waits 10 s. */
 export const DISCORD_TIMEOUT_MS = 8_000;
@@ -19,11 +20,49 @@ export function splitApiUrl(apiUrl: string): { api: string; version: string } {
   return m ? { api: m[1]!, version: m[2]! } : { api: trimmed, version: '10' };
 }
 
-/** The bot's REST client (token `Bot ...`), pointed at `config.apiUrl` (a fake Discord in tests). */
-export function createBotRest(config: Pick<DiscordConfig, 'token' | 'apiUrl'>): REST {
+/**
+ * Requests per second this bot makes across every instance: Discord's global limit is 50 per bot
+ * token, whatever the number of processes using it; the margin covers interaction replies, which
+ * the discord.js client sends on its own.
+ */
+export const DISCORD_GLOBAL_PER_SECOND = 45;
+
+/**
+ * Waits until the bot may make one more request in this second, counted in the database so every
+ * instance shares the budget. If the database cannot answer, the request goes ahead: Discord's own
+ * 429 (which REST honours) is a better outcome than a reminder held back.
+ */
+export function sharedGlobalLimit(db: Executor, perSecond = DISCORD_GLOBAL_PER_SECOND): () => Promise<void> {
+  const window = new RateWindow(db, 'discord_global', perSecond, 1000);
+  return async () => {
+    for (;;) {
+      let wait: number | null;
+      try {
+        wait = await window.hit('bot');
+      } catch {
+        return;
+      }
+      if (wait === null) return;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  };
+}
+
+/**
+ * The bot's REST client (token `Bot ...`), pointed at `config.apiUrl` (a fake Discord in tests).
+ * With `shared.db`, its requests count against the bot's global limit shared by every instance.
+ */
+export function createBotRest(config: Pick<DiscordConfig, 'token' | 'apiUrl'>, shared?: { db: Executor; perSecond?: number }): REST {
   const { api, version } = splitApiUrl(config.apiUrl);
+  const limit = shared ? sharedGlobalLimit(shared.db, shared.perSecond) : null;
+  const makeRequest: RESTOptions['makeRequest'] | undefined = limit
+    ? async (url, init) => {
+        await limit();
+        return DefaultRestOptions.makeRequest(url, init);
+      }
+    : undefined;
   // Two retries on 5xx/time-outs: a reminder send is retried by the outbox anyway.
-  return new REST({ api, version, timeout: DISCORD_TIMEOUT_MS, retries: 2 }).setToken(config.token);
+  return new REST({ api, version, timeout: DISCORD_TIMEOUT_MS, retries: 2, ...(makeRequest ? { makeRequest } : {}) }).setToken(config.token);
 }
 
 /** Stops the sweeper timers REST starts, so a closed app leaves no handles behind. */

@@ -169,6 +169,8 @@ export class FakeDiscord {
   apiUrl = '';
   /** ws origin returned by /gateway/bot */
   gatewayUrl = '';
+  /** The shard count /gateway/bot recommends (a bot in more than 2,500 servers gets more than 1). */
+  recommendedShards = 1;
   port = 0;
   readonly clientId: string;
   readonly botToken: string;
@@ -1600,7 +1602,7 @@ export class FakeDiscord {
     this.route('GET', '/gateway/bot', 'bot', () =>
       json(200, {
         url: this.gatewayUrl,
-        shards: 1,
+        shards: this.recommendedShards,
         session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
       }),
     );

@@ -263,15 +263,23 @@ export class FakeGateway {
   }
 
   /**
-   * Sends a dispatch to every live session whose intents cover the event.
-   * Returns the number of sessions it was sent to.
+   * Sends a dispatch to every live session whose intents cover the event and whose shard owns it,
+   * as Discord does: a guild's events go to shard (guild_id >> 22) % shard_count, everything else
+   * (DMs) to shard 0. Returns the number of sessions it was sent to.
    */
   dispatch(t: string, d: unknown): number {
     const intent = intentForEvent(t, d);
+    const body = d && typeof d === 'object' ? (d as { guild_id?: unknown; id?: unknown }) : {};
+    // GUILD_CREATE/UPDATE/DELETE carry the guild's own id; the others a guild_id when in a guild.
+    const rawGuild = typeof body.guild_id === 'string' ? body.guild_id : /^GUILD_(CREATE|UPDATE|DELETE)$/.test(t) && typeof body.id === 'string' ? body.id : null;
+    const guildId = rawGuild !== null && /^\d+$/.test(rawGuild) ? rawGuild : null;
     let sent = 0;
     for (const session of this.sessions.values()) {
       if (!session.ws || session.ws.readyState !== WebSocket.OPEN) continue;
       if (intent !== null && !(session.intents & intent)) continue;
+      const [shardId, shardCount] = session.shard;
+      const owner = guildId === null ? 0 : Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+      if (owner !== shardId) continue;
       this.sendDispatch(session, t, d);
       sent++;
     }

@@ -1,0 +1,29 @@
+import type { Executor } from './executor.ts';
+
+/**
+ * Takes the lease when it is free or expired, or renews it when `owner` already holds it; answers
+ * whether `owner` holds it until `expiresIso`. One upsert: two instances racing cannot both win.
+ */
+export async function acquireLease(db: Executor, name: string, owner: string, nowIso: string, expiresIso: string): Promise<boolean> {
+  const row = await db
+    .insertInto('leases')
+    .values({ name, owner, expires_at: expiresIso })
+    .onConflict((oc) =>
+      oc
+        .column('name')
+        .doUpdateSet({ owner, expires_at: expiresIso })
+        .where((eb) => eb.or([eb('leases.expires_at', '<=', nowIso), eb('leases.owner', '=', owner)])),
+    )
+    .returning('owner')
+    .executeTakeFirst();
+  return row?.owner === owner;
+}
+
+/** Gives the lease up at once (a clean shutdown), so another instance need not wait for it to expire. */
+export async function releaseLease(db: Executor, name: string, owner: string): Promise<void> {
+  await db.deleteFrom('leases').where('name', '=', name).where('owner', '=', owner).execute();
+}
+
+export async function findLease(db: Executor, name: string): Promise<{ owner: string; expires_at: string } | undefined> {
+  return db.selectFrom('leases').select(['owner', 'expires_at']).where('name', '=', name).executeTakeFirst();
+}

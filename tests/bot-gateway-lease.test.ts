@@ -1,0 +1,115 @@
+/**
+ * Several instances on one database (README "Running several instances"): exactly one holds the
+ * Discord gateway and registers the commands; when it dies, another takes over and the bot keeps
+ * answering. And the gateway is sharded as Discord recommends.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createDatabase } from '../server/db/connection.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
+import { closeBotRest, createBotRest } from '../server/discord/rest.ts';
+import { startFakeDiscord, type FakeDiscord } from './fake-discord/index.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+import { command, discordEnv, ids, seedDiscord } from './bot-harness.ts';
+
+const LEASE = { ttlMs: 1500, renewEveryMs: 250 };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let fake: FakeDiscord;
+let dir: string;
+const servers: TestServer[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeDiscord();
+  seedDiscord(fake);
+  dir = mkdtempSync(path.join(tmpdir(), 'chime-lease-'));
+});
+afterAll(async () => {
+  for (const s of servers) await s.close().catch(() => {});
+  await fake?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const start = async () => {
+  const server = await startTestServer({ dir, env: discordEnv(fake), overrides: { gatewayLease: LEASE } });
+  servers.push(server);
+  return server;
+};
+const commandRegistrations = () => fake.requests.filter((r) => r.method === 'PUT' && /\/applications\/\d+\/commands$/.test(r.path)).length;
+
+it('one instance holds the gateway; when it dies another takes over within the lease and answers commands', async () => {
+  const a = await start();
+  await a.app.bot!.whenReady();
+  const b = await start();
+  // Several renewal rounds: b keeps trying and must keep failing.
+  await sleep(LEASE.renewEveryMs * 4);
+  expect(a.app.gatewayLeadership!.isLeader).toBe(true);
+  expect(b.app.gatewayLeadership!.isLeader).toBe(false);
+  expect(fake.gatewayConnections).toBe(1);
+  expect(commandRegistrations()).toBe(1);
+  expect((await command(fake, { userId: ids.alice, name: 'reminders', guildId: ids.guild, channelId: ids.general })).content).not.toBe('');
+
+  // A crash: the connection drops and the lease is not given back.
+  const killedAt = Date.now();
+  a.app.gatewayLeadership!.halt();
+  await a.app.bot!.disconnect();
+  await fake.waitFor(() => fake.gatewayConnections === 0, 3000, 'gateway closed');
+  await b.app.bot!.whenReady();
+  expect(Date.now() - killedAt).toBeLessThan(LEASE.ttlMs + LEASE.renewEveryMs * 4);
+  expect(b.app.gatewayLeadership!.isLeader).toBe(true);
+  await fake.waitFor(() => fake.gatewayConnections === 1, 3000, 'gateway reconnected');
+  await fake.waitFor(() => b.app.bot!.client.guilds.cache.has(ids.guild), 3000, 'guild cache');
+  const reply = await command(fake, { userId: ids.alice, name: 'reminders', guildId: ids.guild, channelId: ids.general });
+  expect(reply.content).not.toBe('');
+  expect(commandRegistrations()).toBe(2);
+
+  // A clean shutdown gives the lease back at once: the next instance need not wait for it to expire.
+  await b.close();
+  const c = await start();
+  const before = Date.now();
+  await c.app.bot!.whenReady();
+  expect(Date.now() - before).toBeLessThan(LEASE.ttlMs);
+});
+
+it('connects as many shards as Discord recommends, each receiving its own guilds', async () => {
+  for (const s of servers.splice(0)) await s.close();
+  await fake.waitFor(() => fake.gatewayConnections === 0, 3000, 'gateway closed');
+  fake.recommendedShards = 2;
+  try {
+    const server = await start();
+    await server.app.bot!.whenReady();
+    await fake.waitFor(() => fake.gatewayConnections === 2, 3000, 'two shards');
+    await fake.waitFor(() => server.app.bot!.client.guilds.cache.has(ids.guild), 3000, 'guild cache');
+    expect(server.app.bot!.client.options.shardCount).toBe(2);
+    const reply = await command(fake, { userId: ids.alice, name: 'reminders', guildId: ids.guild, channelId: ids.general });
+    expect(reply.content).not.toBe('');
+  } finally {
+    fake.recommendedShards = 1;
+  }
+});
+
+it('keeps the Discord requests of every instance within one global budget', async () => {
+  const database = createDatabase(path.join(dir, 'rest-budget.db'));
+  await migrateToLatest(database.db);
+  const config = { token: fake.botToken, apiUrl: fake.apiUrl };
+  // Two instances' REST clients with a budget of 10 a second between them.
+  const rests = [createBotRest(config, { db: database.db, perSecond: 10 }), createBotRest(config, { db: database.db, perSecond: 10 })];
+  try {
+    const from = fake.requests.length;
+    await Promise.all(Array.from({ length: 30 }, (_, i) => rests[i % 2]!.get('/users/@me')));
+    const times = fake.requests
+      .slice(from)
+      .filter((r) => r.route === '/users/@me')
+      .map((r) => r.at)
+      .sort((x, y) => x - y);
+    expect(times).toHaveLength(30);
+    // Without the shared budget all 30 arrive at once (each client alone allows 50 a second).
+    expect(times.filter((t) => t < times[0]! + 500)).toHaveLength(10);
+    expect(times[29]! - times[0]!).toBeGreaterThanOrEqual(1500);
+  } finally {
+    for (const rest of rests) closeBotRest(rest);
+    await database.db.destroy();
+  }
+});
