@@ -10,6 +10,8 @@ export class ApiError extends Error {
     public readonly status: number,
     public readonly code: string,
     message: string,
+    /** The rest of the error body: `destination` (index), `reason`, `params` of a refused destination... */
+    public readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -116,7 +118,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     if (response.status === 401 && redirect) handleUnauthorized();
     const b = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
     const code = typeof b.code === 'string' ? b.code : `HTTP_${response.status}`;
-    throw new ApiError(response.status, code, pickMessage(parsed) ?? (response.statusText || genericMessage()));
+    throw new ApiError(response.status, code, pickMessage(parsed) ?? (response.statusText || genericMessage()), b);
   }
   return unwrap<T>(parsed);
 }

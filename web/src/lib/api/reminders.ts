@@ -111,7 +111,8 @@ export const deleteAccount = () => api.delete<Ok>('/api/account');
 
 // Discord (server picker). The account_id in the body is what SPEC sends; the server uses the session.
 export interface Guild { id: string; name: string; icon: string | null; bot_present: boolean }
-export interface Channel { id: string; name: string; type: number }
+/** `bot_can_send` false: the picker shows it disabled with `reason` (DISCORD_CANNOT_POST); `bot_can_mention` false: only mentionable roles are pinged there. */
+export interface Channel { id: string; name: string; type: number; bot_can_send?: boolean; bot_can_mention?: boolean; reason?: string | null }
 export interface Role { id: string; name: string; color: number; managed: boolean }
 export const listGuilds = (account_id: string) => api.post<Guild[]>('/api/discord/guilds', { account_id });
 export const listChannels = (account_id: string, guild_id: string) => api.post<Channel[]>('/api/discord/guilds/channels', { account_id, guild_id });
