@@ -8,6 +8,8 @@ import authPlugin from './plugins/auth.ts';
 import schedulerPlugin from './scheduler/plugin.ts';
 import webPlugin from './plugins/web.ts';
 import discordPlugin from './discord/plugin.ts';
+import mailPlugin from './mail/plugin.ts';
+import emailRoutes from './routes/email/index.ts';
 import botPlugin from '../bot/plugin.ts';
 import healthRoutes from './routes/health/index.ts';
 import configRoutes from './routes/config/index.ts';
@@ -132,6 +134,7 @@ export async function buildApp({
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(authPlugin);
+  await app.register(mailPlugin);
   await app.register(schedulerPlugin);
 
   await app.register(healthRoutes);
@@ -144,6 +147,7 @@ export async function buildApp({
   await app.register(metricsRoutes);
   await app.register(calendarFeedRoutes);
   await app.register(transferRoutes);
+  await app.register(emailRoutes);
   await app.register(discordPlugin);
   await app.register(botPlugin);
   if (config.serveWeb) await app.register(webPlugin);

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
+import { type SmtpSink, startSmtpSink } from './helpers/smtp-sink.ts';
 import { formatRRule, parseRRule, type ParsedRRule } from '../server/time/rrule.ts';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -166,6 +167,7 @@ const destination = fc.record(
           guild_id: oneOfOr(snowflake),
           channel_id: oneOfOr(snowflake),
           mention_role_id: oneOfOr(snowflake),
+          address: oneOfOr(fc.oneof(fc.emailAddress(), fc.constantFrom('a@b', 'x@example.com>, y@example.com', 'A@EXAMPLE.COM'))),
         },
         { requiredKeys: [] },
       ),
@@ -196,6 +198,7 @@ const plausibleReminder = fc.record(
         { weight: 4, arbitrary: fc.record({ type: fc.constant('webhook'), metadata: fc.record({ url: webhookUrl, platform: fc.constantFrom('generic', 'discord', 'slack') }) }) },
         { weight: 1, arbitrary: fc.constant({ type: 'discord_dm', metadata: {} }) },
         { weight: 2, arbitrary: fc.record({ type: fc.constant('discord_channel'), metadata: fc.record({ guild_id: snowflake, channel_id: snowflake }) }) },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('email'), metadata: fc.record({ address: fc.emailAddress() }) }) },
         { weight: 1, arbitrary: destination },
       ),
       { maxLength: 6 },
@@ -401,6 +404,16 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
     }),
     150,
   ],
+  // Email (the fuzz server has a real SMTP server: the mails leave for real).
+  ['POST /api/auth/password-reset', bodyRoute('POST', '/api/auth/password-reset', { email: oneOfOr(fc.oneof(fc.emailAddress(), fc.constantFrom('a@b', 'x@example.com', ' X@Example.com '))) }), 60],
+  [
+    'POST /api/auth/password-reset/confirm',
+    bodyRoute('POST', '/api/auth/password-reset/confirm', { token: oneOfOr(fc.oneof(fc.base64String({ maxLength: 44 }), fc.string({ maxLength: 600 }))), password: oneOfOr(fc.string({ maxLength: 20 })) }),
+    60,
+  ],
+  ['POST /api/email/confirm', bodyRoute('POST', '/api/email/confirm', { token: oneOfOr(fc.oneof(fc.base64String({ maxLength: 44 }), fc.string({ maxLength: 600 }))) }), 60],
+  ['GET /api/email/addresses', queryRoute('GET', '/api/email/addresses', { x: nasty }), 30],
+  ['POST /api/email/addresses/confirmation', bodyRoute('POST', '/api/email/addresses/confirmation', { address: oneOfOr(fc.oneof(fc.emailAddress(), fc.string({ maxLength: 400 }))) }), 60],
   ['GET /api/account/calendar-feed', queryRoute('GET', '/api/account/calendar-feed', { x: nasty }), 30],
   ['POST /api/account/calendar-feed/rotate', bodyRoute('POST', '/api/account/calendar-feed/rotate', { x: nasty }), 30],
   ['DELETE /api/account/calendar-feed', queryRoute('DELETE', '/api/account/calendar-feed', { x: nasty }), 20],
@@ -448,6 +461,7 @@ const routeName = (route: { method: string; url: string }) => `${route.method} $
 describe('fuzzing every endpoint', () => {
   let server: TestServer;
   let sink: WebhookSink;
+  let smtp: SmtpSink;
   let a: User;
   let b: User;
   const aIds: string[] = [];
@@ -478,7 +492,8 @@ describe('fuzzing every endpoint', () => {
 
   beforeAll(async () => {
     sink = await startWebhookSink();
-    server = await startTestServer({ overrides: { schedulerEnabled: false } });
+    smtp = await startSmtpSink();
+    server = await startTestServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'chime@example.com' }, overrides: { schedulerEnabled: false } });
     a = await signUp(server.url, { timezone: 'Europe/Paris' });
     b = await signUp(server.url, { timezone: 'America/New_York' });
     // Both have a Discord identity, so Discord destinations go through the deeper checks.
@@ -515,6 +530,7 @@ describe('fuzzing every endpoint', () => {
   afterAll(async () => {
     await server?.close();
     await sink?.close();
+    await smtp?.close();
   });
 
   /** Every route the app serves, HEAD twins of GET routes aside (Fastify adds those itself). */
@@ -664,7 +680,7 @@ describe('fuzzing every endpoint', () => {
 
       // Nothing invalid reached the database.
       const db = server.app.db;
-      const badTypes = await db.selectFrom('destinations').select(['id', 'type']).where('type', 'not in', ['discord_dm', 'discord_channel', 'webhook']).execute();
+      const badTypes = await db.selectFrom('destinations').select(['id', 'type']).where('type', 'not in', ['discord_dm', 'discord_channel', 'webhook', 'email']).execute();
       expect(badTypes).toEqual([]);
       const reminders = await db.selectFrom('reminders').select(['id', 'recurrence_type', 'rrule', 'exceptions', 'message', 'timezone', 'remind_at_utc', 'next_fire_utc']).execute();
       for (const r of reminders) {

@@ -18,7 +18,8 @@ const LOCALES = path.join(ROOT, 'locales');
 const LANGUAGES = ['en', 'fr', 'es'] as const;
 // server/destinations: the Discord senders word delivery errors with the bot's strings.
 // server/reminders: the recurrence sentences (recurrence.json).
-const SOURCE_DIRS = ['web/src', 'bot', 'server/destinations', 'server/reminders'];
+// server/mail: the mails (mail.json).
+const SOURCE_DIRS = ['web/src', 'bot', 'server/destinations', 'server/reminders', 'server/mail'];
 
 /** `namespace:prefix` of keys that are composed at run time; every key under them counts as used. */
 const DYNAMIC_PREFIXES = [
@@ -113,7 +114,7 @@ describe('locales', () => {
     });
   }
 
-  it('has no unused keys (referenced as string literals in web/src, bot/, server/destinations/ or server/reminders/)', () => {
+  it('has no unused keys (referenced as string literals in web/src, bot/, server/destinations/, server/reminders/ or server/mail/)', () => {
     const refs = referencedStrings();
     const unused: string[] = [];
     for (const ns of nsList) {

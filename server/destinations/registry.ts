@@ -1,11 +1,12 @@
 import type { DestinationType } from '../db/database.ts';
 import { discordChannelDestination } from './discord-channel/index.ts';
 import { discordDmDestination } from './discord-dm/index.ts';
+import { emailDestination } from './email/index.ts';
 import type { DestinationModule } from './types.ts';
 import { webhookDestination } from './webhook/index.ts';
 
 /** Every destination type Chime can deliver to: one module each. */
-export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination];
+export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination, emailDestination];
 
 const byType = new Map<string, DestinationModule>(DESTINATION_MODULES.map((m) => [m.type, m]));
 

@@ -18,8 +18,11 @@ export interface ValidationContext {
   allowPrivateWebhookTargets: boolean;
 }
 
-/** What a preflight check may use: the app's Discord service, database and config. */
-export type PreflightDeps = Pick<FastifyInstance, 'db' | 'config' | 'discord' | 'log'>;
+/**
+ * What a preflight check may use: the app's Discord service, database and config, and its mail
+ * service (email confirmations) when the caller has it.
+ */
+export type PreflightDeps = Pick<FastifyInstance, 'db' | 'config' | 'discord' | 'log'> & Partial<Pick<FastifyInstance, 'mail'>>;
 
 export interface DestinationModule {
   type: DestinationType;

@@ -1,5 +1,6 @@
 import type { Account, Identity, IdentityProvider } from '../db/database.ts';
 import { newId, nowIso } from '../lib/ids.ts';
+import { deleteAccountEmailData, moveAccountEmailData } from './email.ts';
 import type { Executor } from './executor.ts';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -123,6 +124,7 @@ export async function deleteAccount(db: Executor, id: string) {
   await db.deleteFrom('destinations').where('reminder_id', 'in', reminderIds).execute();
   await db.deleteFrom('reminders').where('account_id', '=', id).execute();
   await db.deleteFrom('sessions').where('account_id', '=', id).execute();
+  await deleteAccountEmailData(db, id);
   await db.deleteFrom('identities').where('account_id', '=', id).execute();
   await db.deleteFrom('accounts').where('id', '=', id).execute();
 }
@@ -137,6 +139,7 @@ export async function moveAccountInto(db: Executor, fromId: string, intoId: stri
   await db.updateTable('delivery_attempts').set({ account_id: intoId }).where('account_id', '=', fromId).execute();
   await db.updateTable('identities').set({ account_id: intoId, updated_at: nowIso() }).where('account_id', '=', fromId).where('provider', '=', 'discord').execute();
   await db.deleteFrom('sessions').where('account_id', '=', fromId).execute();
+  await moveAccountEmailData(db, fromId, intoId);
   await db.deleteFrom('identities').where('account_id', '=', fromId).execute();
   await db.deleteFrom('accounts').where('id', '=', fromId).execute();
 }

@@ -11,6 +11,11 @@ const PublicConfig = Type.Object({
     scopes: Type.Array(Type.String()),
     missing: Type.Array(Type.String()),
   }),
+  /** SMTP_URL and MAIL_FROM: without them password reset is done by the administrator (npm run admin). */
+  email: Type.Object({
+    configured: Type.Boolean(),
+    missing: Type.Array(Type.String()),
+  }),
   public_url: Type.String(),
   version: Type.String(),
   /** SUPPORT_URL and COMMUNITY_URL: the dashboard hides a link that is null. */
@@ -33,6 +38,7 @@ const config: FastifyPluginAsyncTypebox = async (app) => {
         scopes: [...DISCORD_OAUTH_SCOPES],
         missing: app.config.discordMissing,
       },
+      email: { configured: app.config.mail !== null, missing: app.config.mailMissing },
       public_url: app.config.publicUrl,
       version: process.env.npm_package_version ?? '0.1.0',
       links: { support: app.config.supportUrl, community: app.config.communityUrl },

@@ -9,6 +9,8 @@ const Metadata = Type.Object({
   url: Type.Optional(Type.String({ maxLength: 4096 })),
   platform: Type.Optional(Type.String({ maxLength: 32 })),
   username: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  /** Email destinations. */
+  address: Type.Optional(Type.String({ maxLength: 320 })),
 });
 
 export const DestinationBody = Type.Object({
@@ -44,6 +46,7 @@ const DestinationOut = Type.Object({
     url: Type.Optional(Type.String()),
     platform: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),
+    address: Type.Optional(Type.String()),
   }),
   disabled_reason: Nullable(Type.String()),
   /** Why it was disabled, for translation: DESTINATION_FAILING (5 failed deliveries in a row), WEBHOOK_GONE... */

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { isConfirmed } from '../../mail/email-addresses.ts';
+import { mailLanguage } from '../../mail/i18n.ts';
+import { reminderMail } from '../../mail/templates.ts';
+import { EMAIL_CODES } from '../../mail/transport.ts';
+import type { DestinationSender, SendResult } from '../../scheduler/types.ts';
+import { emailAddressOf } from './address.ts';
+
+/** The reminder's page in the dashboard, quoted in the mail. */
+export const reminderPageUrl = (publicUrl: string, reminderId: string) => `${publicUrl}/reminders/${encodeURIComponent(reminderId)}`;
+
+/**
+ * Sends reminders by mail through app.mail; null without SMTP settings (deliveries then fail with
+ * DESTINATION_NOT_CONFIGURED). Every send checks that the address is confirmed for the account
+ * and counts in the account's hourly cap.
+ */
+export function emailSenderOf(app: Pick<FastifyInstance, 'db' | 'config' | 'mail'>): DestinationSender | null {
+  const mail = app.mail;
+  if (!mail) return null;
+  return {
+    // One SMTP server behind every address.
+    concurrencyKey: () => 'email',
+    async send(ctx): Promise<SendResult> {
+      const address = emailAddressOf(ctx.destination.metadata);
+      if (!address || !(await isConfirmed(app.db, ctx.account.id, address))) {
+        return {
+          ok: false,
+          code: EMAIL_CODES.EMAIL_NOT_CONFIRMED,
+          error: `${address || 'This address'} has not confirmed that it wants Chime's reminders: open the link mailed to it`,
+          retryable: false,
+        };
+      }
+      const content = reminderMail({
+        lang: mailLanguage(ctx.account.locale),
+        message: ctx.reminder.message,
+        occurrenceUtc: ctx.occurrenceUtc,
+        timezone: ctx.reminder.timezone,
+        late: ctx.late,
+        link: ctx.test ? null : reminderPageUrl(app.config.publicUrl, ctx.reminder.id),
+        address,
+        username: ctx.account.username,
+        test: ctx.test === true,
+      });
+      const result = await mail.send(ctx.account.id, 'reminder', address, content);
+      if (result.ok) return { ok: true };
+      return {
+        ok: false,
+        code: result.code,
+        error: result.error,
+        retryable: result.retryable,
+        ...('retryAfterMs' in result ? { retryAfterMs: result.retryAfterMs } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * What Chime's mails say: each one as plain text and HTML, in the recipient account's language.
+ * Every value that comes from a user (the message, a username, an address) is escaped in the HTML.
+ */
+import type { Language } from '../lib/language.ts';
+import { mt } from './i18n.ts';
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A subject line from free text: one line, at most `max` characters, with an ellipsis when cut. */
+export function subjectText(text: string, max = 60): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const chars = [...line];
+  return chars.length <= max ? line : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+}
+
+function page(lang: Language, body: string): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head><body style="margin:0;padding:24px;background:#f6f7f9;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#111827"><div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:24px;line-height:1.5">${body}</div></body></html>`;
+}
+
+const button = (href: string, label: string) =>
+  `<p style="margin:24px 0"><a href="${escapeHtml(href)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;padding:10px 18px;border-radius:8px;font-weight:600">${escapeHtml(label)}</a></p>`;
+const small = (text: string) => `<p style="font-size:13px;color:#6b7280">${escapeHtml(text)}</p>`;
+const paragraphs = (text: string) =>
+  text
+    .split(/\n{2,}/)
+    .map((p) => `<p style="margin:0 0 12px;white-space:pre-wrap">${escapeHtml(p)}</p>`)
+    .join('');
+
+export interface ReminderMailInput {
+  lang: Language;
+  message: string;
+  /** The occurrence, in the reminder's zone. */
+  occurrenceUtc: string;
+  timezone: string;
+  late: boolean;
+  /** The reminder's page; null for a test send. */
+  link: string | null;
+  address: string;
+  username: string;
+  test: boolean;
+}
+
+function formatWhen(lang: Language, iso: string, timeZone: string): string {
+  try {
+    return `${new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeStyle: 'short', timeZone }).format(new Date(iso))} (${timeZone})`;
+  } catch {
+    return iso;
+  }
+}
+
+export function reminderMail(input: ReminderMailInput): MailContent {
+  const { lang } = input;
+  const subject = input.test ? mt(lang, 'reminder.testSubject') : mt(lang, 'reminder.subject', { message: subjectText(input.message) });
+  const scheduled = mt(lang, 'reminder.scheduled', { when: formatWhen(lang, input.occurrenceUtc, input.timezone) });
+  const late = input.late ? mt(lang, 'reminder.late') : null;
+  const open = input.link ? mt(lang, 'reminder.open') : null;
+  const footer = mt(lang, 'reminder.footer', { address: input.address, username: input.username });
+  const text = [input.message, '', scheduled, ...(late ? [late] : []), ...(open ? ['', `${open}: ${input.link}`] : []), '', '-- ', footer].join('\n');
+  const html = page(
+    lang,
+    [
+      paragraphs(input.message),
+      `<p style="margin:16px 0 0;color:#374151">${escapeHtml(scheduled)}</p>`,
+      late ? `<p style="color:#b45309">${escapeHtml(late)}</p>` : '',
+      input.link && open ? button(input.link, open) : '',
+      `<hr style="border:none;border-top:1px solid #e5e7eb;margin:24px 0 12px">`,
+      small(footer),
+    ].join(''),
+  );
+  return { subject, text, html };
+}
+
+export function confirmationMail(lang: Language, username: string, link: string): MailContent {
+  const intro = mt(lang, 'confirm.intro', { username });
+  const action = mt(lang, 'confirm.action');
+  const validity = mt(lang, 'confirm.validity');
+  const ignore = mt(lang, 'confirm.ignore');
+  return {
+    subject: mt(lang, 'confirm.subject'),
+    text: [intro, '', `${action}: ${link}`, '', validity, ignore].join('\n'),
+    html: page(lang, [`<p>${escapeHtml(intro)}</p>`, button(link, action), small(validity), small(ignore)].join('')),
+  };
+}
+
+export function passwordResetMail(lang: Language, email: string, link: string): MailContent {
+  const intro = mt(lang, 'reset.intro', { email });
+  const action = mt(lang, 'reset.action');
+  const validity = mt(lang, 'reset.validity');
+  const ignore = mt(lang, 'reset.ignore');
+  return {
+    subject: mt(lang, 'reset.subject'),
+    text: [intro, '', `${action}: ${link}`, '', validity, ignore].join('\n'),
+    html: page(lang, [`<p>${escapeHtml(intro)}</p>`, button(link, action), small(validity), small(ignore)].join('')),
+  };
+}
