@@ -13,7 +13,7 @@ import type { Language } from '../lib/language.ts';
 import { findAccountById } from '../repositories/accounts.ts';
 import { confirmEmailAddress, type EmailAddress, findEmailAddress, findEmailAddressByToken, listEmailAddresses, upsertConfirmationToken } from '../repositories/email.ts';
 import { mailLanguage } from './i18n.ts';
-import type { MailService } from './plugin.ts';
+import type { MailService } from './service.ts';
 import { confirmationMail } from './templates.ts';
 import { EMAIL_CODES } from './transport.ts';
 

@@ -15,7 +15,7 @@ import { addIdentity, findAccountByEmail, findAccountById, findIdentity, normali
 import { consumeResetToken, deleteStaleResetTokens, expireResetTokens, findResetToken, insertResetToken } from '../repositories/email.ts';
 import { revokeOtherSessions } from '../repositories/sessions.ts';
 import { mailLanguage } from './i18n.ts';
-import type { MailService } from './plugin.ts';
+import type { MailService } from './service.ts';
 import { passwordResetMail } from './templates.ts';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { isConfirmed } from '../../mail/email-addresses.ts';
 import { mailLanguage } from '../../mail/i18n.ts';
+import { createMailService } from '../../mail/service.ts';
 import { reminderMail } from '../../mail/templates.ts';
-import { EMAIL_CODES } from '../../mail/transport.ts';
+import { createMailer, EMAIL_CODES } from '../../mail/transport.ts';
 import type { DestinationSender, SendResult } from '../../scheduler/types.ts';
 import { emailAddressOf } from './address.ts';
 
@@ -10,14 +11,19 @@ import { emailAddressOf } from './address.ts';
 export const reminderPageUrl = (publicUrl: string, reminderId: string) => `${publicUrl}/reminders/${encodeURIComponent(reminderId)}`;
 
 /**
- * Sends reminders by mail through app.mail; null without SMTP settings (deliveries then fail with
+ * Sends reminders by mail; null without SMTP settings (deliveries then fail with
  * DESTINATION_NOT_CONFIGURED). Every send checks that the address is confirmed for the account
- * and counts in the account's hourly cap.
+ * and counts in the account's hourly cap (kept in the database, so it holds across threads).
+ * The sender opens its own SMTP transport from the config: it may run in the scheduler's worker
+ * thread, where the app's mail service does not exist.
  */
-export function emailSenderOf(app: Pick<FastifyInstance, 'db' | 'config' | 'mail'>): DestinationSender | null {
-  const mail = app.mail;
-  if (!mail) return null;
+export function emailSenderOf(app: Pick<FastifyInstance, 'db' | 'config'>): DestinationSender | null {
+  const config = app.config.mail;
+  if (!config) return null;
+  const mailer = createMailer(config);
+  const mail = createMailService(app.db, config, mailer);
   return {
+    close: () => mailer.close(),
     // One SMTP server behind every address.
     concurrencyKey: () => 'email',
     async send(ctx): Promise<SendResult> {
