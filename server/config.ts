@@ -44,6 +44,8 @@ export interface Config {
   discordMissing: string[];
   webhookAllowPrivateTargets: boolean;
   deliveryLogRetentionDays: number;
+  /** DELIVERY_LEASE_SECONDS: how long another instance waits before sending what a dead one had claimed. */
+  deliveryLeaseMs: number;
   /** Serve the built dashboard; tests of the API alone switch it off. */
   serveWeb: boolean;
   /** Start the scheduler loop; some API tests drive it by hand. */
@@ -186,6 +188,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     discordMissing,
     webhookAllowPrivateTargets: parseBoolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, false, problems),
     deliveryLogRetentionDays: parseInteger('DELIVERY_LOG_RETENTION_DAYS', env.DELIVERY_LOG_RETENTION_DAYS, 30, 1, 3650, problems),
+    deliveryLeaseMs: parseInteger('DELIVERY_LEASE_SECONDS', env.DELIVERY_LEASE_SECONDS, 30, 2, 3600, problems) * 1000,
     serveWeb: parseBoolean('SERVE_WEB', env.SERVE_WEB, true, problems),
     schedulerEnabled: true,
     loginThrottle: DEFAULT_LOGIN_THROTTLE,

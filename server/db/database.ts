@@ -128,6 +128,9 @@ export interface DeliveriesTable {
   delivered_at: Instant | null;
   /** The owner hid this failed delivery from "Delivery problems" (migration 2026-11-23-006). */
   dismissed_at: Instant | null;
+  /** The instance sending this delivery now, until lease_expires_at (migration 2026-11-23-011). */
+  lease_owner: string | null;
+  lease_expires_at: Instant | null;
 }
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'retrying';

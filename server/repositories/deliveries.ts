@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { AttemptOutcome, DeliveryStatus, DestinationType, StoredRecurrence } from '../db/database.ts';
 import type { Executor } from './executor.ts';
 
@@ -59,7 +59,7 @@ export interface DueReminderRow {
 /** Up to `limit` reminders due at `nowIso`, earliest first (paused ones never). */
 export async function selectDueReminders(db: Executor, nowIso: string, limit: number): Promise<DueReminderRow[]> {
   // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
-  const rows = await db
+  const query = db
     .selectFrom('reminders as r')
     .innerJoin('accounts as a', 'a.id', 'r.account_id')
     .select([
@@ -84,8 +84,9 @@ export async function selectDueReminders(db: Executor, nowIso: string, limit: nu
     .where('r.is_paused', '=', sql.lit(0))
     .where('r.next_fire_utc', '<=', nowIso)
     .orderBy('r.next_fire_utc')
-    .limit(limit)
-    .execute();
+    .limit(limit);
+  // Several instances claiming at once take disjoint reminders (SQLite serializes the whole claim).
+  const rows = takesRowLocks(db) ? await query.forUpdate('r').skipLocked().execute() : await query.execute();
   return rows as DueReminderRow[];
 }
 
@@ -130,7 +131,7 @@ export interface NewDelivery {
  * is skipped. `written` holds the rows known to be in the table now: on a conflict a chunk cannot
  * tell which of its rows went in, so none of that chunk is listed (the outbox sweep reads them back).
  */
-export async function insertDeliveries<T extends NewDelivery>(db: Executor, rows: T[], nowIso: string): Promise<{ inserted: number; written: T[] }> {
+export async function insertDeliveries<T extends NewDelivery>(db: Executor, rows: T[], nowIso: string, lease?: DeliveryLease): Promise<{ inserted: number; written: T[] }> {
   let inserted = 0;
   const written: T[] = [];
   for (const part of insertChunks(rows)) {
@@ -150,6 +151,8 @@ export async function insertDeliveries<T extends NewDelivery>(db: Executor, rows
           late: d.late,
           created_at: nowIso,
           updated_at: nowIso,
+          lease_owner: lease?.owner ?? null,
+          lease_expires_at: lease?.until ?? null,
         })),
       )
       .onConflict((oc) => oc.columns(['reminder_id', 'occurrence_utc', 'destination_id']).doNothing())
@@ -225,13 +228,74 @@ export interface OutboxRow {
  */
 const isOpen = sql<boolean>`d.status in ('pending', 'retrying')`;
 
-/** One page of deliveries ready to send, in (next_attempt_at, id) order after `cursor`. */
-export async function loadOutboxPage(
+/** Who is sending a delivery, and until when unless renewed (see migration 2026-11-23-011). */
+export interface DeliveryLease {
+  owner: string;
+  until: string;
+}
+
+/** PostgreSQL takes row locks: concurrent claimers skip each other's rows instead of waiting. */
+const takesRowLocks = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * One page of deliveries ready to send, in (next_attempt_at, id) order after `cursor`, that no
+ * other instance holds: each is leased to `lease.owner` in the same transaction. Rows this owner
+ * already holds are read again (they may be in its memory: the pump skips those).
+ */
+export async function claimOutboxPage(
   db: Executor,
   status: 'pending' | 'retrying',
   nowIso: string,
   cursor: OutboxCursor | null,
   limit: number,
+  lease: DeliveryLease,
+): Promise<OutboxRow[]> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await loadOutboxPage(trx, status, nowIso, cursor, limit, lease.owner);
+    for (const part of idLists(rows.map((r) => r.id))) {
+      await trx.updateTable('deliveries').set({ lease_owner: lease.owner, lease_expires_at: lease.until }).where('id', 'in', part).execute();
+    }
+    return rows;
+  });
+}
+
+/** Gives leased rows back (no room in memory, shutdown): another instance may take them at once. */
+export async function releaseDeliveryLeases(db: Executor, ids: string[], owner: string): Promise<void> {
+  for (const part of idLists(ids)) {
+    await db.updateTable('deliveries').set({ lease_owner: null, lease_expires_at: null }).where('id', 'in', part).where('lease_owner', '=', owner).execute();
+  }
+}
+
+/** Whether some open delivery's lease ran out (its instance died): the outbox must be read again. */
+export async function hasExpiredLeases(db: Executor, nowIso: string): Promise<boolean> {
+  const row = await db.selectFrom('deliveries as d').select('d.id').where(isOpen).where('d.lease_expires_at', '<=', nowIso).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Gives back every lease of this owner (shutdown): what it did not send, another instance may. */
+export async function releaseOwnerLeases(db: Executor, owner: string): Promise<void> {
+  await db.updateTable('deliveries as d').set({ lease_owner: null, lease_expires_at: null }).where(isOpen).where('d.lease_owner', '=', owner).execute();
+}
+
+/** Extends every lease this owner holds on open deliveries (the rows in its memory). */
+export async function renewDeliveryLeases(db: Executor, lease: DeliveryLease): Promise<number> {
+  const res = await db
+    .updateTable('deliveries as d')
+    .set({ lease_expires_at: lease.until })
+    .where(isOpen)
+    .where('d.lease_owner', '=', lease.owner)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** One page of sendable deliveries that `owner` may take (unleased, expired, or its own). */
+async function loadOutboxPage(
+  db: Executor,
+  status: 'pending' | 'retrying',
+  nowIso: string,
+  cursor: OutboxCursor | null,
+  limit: number,
+  owner: string,
 ): Promise<OutboxRow[]> {
   let q = db
     .selectFrom('deliveries as d')
@@ -264,9 +328,11 @@ export async function loadOutboxPage(
     ])
     .where(isOpen)
     .where('d.status', '=', sql.lit(status))
-    .where('d.next_attempt_at', '<=', nowIso);
+    .where('d.next_attempt_at', '<=', nowIso)
+    .where((eb) => eb.or([eb('d.lease_expires_at', 'is', null), eb('d.lease_expires_at', '<=', nowIso), eb('d.lease_owner', '=', owner)]));
   if (cursor) q = q.where(sql<boolean>`(d.next_attempt_at, d.id) > (${cursor.at}, ${cursor.id})`);
-  const rows = await q.orderBy('d.next_attempt_at').orderBy('d.id').limit(limit).execute();
+  q = q.orderBy('d.next_attempt_at').orderBy('d.id').limit(limit);
+  const rows = takesRowLocks(db) ? await q.forUpdate('d').skipLocked().execute() : await q.execute();
   return rows as OutboxRow[];
 }
 
@@ -400,7 +466,17 @@ export async function writeAttemptResults(db: Executor, records: AttemptRecord[]
       for (const part of idLists(list.map((r) => r.deliveryId))) {
         await trx
           .updateTable('deliveries')
-          .set({ status: 'delivered', attempts: attempt, delivered_at: at, updated_at: at, next_attempt_at: null, last_error: null, last_error_code: null })
+          .set({
+            status: 'delivered',
+            attempts: attempt,
+            delivered_at: at,
+            updated_at: at,
+            next_attempt_at: null,
+            last_error: null,
+            last_error_code: null,
+            lease_owner: null,
+            lease_expires_at: null,
+          })
           .where('id', 'in', part)
           .execute();
       }
@@ -417,6 +493,8 @@ export async function writeAttemptResults(db: Executor, records: AttemptRecord[]
           last_error: r.error,
           last_error_code: r.errorCode,
           updated_at: r.finishedAt,
+          lease_owner: null,
+          lease_expires_at: null,
         })
         .where('id', '=', r.deliveryId)
         .execute();

@@ -109,7 +109,7 @@ export async function findDeliveryOfAccount(db: Executor, accountId: string, del
 export async function requeueDelivery(db: Executor, deliveryId: string, now: string): Promise<boolean> {
   const res = await db
     .updateTable('deliveries')
-    .set({ status: 'pending', next_attempt_at: now, dismissed_at: null, updated_at: now })
+    .set({ status: 'pending', next_attempt_at: now, dismissed_at: null, updated_at: now, lease_owner: null, lease_expires_at: null })
     .where('id', '=', deliveryId)
     .where((eb) => eb.or([eb('status', 'in', ['delivered', 'failed']), eb.and([eb('status', '=', 'retrying'), eb('next_attempt_at', '>', now)])]))
     .executeTakeFirst();

@@ -7,6 +7,7 @@
 import type { DB } from '../db/connection.ts';
 import {
   advanceReminders,
+  type DeliveryLease,
   type EnabledDestinationRow,
   insertDeliveries,
   listEnabledDestinations,
@@ -37,8 +38,8 @@ export class Claimer {
     private readonly clock: Clock,
   ) {}
 
-  /** Claims up to `limit` reminders due now. */
-  claim(limit: number, lateThresholdMs: number): Promise<ClaimResult> {
+  /** Claims up to `limit` reminders due now; the deliveries written are leased to `lease` (this instance sends them). */
+  claim(limit: number, lateThresholdMs: number, lease?: (nowMs: number) => DeliveryLease): Promise<ClaimResult> {
     const nowMs = this.clock.now();
     const nowIso = iso(nowMs);
     return this.db.transaction().execute(async (trx) => {
@@ -91,7 +92,7 @@ export class Claimer {
         }
       }
 
-      const { inserted, written } = await insertDeliveries(trx, rows, nowIso);
+      const { inserted, written } = await insertDeliveries(trx, rows, nowIso, lease?.(nowMs));
       for (const advance of plan.advances) {
         await advanceReminders(
           trx,

@@ -29,6 +29,11 @@ export interface SchedulerOptions {
   pruneCron: string;
   /** Days of delivery log kept. */
   retentionDays: number;
+  /**
+   * How long this instance's lease on the deliveries in its memory lasts without renewal (renewed
+   * every third of it): when the instance dies, another sends them after at most this long.
+   */
+  leaseMs: number;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
@@ -46,4 +51,5 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   safetyNetCron: '*/30 * * * * *',
   pruneCron: '0 17 3 * * *',
   retentionDays: 30,
+  leaseMs: 30_000,
 };

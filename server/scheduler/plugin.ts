@@ -71,6 +71,7 @@ export default fp<{ tuning?: Partial<SchedulerTuning> }>(
     const metrics = createSchedulerMetrics(() => countDueReminders(app.db, new Date().toISOString()));
     const scheduler = new Scheduler(app.db, app.log.child({ component: 'scheduler' }), metrics, {
       retentionDays: config.deliveryLogRetentionDays,
+      leaseMs: config.deliveryLeaseMs,
       ...opts.tuning,
     });
     /** Everything senders were tuned with so far: a sender created later gets it too. */

@@ -2,12 +2,19 @@ import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db/connection.ts';
 import type { DestinationType } from '../db/database.ts';
+import { randomBytes } from 'node:crypto';
+import { instanceId } from '../lib/leadership.ts';
 import {
-  loadOutboxPage,
+  claimOutboxPage,
+  type DeliveryLease,
   nextDeliveryAttemptAfter,
   nextReminderFire,
   pruneDeliveryLog,
   recoverOutbox,
+  releaseDeliveryLeases,
+  hasExpiredLeases,
+  releaseOwnerLeases,
+  renewDeliveryLeases,
   writeAttemptResults,
 } from '../repositories/deliveries.ts';
 import { Claimer } from './claimer.ts';
@@ -43,6 +50,9 @@ export class Scheduler {
   private wakeQueued = false;
   private ticking: Promise<void> | null = null;
   private tickAgain = false;
+  private leaseTimer: TimerHandle | null = null;
+  /** Who holds the leases on the deliveries this scheduler sends (one per scheduler, per process start). */
+  readonly leaseOwner = `${instanceId}:${randomBytes(3).toString('hex')}`;
 
   constructor(
     private readonly db: DB,
@@ -67,7 +77,10 @@ export class Scheduler {
     this.pump = new SendPump({
       clock,
       options: this.options,
-      loadPage: (status, nowIso, cursor, limit) => loadOutboxPage(db, status, nowIso, cursor, limit),
+      loadPage: (status, nowIso, cursor, limit) => claimOutboxPage(db, status, nowIso, cursor, limit, this.lease(Date.parse(nowIso))),
+      releaseLeases: (ids) => {
+        releaseDeliveryLeases(db, ids, this.leaseOwner).catch((err: unknown) => log.warn({ err }, 'scheduler: giving back delivery leases failed (they expire)'));
+      },
       senderFor: (type) => this.senders.get(type),
       onResult: (attempt) => this.recorder.record(attempt),
       log,
@@ -91,12 +104,45 @@ export class Scheduler {
     Object.assign(this.options, options);
   }
 
+  /** This scheduler's lease on deliveries, from `nowMs` on. */
+  private lease(nowMs: number): DeliveryLease {
+    return { owner: this.leaseOwner, until: new Date(nowMs + this.options.leaseMs).toISOString() };
+  }
+
+  /**
+   * Every third of a lease's life: renews the leases of the deliveries in memory, and reads the
+   * outbox again from its start when another instance's leases ran out (it died mid-send).
+   */
+  private renewLeasesLater(): void {
+    if (this.stopping) return;
+    this.leaseTimer = this.clock.setTimeout(
+      () => {
+        const now = this.clock.now();
+        renewDeliveryLeases(this.db, this.lease(now))
+          .then(() => hasExpiredLeases(this.db, new Date(now).toISOString()))
+          .then((expired) => {
+            if (!expired || this.stopping) return;
+            this.log.info({}, 'scheduler: taking over deliveries whose lease expired');
+            this.pump.resetCursors();
+            void this.tick();
+          })
+          .catch((err: unknown) => {
+            if (!this.stopping) this.log.warn({ err }, 'scheduler: renewing delivery leases failed');
+          })
+          .finally(() => this.renewLeasesLater());
+      },
+      Math.max(this.options.leaseMs / 3, 50),
+      { background: true },
+    );
+  }
+
   /** Starts the loop: recovery of unfinished deliveries, the timer, the safety net and pruning. */
   async start(): Promise<void> {
     if (this.loopEnabled || this.stopping) return;
     this.loopEnabled = true;
     const recovered = await recoverOutbox(this.db, new Date(this.clock.now()).toISOString());
     if (recovered) this.log.info({ recovered }, 'scheduler: recovered unfinished deliveries');
+    this.renewLeasesLater();
     this.crons.push(
       new Cron(this.options.safetyNetCron, { protect: true, unref: true }, () => {
         this.pump.resetCursors();
@@ -200,10 +246,14 @@ export class Scheduler {
     if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = null;
     for (const c of this.crons) c.stop();
+    if (this.leaseTimer) this.clock.clearTimeout(this.leaseTimer);
+    this.leaseTimer = null;
     this.pump.halt();
     await Promise.allSettled([this.ticking]);
     await this.pump.stop(this.options.shutdownTimeoutMs);
     await this.recorder.stop();
+    // What was not sent goes back to the outbox for any instance (this one's next start included).
+    await releaseOwnerLeases(this.db, this.leaseOwner).catch((err: unknown) => this.log.warn({ err }, 'scheduler: giving back delivery leases failed (they expire)'));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -242,7 +292,7 @@ export class Scheduler {
   private async claimAll(): Promise<void> {
     for (;;) {
       if (this.stopping) return;
-      const claimed = await this.claimer.claim(this.options.batchSize, this.options.lateThresholdMs);
+      const claimed = await this.claimer.claim(this.options.batchSize, this.options.lateThresholdMs, (nowMs) => this.lease(nowMs));
       for (const s of claimed.lateness) this.metrics.lateness.observe(s);
       // Start sending this batch while the next one is claimed; what finds no room in memory
       // stays pending in the table for the outbox sweep.

@@ -18,8 +18,10 @@ export interface SendPumpDeps {
   clock: Clock;
   /** Read on every use: app.scheduler.setOptions() changes them at run time. */
   options: Pick<SchedulerOptions, 'concurrency' | 'perHostConcurrency' | 'maxBuffered' | 'maxBufferedPerKey' | 'pageSize'>;
-  /** One page of sendable deliveries after `cursor` (loadOutboxPage). */
+  /** One page of sendable deliveries after `cursor`, leased to this instance (claimOutboxPage). */
   loadPage(status: OutboxStatus, nowIso: string, cursor: OutboxCursor | null, limit: number): Promise<OutboxRow[]>;
+  /** Gives back the leases of rows that found no room in memory: another instance may send them. */
+  releaseLeases?(deliveryIds: string[]): void;
   senderFor(type: DestinationType): DestinationSender | undefined;
   /** Every attempt that was made (not the ones abandoned at shutdown). */
   onResult(attempt: AttemptInput): void;
@@ -122,11 +124,16 @@ export class SendPump {
    */
   acceptClaimed(rows: OutboxRow[], complete: boolean): void {
     let advance = this.caughtUp && !this.filling && complete;
+    const noRoom: string[] = [];
     for (const row of rows) {
       if (this.offer(row)) {
         if (advance) this.cursors.pending = { at: row.next_attempt_at, id: row.id };
-      } else advance = false;
+      } else {
+        advance = false;
+        noRoom.push(row.id);
+      }
     }
+    if (noRoom.length > 0) this.deps.releaseLeases?.(noRoom);
     if (!complete) {
       this.caughtUp = false;
       void this.fill();
@@ -187,10 +194,15 @@ export class SendPump {
           break;
         }
         const page = await this.deps.loadPage(status, nowIso, cursor, options.pageSize);
+        const noRoom: string[] = [];
         for (const row of page) {
-          if (!this.offer(row) && held === undefined) held = cursor;
+          if (!this.offer(row)) {
+            noRoom.push(row.id);
+            if (held === undefined) held = cursor;
+          }
           cursor = { at: row.next_attempt_at, id: row.id };
         }
+        if (noRoom.length > 0) this.deps.releaseLeases?.(noRoom);
         if (page.length < options.pageSize) {
           reachedEnd = true;
           break;
