@@ -13,6 +13,9 @@ const Landing = lazy(() => import('@/features/landing/routes/landing'));
 const Installation = lazy(() => import('@/features/info/routes/installation'));
 const Contact = lazy(() => import('@/features/info/routes/contact'));
 const Login = lazy(() => import('@/features/auth/routes/login'));
+const ForgotPassword = lazy(() => import('@/features/auth/routes/forgot-password'));
+const ResetPassword = lazy(() => import('@/features/auth/routes/reset-password'));
+const ConfirmEmail = lazy(() => import('@/features/auth/routes/confirm-email'));
 const Home = lazy(() => import('@/features/dashboard/routes/home'));
 const CreateReminder = lazy(() => import('@/features/reminders/routes/create-reminder'));
 const ReminderDetails = lazy(() => import('@/features/reminders/routes/reminder-details'));
@@ -61,6 +64,11 @@ const LandingPage = page(Landing);
 const InstallationPage = page(Installation);
 const ContactPage = page(Contact);
 const LoginPage = page(Login, 'guest');
+const ForgotPasswordPage = page(ForgotPassword, 'guest');
+// Open signed in or not: a reset link signs every session out anyway; an address is confirmed by
+// whoever reads its mailbox.
+const ResetPasswordPage = page(ResetPassword);
+const ConfirmEmailPage = page(ConfirmEmail);
 const WelcomePage = page(Welcome, 'auth');
 const HomePage = page(Home, 'auth');
 const CreateReminderPage = page(CreateReminder, 'auth');
@@ -96,6 +104,9 @@ export function AppRouter() {
         <Route path="/contact" component={ContactPage} />
         <Route path="/account" component={AccountPage} />
         <Route path="/login" component={LoginPage} />
+        <Route path="/forgot-password" component={ForgotPasswordPage} />
+        <Route path="/reset-password" component={ResetPasswordPage} />
+        <Route path="/confirm-email" component={ConfirmEmailPage} />
         <Route path="/auth/callback/discord" component={DiscordCallbackPage} />
         <Route path="/welcome" component={WelcomePage} />
         <Route component={Fallback} />

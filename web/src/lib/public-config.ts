@@ -16,3 +16,9 @@ export function usePublicLinks(): { links: PublicLinks; loaded: boolean } {
     loaded: data !== undefined,
   };
 }
+
+/** Whether the server can send mail (SMTP_URL and MAIL_FROM): email destinations need it. */
+export function useEmailConfigured(): { configured: boolean; loaded: boolean } {
+  const { data } = useSWR<{ email?: { configured?: boolean } }>('/api/config', { revalidateOnFocus: false });
+  return { configured: data?.email?.configured === true, loaded: data !== undefined };
+}

@@ -42,7 +42,7 @@ export type Recurrence = Exclude<Repetition, 'CUSTOM'>;
 export const RECURRENCES = ['ONCE', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY', 'HOURLY'] as const satisfies readonly Recurrence[];
 type _EveryRecurrence = Accepts<[never], [Exclude<Recurrence, (typeof RECURRENCES)[number]>]>;
 
-export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook');
+export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook' | 'email');
 export type WebhookPlatform = NonNullable<DestinationOutput['metadata']['platform']> & ('generic' | 'discord' | 'slack');
 
 export type DestinationMetadata = Omit<DestinationOutput['metadata'], 'platform'> & { platform?: WebhookPlatform };

@@ -17,12 +17,21 @@ export interface RegisterPayload {
 
 export interface PublicConfig {
   discord: { configured: boolean; client_id: string | null; authorize_url: string | null; redirect_uri: string; scopes: string[]; missing: string[] };
+  /** SMTP set up: password reset by mail; otherwise the administrator makes a link (npm run admin). */
+  email: { configured: boolean; missing: string[] };
   public_url: string;
   version: string;
 }
 
 export const loginRequest = (payload: LoginPayload) => api.post<LoginResponse>('/api/auth/login', payload);
 export const registerRequest = (payload: RegisterPayload) => api.post<unknown>('/api/auth/register', payload);
+
+/** Mails a reset link if an account has this email; the answer is the same either way. */
+export const requestPasswordReset = (email: string) => api.post<{ ok: boolean }>('/api/auth/password-reset', { email });
+/** Sets the password with the link's token; every session of the account is signed out. */
+export const confirmPasswordReset = (token: string, password: string) => api.post<{ ok: boolean }>('/api/auth/password-reset/confirm', { token, password });
+/** Confirms an address for email reminders (the link mailed to it); works signed in or not. */
+export const confirmEmailAddress = (token: string) => api.post<{ address: string }>('/api/email/confirm', { token });
 
 /** The server builds the Discord authorize URL (and sets the OAuth state cookie). */
 export const discordAuthorizeUrl = (mode: 'login' | 'link' = 'login') =>

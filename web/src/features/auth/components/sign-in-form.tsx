@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { PasswordInput } from '@/components/password-input';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { SimpleTooltip } from '@/components/ui/tooltip';
 import { errorMessage } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
 import { sleep } from '@/lib/utils';
@@ -57,11 +57,9 @@ export function SignInForm({ initialEmail = '', onError }: { initialEmail?: stri
         id="signin-password"
         label={t('fields.password')}
         aside={
-          <SimpleTooltip content={t('signIn.comingSoon')}>
-            <button type="button" aria-disabled="true" className="cursor-default text-xs font-medium text-muted-foreground/80" onClick={(e) => e.preventDefault()}>
-              {t('signIn.forgotPassword')}
-            </button>
-          </SimpleTooltip>
+          <Link href="/forgot-password" className="text-xs font-medium text-primary underline-offset-4 hover:underline" data-testid="forgot-password-link">
+            {t('signIn.forgotPassword')}
+          </Link>
         }
       >
         <PasswordInput

@@ -21,7 +21,8 @@ export default function LoginPage() {
   const { t } = useTranslation('auth');
   const [tab, setTab] = useState<Tab>('signin');
   const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
+  // Back from a password reset (/login?reset=done): say it worked.
+  const [success, setSuccess] = useState<string | null>(() => (new URLSearchParams(window.location.search).get('reset') === 'done' ? t('signIn.resetDone') : null));
   const [registeredEmail, setRegisteredEmail] = useState('');
   const [password, setPassword] = useState('');
   usePageTitle(tab === 'signin' ? t('common:pageTitle.signIn') : t('common:pageTitle.signUp'));

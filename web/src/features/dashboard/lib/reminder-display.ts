@@ -70,7 +70,7 @@ export function listInstant(reminder: Pick<Reminder, 'next_fire_utc' | 'remind_a
 
 /** Destination kinds in display order, with how many of each the reminder has. */
 export function destinationCounts(destinations: Pick<Destination, 'type'>[]): { type: Destination['type']; count: number }[] {
-  const order: Destination['type'][] = ['discord_dm', 'discord_channel', 'webhook'];
+  const order: Destination['type'][] = ['discord_dm', 'discord_channel', 'webhook', 'email'];
   return order
     .map((type) => ({ type, count: destinations.filter((d) => d.type === type).length }))
     .filter((entry) => entry.count > 0);

@@ -1,7 +1,7 @@
 import type { DestinationInput } from '@/lib/api/reminders';
 
-/** SPEC section 9: per reminder, at most 1 DM, 5 channel destinations and 5 webhooks. */
-export const DESTINATION_CAPS = { discord_dm: 1, discord_channel: 5, webhook: 5 } as const satisfies Record<DestinationInput['type'], number>;
+/** SPEC section 9: per reminder, at most 1 DM, 5 channel destinations and 5 webhooks; 5 email addresses. */
+export const DESTINATION_CAPS = { discord_dm: 1, discord_channel: 5, webhook: 5, email: 5 } as const satisfies Record<DestinationInput['type'], number>;
 
 /** A destination being edited: what is sent to the server plus a display label known only here. */
 export type EditableDestination = DestinationInput & { label?: string };

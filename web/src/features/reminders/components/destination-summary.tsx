@@ -1,8 +1,9 @@
-import { AtSign, Hash, type LucideIcon, MessageCircle, Webhook } from 'lucide-react';
+import { AtSign, Hash, type LucideIcon, Mail, MessageCircle, Webhook } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
 import { type EditableDestination, maskWebhookUrl } from '../api/destinations';
+import { EmailConfirmationStatus } from './email-status';
 import { usePlatformLabels } from './webhook-form';
 
 export interface DestinationText {
@@ -40,6 +41,9 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
         subtitle: t('channel.subtitle'),
       };
     }
+    if (d.type === 'email') {
+      return { icon: Mail, title: d.label ?? (d.metadata.address || t('email.title')), subtitle: t('email.subtitle') };
+    }
     const platform = platforms[d.metadata.platform ?? 'generic'] ?? platforms.generic;
     return {
       icon: Webhook,
@@ -49,8 +53,19 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
   };
 }
 
-/** One line per destination: icon, label, kind. */
-export function DestinationSummary({ destination, discordName, className }: { destination: EditableDestination; discordName?: string | null; className?: string }) {
+/** One line per destination: icon, label, kind; an email address also shows whether it is confirmed. */
+export function DestinationSummary({
+  destination,
+  discordName,
+  saved = false,
+  className,
+}: {
+  destination: EditableDestination;
+  discordName?: string | null;
+  /** The destination is stored on a reminder (its confirmation mail went out when it was saved). */
+  saved?: boolean;
+  className?: string;
+}) {
   const describe = useDescribeDestination(discordName);
   const { icon: Icon, title, subtitle } = describe(destination);
   const role = destination.type === 'discord_channel' && destination.metadata.mention_role_id && !destination.label && !destination.metadata.mention_role_name;
@@ -72,6 +87,11 @@ export function DestinationSummary({ destination, discordName, className }: { de
             </Badge>
           )}
         </p>
+        {destination.type === 'email' && destination.metadata.address && (
+          <div className="pt-1.5">
+            <EmailConfirmationStatus address={destination.metadata.address} saved={saved} />
+          </div>
+        )}
       </div>
     </div>
   );

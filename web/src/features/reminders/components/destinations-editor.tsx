@@ -1,14 +1,16 @@
-import { Hash, type LucideIcon, MessageCircle, Plus, Trash2, Webhook, X } from 'lucide-react';
+import { Hash, type LucideIcon, Mail, MessageCircle, Plus, Trash2, Webhook, X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useAccount, useCapabilities } from '@/lib/api/reminders';
+import { useEmailConfigured } from '@/lib/public-config';
 import { getUser } from '@/lib/session';
 import { cn } from '@/lib/utils';
 import { atCap, countByType, DESTINATION_CAPS, type EditableDestination } from '../api/destinations';
 import { DestinationSummary, useDescribeDestination } from './destination-summary';
+import { EmailForm } from './email-form';
 import { ServerPickerDialog } from './server-picker-dialog';
 import { WebhookForm } from './webhook-form';
 
@@ -22,11 +24,12 @@ export interface DestinationsEditorProps {
   idPrefix?: string;
 }
 
-type Availability = { enabled: true } | { enabled: false; reason: 'loading' | 'notConfigured' | 'noIdentity' | 'unavailable' | 'limit' };
+type Availability = { enabled: true } | { enabled: false; reason: 'loading' | 'notConfigured' | 'noIdentity' | 'unavailable' | 'limit' | 'emailNotConfigured' };
 
 /**
  * The list of a reminder's destinations with remove buttons, and the three ways to add one: a DM,
- * a server channel (server-picker dialog), a webhook. Caps: 1 DM, 5 channels, 5 webhooks.
+ * a server channel (server-picker dialog), a webhook, an email address. Caps: 1 DM, 5 channels,
+ * 5 webhooks, 5 addresses.
  * Controlled: shared by the create wizard and the details page's edit mode.
  */
 export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'destinations' }: DestinationsEditorProps) {
@@ -36,6 +39,8 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
   const describe = useDescribeDestination();
   const [pickerOpen, setPickerOpen] = useState(false);
   const [webhookOpen, setWebhookOpen] = useState(false);
+  const [emailOpen, setEmailOpen] = useState(false);
+  const mail = useEmailConfigured();
 
   const accountId = account.data?.id ?? getUser()?.user_id ?? '';
   const discordName = account.data?.identities.find((i) => i.provider === 'discord')?.username ?? null;
@@ -54,6 +59,10 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
   const channel = discordAvailability('discord_channel');
   const webhookFull = atCap(value, 'webhook');
   const webhookShown = webhookOpen && !webhookFull;
+  // Email needs SMTP on the server (GET /api/config), like Discord needs its settings.
+  const email: Availability = !mail.loaded ? { enabled: false, reason: 'loading' } : !mail.configured ? { enabled: false, reason: 'emailNotConfigured' } : atCap(value, 'email') ? { enabled: false, reason: 'limit' } : { enabled: true };
+  const emailShown = emailOpen && email.enabled;
+  const emailAddresses = value.filter((d) => d.type === 'email').map((d) => String(d.metadata.address ?? ''));
 
   const add = (d: EditableDestination) => onChange([...value, d]);
   const removeAt = (index: number) => onChange(value.filter((_, i) => i !== index));
@@ -82,7 +91,7 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
                 data-testid="destination-item"
                 data-type={d.type}
               >
-                <DestinationSummary destination={d} discordName={discordName} className="min-w-0 flex-1" />
+                <DestinationSummary destination={d} discordName={discordName} saved={Boolean(d.id)} className="min-w-0 flex-1" />
                 <Button
                   type="button"
                   variant="ghost"
@@ -176,6 +185,45 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
               </div>
             )}
           </OptionRow>
+          <OptionRow
+            icon={Mail}
+            title={t('email.title')}
+            description={t('email.description')}
+            count={countByType(value, 'email')}
+            cap={DESTINATION_CAPS.email}
+            hint={<AvailabilityHint availability={email} testId="email-hint" />}
+            testId="option-email"
+            action={
+              <Button
+                type="button"
+                variant={emailShown ? 'ghost' : 'outline'}
+                size="sm"
+                className="w-full sm:w-auto"
+                disabled={disabled || !email.enabled}
+                aria-expanded={emailShown}
+                aria-controls={`${idPrefix}-email-panel`}
+                onClick={() => setEmailOpen((o) => !o)}
+                data-testid="toggle-email"
+              >
+                {emailShown ? <X /> : <Plus />}
+                {emailShown ? t('email.cancel') : t('email.open')}
+              </Button>
+            }
+          >
+            {emailShown && (
+              <div id={`${idPrefix}-email-panel`} className="mt-4 rounded-lg border bg-muted/40 p-4" data-testid="email-panel">
+                <EmailForm
+                  idPrefix={`${idPrefix}-email`}
+                  disabled={disabled}
+                  existing={emailAddresses}
+                  onAdd={(d) => {
+                    add(d);
+                    if (countByType(value, 'email') + 1 >= DESTINATION_CAPS.email) setEmailOpen(false);
+                  }}
+                />
+              </div>
+            )}
+          </OptionRow>
         </div>
       </section>
 
@@ -240,6 +288,7 @@ function AvailabilityHint({ availability, testId }: { availability: Availability
   const text: Record<Exclude<typeof availability.reason, 'loading'>, ReactNode> = {
     limit: t('hints.limitReached'),
     notConfigured: t('hints.discordNotConfigured'),
+    emailNotConfigured: t('hints.emailNotConfigured'),
     unavailable: t('hints.discordUnavailable'),
     noIdentity: (
       <Link href="/account" className="font-medium text-primary underline-offset-4 hover:underline">

@@ -1,4 +1,4 @@
-import { AlertTriangle, Hash, KeyRound, MessageCircle, Send, Webhook } from 'lucide-react';
+import { AlertTriangle, Hash, KeyRound, Mail, MessageCircle, Send, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -22,6 +22,7 @@ import { type Destination, rotateDestinationSecret, testDestination } from '@/li
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/utils';
 import { maskWebhookUrl } from '../../api/destinations';
+import { EmailConfirmationStatus } from '../email-status';
 
 const PLATFORM_KEYS = {
   generic: 'destinations.platform.generic',
@@ -141,6 +142,10 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
     title = t('destinations.webhook');
     detail = maskWebhookUrl(m.url);
     extra = m.username ? t('destinations.postAs', { name: m.username }) : null;
+  } else if (destination.type === 'email') {
+    Icon = Mail;
+    title = t('destinations.email');
+    detail = m.address ?? '';
   }
   const platform = destination.type === 'webhook' ? (m.platform ?? 'generic') : null;
 
@@ -173,6 +178,7 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
           <span>{t('destinations.disabled', { reason: destination.disabled_reason })}</span>
         </div>
       )}
+      {destination.type === 'email' && m.address && <EmailConfirmationStatus address={m.address} saved />}
       {destination.type === 'webhook' && <WebhookActions reminderId={reminderId} destination={destination} onTested={onChanged} />}
     </li>
   );
