@@ -24,6 +24,7 @@ const SOURCE_DIRS = ['web/src', 'bot', 'server/destinations', 'server/reminders'
 /** `namespace:prefix` of keys that are composed at run time; every key under them counts as used. */
 const DYNAMIC_PREFIXES = [
   'common:errors.', // ApiError codes: t(`common:errors.${code}`)
+  'delivery:codes.', // delivery failure codes: t(`codes.${code}`) in web/src/lib/delivery-text.ts
   'reminders:recurrence.', // recurrence_type values: t(`reminders:recurrence.${type}`)
   'reminders:customRepeat.units.', // t(`customRepeat.units.${freq}`, { count })
   'reminders:customRepeat.monthly.nth.', // t(`customRepeat.monthly.nth.${n}`)

@@ -242,7 +242,7 @@ describe('dashboard and calendar (browser)', () => {
     await page.waitForURL(e2e.url(`/reminders/${ids.paused}`));
   });
 
-  it('reports delivery problems, newest first, with a link to the reminder', async () => {
+  it('reports a failed delivery once however many attempts it took, with a link to its history', async () => {
     const db = e2e.server.app.db;
     const now = Date.now();
     const deliveryId = randomUUID();
@@ -287,12 +287,14 @@ describe('dashboard and calendar (browser)', () => {
     const card = page.getByTestId('delivery-problems');
     await card.waitFor();
     expect(await card.getByRole('heading').first().textContent()).toBe('Delivery problems');
+    // One row per delivery (not per attempt): the last error, and how many attempts it took.
     const rows = card.getByTestId('delivery-problem');
-    expect(await rows.count()).toBe(2);
+    expect(await rows.count()).toBe(1);
+    // No code stored (an older row): the server's detail is shown as it is.
     expect(await rows.nth(0).getByTestId('delivery-problem-error').textContent()).toBe('HTTP 500 from webhook');
-    expect(await rows.nth(1).getByTestId('delivery-problem-error').textContent()).toBe('Connection reset');
+    expect(await rows.nth(0).getByTestId('delivery-problem-attempts').textContent()).toBe('2 attempts');
     expect(await rows.nth(0).getByTestId('delivery-problem-message').textContent()).toBe('Stand-up notes');
-    expect(await rows.nth(0).getByTestId('delivery-problem-destination').textContent()).toBe('slack webhook hooks.example.com');
+    expect(await rows.nth(0).getByTestId('delivery-problem-destination').textContent()).toBe('Slack webhook · hooks.example.com');
     await screenshot(page, 'dashboard-light-problems');
 
     const dark = await e2e.signedInPage({ user, storage: { 'vite-ui-theme': 'dark' } });
@@ -302,7 +304,7 @@ describe('dashboard and calendar (browser)', () => {
     await screenshot(dark.page, 'dashboard-dark');
 
     await rows.nth(0).getByTestId('delivery-problem-link').click();
-    await page.waitForURL(e2e.url(`/reminders/${ids.daily}`));
+    await page.waitForURL(e2e.url(`/reminders/${ids.daily}#delivery-history`));
   });
 
   it('shows the days with reminders as a list on a 390 px screen', async () => {

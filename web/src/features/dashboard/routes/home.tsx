@@ -36,7 +36,7 @@ export default function HomePage() {
     content = (
       <div className="space-y-6" data-testid="dashboard">
         {list.length > 0 && <StatCards reminders={list} account={account.data} zone={zone} />}
-        <DeliveryProblems errors={deliveryErrors.data ?? []} zone={zone} />
+        <DeliveryProblems errors={deliveryErrors.data ?? []} reminders={list} zone={zone} />
         <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(320px,400px)] lg:items-start">
           {/* Below lg the list (the main content) comes first and the calendar becomes a day list. */}
           <MonthCalendar reminders={list} zone={zone} className="order-2 lg:order-1" />

@@ -9,9 +9,11 @@ import { useEmailConfigured } from '@/lib/public-config';
 import { getUser } from '@/lib/session';
 import { cn } from '@/lib/utils';
 import { atCap, countByType, DESTINATION_CAPS, type EditableDestination } from '../api/destinations';
+import { DestinationCheckStatus } from './destination-check-status';
 import { DestinationSummary, useDescribeDestination } from './destination-summary';
 import { EmailForm } from './email-form';
 import { ServerPickerDialog } from './server-picker-dialog';
+import type { DestinationChecks } from './use-destination-checks';
 import { WebhookForm } from './webhook-form';
 
 export type { EditableDestination } from '../api/destinations';
@@ -22,6 +24,8 @@ export interface DestinationsEditorProps {
   disabled?: boolean;
   /** Prefix for element ids, so two editors can live on one page. */
   idPrefix?: string;
+  /** Each new destination's check (useDestinationChecks), shown under it. */
+  checks?: DestinationChecks;
 }
 
 type Availability = { enabled: true } | { enabled: false; reason: 'loading' | 'notConfigured' | 'noIdentity' | 'unavailable' | 'limit' | 'emailNotConfigured' };
@@ -32,7 +36,7 @@ type Availability = { enabled: true } | { enabled: false; reason: 'loading' | 'n
  * 5 webhooks, 5 addresses.
  * Controlled: shared by the create wizard and the details page's edit mode.
  */
-export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'destinations' }: DestinationsEditorProps) {
+export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'destinations', checks }: DestinationsEditorProps) {
   const { t } = useTranslation('destinations');
   const capabilities = useCapabilities();
   const account = useAccount();
@@ -91,7 +95,10 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
                 data-testid="destination-item"
                 data-type={d.type}
               >
-                <DestinationSummary destination={d} discordName={discordName} saved={Boolean(d.id)} className="min-w-0 flex-1" />
+                <div className="min-w-0 flex-1 space-y-1">
+                  <DestinationSummary destination={d} discordName={discordName} saved={Boolean(d.id)} />
+                  <DestinationCheckStatus state={checks?.stateOf(d)} metadata={d.metadata} />
+                </div>
                 <Button
                   type="button"
                   variant="ghost"

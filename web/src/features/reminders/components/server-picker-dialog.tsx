@@ -1,4 +1,4 @@
-import { ArrowLeft, Bot, Check, ExternalLink, Hash, RefreshCw, Shield } from 'lucide-react';
+import { ArrowLeft, Ban, Bot, Check, ExternalLink, Hash, RefreshCw, Shield, TriangleAlert } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
@@ -7,6 +7,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { botInviteUrl, type Channel, type Guild, listChannels, listGuilds, listRoles, type Role } from '@/lib/api/reminders';
+import { useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
 import { guildIconUrl, initials, mentionableRoles, roleColor, TEXT_CHANNEL, type EditableDestination } from '../api/destinations';
 
@@ -34,6 +35,7 @@ export interface ServerPickerDialogProps {
  */
 export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: ServerPickerDialogProps) {
   const { t } = useTranslation('destinations');
+  const text = useDeliveryText();
   const [mode, setMode] = useState<Mode>('guild');
   const [guilds, setGuilds] = useState<Guild[] | null>(null);
   const [channels, setChannels] = useState<Channel[] | null>(null);
@@ -296,16 +298,41 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
               <EmptyText>{t('picker.channel.empty')}</EmptyText>
             ) : (
               <OptionList label={t('picker.channel.title')} testId="channel-list">
-                {channels.map((c) => (
-                  <Option key={c.id} selected={channel?.id === c.id} onSelect={() => setChannel(c)} testId={`channel-${c.id}`}>
-                    <Hash className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-                    <span className="min-w-0 flex-1 truncate">{c.name}</span>
-                  </Option>
-                ))}
+                {channels.map((c) => {
+                  // The bot cannot post there: shown, but not choosable, with the reason.
+                  const unusable = c.bot_can_send === false;
+                  const reasonId = `picker-channel-reason-${c.id}`;
+                  return (
+                    <Option
+                      key={c.id}
+                      selected={channel?.id === c.id}
+                      onSelect={() => setChannel(c)}
+                      testId={`channel-${c.id}`}
+                      disabled={unusable}
+                      describedBy={unusable ? reasonId : undefined}
+                    >
+                      {unusable ? <Ban className="size-4 shrink-0 text-muted-foreground" aria-hidden /> : <Hash className="size-4 shrink-0 text-muted-foreground" aria-hidden />}
+                      <span className="min-w-0 flex-1">
+                        <span className="block truncate">{c.name}</span>
+                        {unusable && (
+                          <span id={reasonId} className="block text-xs whitespace-normal text-muted-foreground" data-testid="channel-unusable-reason">
+                            {text.codeText(c.reason ?? 'DISCORD_CANNOT_POST', { params: { channel: c.name, who: 'bot' } })}
+                          </span>
+                        )}
+                      </span>
+                    </Option>
+                  );
+                })}
               </OptionList>
             )
           )}
 
+          {mode === 'role' && channel?.bot_can_mention === false && (
+            <Alert className="mb-3 border-warning/50 bg-warning/10 text-amber-800 dark:text-warning" data-testid="picker-mention-warning">
+              <TriangleAlert />
+              <span className="flex-1">{t('delivery:check.mentionWarning', { channel: channel.name })}</span>
+            </Alert>
+          )}
           {mode === 'role' &&
             (loading && !roles ? (
               <ListSkeleton />
@@ -421,7 +448,7 @@ function OptionList({ label, testId, children }: { label: string; testId: string
   const ref = useRef<HTMLDivElement>(null);
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
     if (!['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
-    const items = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('[role="radio"]') ?? []);
+    const items = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('[role="radio"]:not(:disabled)') ?? []);
     if (items.length === 0) return;
     const index = items.indexOf(document.activeElement as HTMLButtonElement);
     const forward = e.key === 'ArrowDown' || e.key === 'ArrowRight';
@@ -433,7 +460,7 @@ function OptionList({ label, testId, children }: { label: string; testId: string
   }
   // Roving tab stop: computed from the DOM after each render.
   useEffect(() => {
-    const items = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('[role="radio"]') ?? []);
+    const items = Array.from(ref.current?.querySelectorAll<HTMLButtonElement>('[role="radio"]:not(:disabled)') ?? []);
     const chosen = items.findIndex((el) => el.getAttribute('aria-checked') === 'true');
     items.forEach((el, i) => {
       el.tabIndex = i === (chosen >= 0 ? chosen : 0) ? 0 : -1;
@@ -446,19 +473,38 @@ function OptionList({ label, testId, children }: { label: string; testId: string
   );
 }
 
-function Option({ selected, onSelect, onActivate, testId, children }: { selected: boolean; onSelect: () => void; onActivate?: () => void; testId: string; children: ReactNode }) {
+function Option({
+  selected,
+  onSelect,
+  onActivate,
+  testId,
+  disabled = false,
+  describedBy,
+  children,
+}: {
+  selected: boolean;
+  onSelect: () => void;
+  onActivate?: () => void;
+  testId: string;
+  disabled?: boolean;
+  describedBy?: string | undefined;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"
       role="radio"
       aria-checked={selected}
+      aria-describedby={describedBy}
+      disabled={disabled}
       onClick={onSelect}
       onDoubleClick={onActivate}
       data-testid={testId}
       className={cn(
         'flex min-h-12 w-full items-center gap-3 rounded-lg border px-3 py-2 text-left text-sm transition-colors outline-none',
         'focus-visible:ring-[3px] focus-visible:ring-ring/50',
-        selected ? 'border-primary bg-primary/10 ring-1 ring-primary dark:bg-primary/20' : 'bg-background hover:bg-accent dark:bg-input/20',
+        'disabled:cursor-not-allowed disabled:bg-muted/50 disabled:text-muted-foreground',
+        selected ? 'border-primary bg-primary/10 ring-1 ring-primary dark:bg-primary/20' : 'bg-background enabled:hover:bg-accent dark:bg-input/20',
       )}
     >
       {children}

@@ -17,6 +17,8 @@ import { LeaveDialog, useLeaveGuard } from '../components/leave-guard';
 import { currentTime, formRepetition, isReminderFormValid, ReminderFormFields, type ReminderFormState } from '../components/reminder-form-fields';
 import { ReviewStep } from '../components/review-step';
 import { SecretDialog, type SecretEntry } from '../components/secret-dialog';
+import { useDestinationChecks } from '../components/use-destination-checks';
+import { useDestinationError } from '../components/use-destination-error';
 import { usePageTitle } from '@/lib/use-page-title';
 
 type Step = 1 | 2 | 3;
@@ -65,6 +67,9 @@ export default function CreateReminder() {
     raw: null,
   }));
   const [destinations, setDestinations] = useState<EditableDestination[]>([]);
+  // Each destination is checked when added; one that fails keeps the wizard on step 2 (its reason shows next to it).
+  const checks = useDestinationChecks(destinations);
+  const destinationError = useDestinationError();
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [secrets, setSecrets] = useState<SecretEntry[] | null>(null);
@@ -112,6 +117,7 @@ export default function CreateReminder() {
 
   function goTo(target: Step) {
     if (target > 1 && !valid) return;
+    if (target > 2 && checks.blocked) return;
     setError(null);
     setStep(target);
   }
@@ -143,7 +149,8 @@ export default function CreateReminder() {
       else finish();
     } catch (err) {
       console.error('Failed to create reminder', err);
-      const message = errorMessage(err, fallback) || fallback;
+      // A destination at fault is named, with the server's reason in the user's language.
+      const message = destinationError(err, destinations) ?? (errorMessage(err, fallback) || fallback);
       setError(message);
       toast.error(message);
     } finally {
@@ -178,7 +185,7 @@ export default function CreateReminder() {
           {([1, 2, 3] as const).map((n) => {
             const done = n < step;
             const current = n === step;
-            const reachable = n < step || (n > step && valid);
+            const reachable = n < step || (n > step && valid && !(n > 2 && checks.blocked));
             return (
               <li key={n} className={current ? 'min-w-0 flex-1' : 'shrink-0 sm:min-w-0 sm:flex-1'}>
                 <button
@@ -221,7 +228,7 @@ export default function CreateReminder() {
         </div>
         <div className="px-5 py-6 sm:px-6">
           {step === 1 && <ReminderFormFields value={form} onChange={updateForm} timezone={timezone} idPrefix="wizard" />}
-          {step === 2 && <DestinationsEditor value={destinations} onChange={setDestinations} disabled={submitting} idPrefix="wizard-destinations" />}
+          {step === 2 && <DestinationsEditor value={destinations} onChange={setDestinations} disabled={submitting} idPrefix="wizard-destinations" checks={checks} />}
           {step === 3 && <ReviewStep form={form} destinations={destinations} timezone={timezone ?? 'UTC'} discordName={discordName} onEdit={goTo} />}
         </div>
 
@@ -234,6 +241,12 @@ export default function CreateReminder() {
           </div>
         )}
 
+        {step === 2 && checks.blocked && (
+          <p id="wizard-destinations-blocked" className="px-5 pb-3 text-sm text-muted-foreground sm:px-6" data-testid="destinations-blocked">
+            {t('delivery:check.blocked')}
+          </p>
+        )}
+
         <div className="flex items-center justify-between gap-3 border-t px-5 py-4 sm:px-6">
           {step > 1 ? (
             <Button type="button" variant="outline" onClick={() => goTo((step - 1) as Step)} disabled={submitting} data-testid="wizard-back">
@@ -244,12 +257,18 @@ export default function CreateReminder() {
             <span />
           )}
           {step < 3 ? (
-            <Button type="button" onClick={() => goTo((step + 1) as Step)} disabled={!valid} data-testid="wizard-next">
+            <Button
+              type="button"
+              onClick={() => goTo((step + 1) as Step)}
+              disabled={!valid || (step === 2 && checks.blocked)}
+              aria-describedby={step === 2 && checks.blocked ? 'wizard-destinations-blocked' : undefined}
+              data-testid="wizard-next"
+            >
               {t('wizard.actions.next')}
               <ArrowRight />
             </Button>
           ) : (
-            <Button type="button" variant="brand" onClick={() => void create()} disabled={submitting || !valid} data-testid="wizard-create">
+            <Button type="button" variant="brand" onClick={() => void create()} disabled={submitting || !valid || checks.blocked} data-testid="wizard-create">
               {submitting ? <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden /> : <Check />}
               {submitting ? t('wizard.actions.creating') : t('wizard.actions.create')}
             </Button>

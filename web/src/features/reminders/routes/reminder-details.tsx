@@ -23,6 +23,7 @@ import { ApiError, errorMessage } from '@/lib/api-client';
 import { reminderStatus } from '@/lib/reminder-status';
 import { normalizeTimezone } from '@/lib/timezones';
 import { DangerZone } from '../components/details/danger-zone';
+import { DeliveryHistory } from '../components/details/delivery-history';
 import { DestinationList } from '../components/details/destination-list';
 import { InfoCard } from '../components/details/info-card';
 import { OccurrencesCard } from '../components/details/occurrences-card';
@@ -30,6 +31,7 @@ import { ReminderEditForm } from '../components/details/reminder-edit-form';
 import { shortId } from '../components/details/reminder-meta';
 import { ReminderOverview } from '../components/details/reminder-overview';
 import { SkippedOccurrences } from '../components/details/skipped-occurrences';
+import { useDestinationError } from '../components/use-destination-error';
 import { titleFromMessage, usePageTitle } from '@/lib/use-page-title';
 
 function DetailsSkeleton() {
@@ -67,6 +69,7 @@ export default function ReminderDetailsPage() {
   const { data: account, error: accountError } = useAccount();
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState<Busy>(null);
+  const destinationError = useDestinationError();
   const redirected = useRef(false);
   const timezone = normalizeTimezone(account?.timezone);
   usePageTitle(reminder?.message ? titleFromMessage(reminder.message) : t('common:pageTitle.reminder'));
@@ -130,7 +133,8 @@ export default function ReminderDetailsPage() {
       toast.success(t('toasts.updated'));
     } catch (err) {
       console.error('Failed to update reminder', err);
-      toast.error(t('toasts.updateFailed'), { description: errorMessage(err) });
+      // A destination at fault is named, with the server's reason in the user's language.
+      toast.error(t('toasts.updateFailed'), { description: destinationError(err, payload.destinations) ?? errorMessage(err) });
     } finally {
       setBusy(null);
     }
@@ -221,6 +225,7 @@ export default function ReminderDetailsPage() {
                 <>
                   <ReminderOverview reminder={reminder} timezone={timezone} />
                   <DestinationList reminderId={reminder.id} destinations={reminder.destinations ?? []} onChanged={() => void mutate()} />
+                  <DeliveryHistory reminder={reminder} timezone={timezone} />
                 </>
               )}
             </div>

@@ -1,4 +1,4 @@
-import { AlertTriangle, Hash, KeyRound, Mail, MessageCircle, Send, Webhook } from 'lucide-react';
+import { AlertTriangle, Hash, KeyRound, Mail, MessageCircle, Power, Send, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -18,8 +18,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import { CopyButton } from '@/components/ui/copy-button';
-import { type Destination, rotateDestinationSecret, testDestination } from '@/lib/api/reminders';
+import { type Destination, enableDestination, rotateDestinationSecret, testDestination } from '@/lib/api/reminders';
 import { errorMessage } from '@/lib/api-client';
+import { useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
 import { maskWebhookUrl } from '../../api/destinations';
 import { EmailConfirmationStatus } from '../email-status';
@@ -121,6 +122,43 @@ function WebhookActions({ reminderId, destination, onTested }: { reminderId: str
   );
 }
 
+/** Why deliveries to it stopped (translated by its code), and "Re-enable". */
+function DisabledNotice({ reminderId, destination, onChanged }: { reminderId: string; destination: Destination; onChanged: () => void }) {
+  const { t } = useTranslation('details');
+  const text = useDeliveryText();
+  const [busy, setBusy] = useState(false);
+  const reason = text.codeText(destination.disabled_code, { metadata: destination.metadata, fallback: destination.disabled_reason });
+
+  async function reenable() {
+    setBusy(true);
+    try {
+      await enableDestination(reminderId, destination.id);
+      toast.success(t('delivery:reenable.done'));
+      onChanged();
+    } catch (err) {
+      toast.error(t('delivery:reenable.failed'), { description: text.errorText(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div
+      className="flex flex-wrap items-center gap-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-2 text-sm text-amber-800 dark:text-warning"
+      role="status"
+      data-testid="destination-disabled"
+      data-code={destination.disabled_code ?? ''}
+    >
+      <AlertTriangle className="size-4 shrink-0" />
+      <span className="min-w-0 flex-1">{t('destinations.disabled', { reason })}</span>
+      <Button variant="outline" size="sm" className="bg-background" onClick={() => void reenable()} disabled={busy} data-testid="destination-reenable">
+        {busy ? <Spinner /> : <Power />}
+        {busy ? t('delivery:reenable.busy') : t('delivery:reenable.action')}
+      </Button>
+    </div>
+  );
+}
+
 function DestinationItem({ reminderId, destination, onChanged }: { reminderId: string; destination: Destination; onChanged: () => void }) {
   const { t } = useTranslation('details');
   const m = destination.metadata ?? {};
@@ -151,7 +189,7 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
 
   return (
     <li
-      className={cn('space-y-3 rounded-lg border p-4', destination.disabled_reason && 'border-warning/60 bg-warning/5')}
+      className={cn('space-y-3 rounded-lg border p-4', (destination.disabled_reason || destination.disabled_code) && 'border-warning/60 bg-warning/5')}
       data-testid="destination-item"
       data-type={destination.type}
     >
@@ -168,16 +206,7 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
           {extra && <p className="mt-0.5 text-sm text-muted-foreground">{extra}</p>}
         </div>
       </div>
-      {destination.disabled_reason && (
-        <div
-          className="flex items-start gap-2 rounded-md border border-warning/50 bg-warning/10 px-3 py-2 text-sm text-amber-800 dark:text-warning"
-          role="status"
-          data-testid="destination-disabled"
-        >
-          <AlertTriangle className="mt-0.5 size-4 shrink-0" />
-          <span>{t('destinations.disabled', { reason: destination.disabled_reason })}</span>
-        </div>
-      )}
+      {(destination.disabled_reason || destination.disabled_code) && <DisabledNotice reminderId={reminderId} destination={destination} onChanged={onChanged} />}
       {destination.type === 'email' && m.address && <EmailConfirmationStatus address={m.address} saved />}
       {destination.type === 'webhook' && <WebhookActions reminderId={reminderId} destination={destination} onTested={onChanged} />}
     </li>

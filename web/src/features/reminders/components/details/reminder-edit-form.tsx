@@ -10,6 +10,7 @@ import { wallClock } from '@/lib/format';
 import { SIGNUP_TIMEZONES } from '@/lib/timezones';
 import { type EditableDestination, toDestinationInputs } from '../../api/destinations';
 import { DestinationsEditor } from '../destinations-editor';
+import { useDestinationChecks } from '../use-destination-checks';
 import { repeatFromReminder } from '../../lib/repeat-rule';
 import { formRepetition, isReminderFormValid, normalizeRecurrence, ReminderFormFields, type ReminderFormState } from '../reminder-form-fields';
 
@@ -73,12 +74,14 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
   const [zone, setZone] = useState(initial.zone);
   const zones = useMemo(() => zoneChoices(initial.zone, timezone), [initial.zone, timezone]);
   const [destinations, setDestinations] = useState<EditableDestination[]>(initial.destinations);
+  // New destinations are checked when added; one that fails holds Save (its reason shows next to it).
+  const checks = useDestinationChecks(destinations);
   const [submitted, setSubmitted] = useState(false);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setSubmitted(true);
-    if (!isReminderFormValid(form)) return;
+    if (!isReminderFormValid(form) || checks.blocked) return;
     onSave({
       date: form.date,
       time: form.time || EDIT_DEFAULT_TIME,
@@ -109,14 +112,14 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
             rawSummary={reminder.recurrence_text}
           />
           <Separator />
-          <DestinationsEditor value={destinations} onChange={setDestinations} disabled={saving} idPrefix="edit-destinations" />
+          <DestinationsEditor value={destinations} onChange={setDestinations} disabled={saving} idPrefix="edit-destinations" checks={checks} />
         </CardContent>
         <CardFooter className="flex-col-reverse gap-2 border-t pt-6 sm:flex-row sm:justify-end">
           <Button type="button" variant="outline" onClick={onCancel} disabled={saving} className="w-full sm:w-auto" data-testid="edit-cancel">
             <X />
             {t('actions.cancel')}
           </Button>
-          <Button type="submit" disabled={saving} className="w-full sm:w-auto" data-testid="edit-save">
+          <Button type="submit" disabled={saving || checks.blocked} className="w-full sm:w-auto" data-testid="edit-save">
             {saving ? <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" /> : <Save />}
             {saving ? t('actions.saving') : t('actions.save')}
           </Button>
