@@ -136,6 +136,21 @@ describe('email destinations', () => {
     expect((await me.api.get(`/api/reminders/${theirs.body.id}`)).status).toBe(404);
   });
 
+  it('confirming turns back on the address’s destinations disabled for failing meanwhile', async () => {
+    const address = `late-${Date.now()}@example.com`;
+    const created = await me.api.post('/api/reminders', { ...later, message: 'weekly', recurrence: 'WEEKLY', destinations: [{ type: 'email', metadata: { address } }] });
+    const destinationId = created.body.destinations[0].id as string;
+    // What five EMAIL_NOT_CONFIRMED failures in a row leave behind.
+    await server.app.db
+      .updateTable('destinations')
+      .set({ disabled_at: new Date().toISOString(), disabled_reason: 'The last 5 deliveries failed', disabled_code: 'DESTINATION_FAILING' })
+      .where('id', '=', destinationId)
+      .execute();
+    await confirm(address);
+    const after = await me.api.get(`/api/reminders/${created.body.id}`);
+    expect(after.body.destinations[0]).toMatchObject({ id: destinationId, disabled_code: null, disabled_reason: null });
+  });
+
   it('sends the link again on request, not twice within a minute', async () => {
     const address = `again-${Date.now()}@example.com`;
     const first = await me.api.post('/api/email/addresses/confirmation', { address });

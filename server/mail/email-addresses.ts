@@ -11,7 +11,7 @@ import { AppError } from '../errors.ts';
 import { newToken, sha256Hex } from '../lib/ids.ts';
 import type { Language } from '../lib/language.ts';
 import { findAccountById } from '../repositories/accounts.ts';
-import { confirmEmailAddress, type EmailAddress, findEmailAddress, findEmailAddressByToken, listEmailAddresses, upsertConfirmationToken } from '../repositories/email.ts';
+import { confirmEmailAddress, type EmailAddress, enableFailingEmailDestinations, findEmailAddress, findEmailAddressByToken, listEmailAddresses, upsertConfirmationToken } from '../repositories/email.ts';
 import { mailLanguage } from './i18n.ts';
 import type { MailService } from './service.ts';
 import { confirmationMail } from './templates.ts';
@@ -108,12 +108,19 @@ export async function requestConfirmation(
   return { state: 'pending', sent: true };
 }
 
-/** Confirms the address of a link (no sign-in needed: the reader of the mailbox confirms). */
-export async function confirmAddress(db: DB, token: string, now = Date.now()): Promise<{ address: string }> {
+/**
+ * Confirms the address of a link (no sign-in needed: the reader of the mailbox confirms). Its
+ * destinations that were disabled for failing meanwhile (EMAIL_NOT_CONFIRMED 5 times on a
+ * repeating reminder) are turned back on: `reenabled` lists them for the scheduler.
+ */
+export async function confirmAddress(db: DB, token: string, now = Date.now()): Promise<{ address: string; reenabled: string[] }> {
   if (!token || token.length > MAX_TOKEN_LENGTH) throw new AppError('CONFIRM_TOKEN_INVALID', 'This confirmation link is not valid');
   const tokenHash = sha256Hex(token);
-  const confirmed = await confirmEmailAddress(db, tokenHash, new Date(now).toISOString());
-  if (confirmed) return { address: confirmed.address };
+  const confirmed = await db.transaction().execute(async (trx) => {
+    const row = await confirmEmailAddress(trx, tokenHash, new Date(now).toISOString());
+    return row ? { address: row.address, reenabled: await enableFailingEmailDestinations(trx, row.account_id, row.address_normalized) } : undefined;
+  });
+  if (confirmed) return confirmed;
   const row = await findEmailAddressByToken(db, tokenHash);
   if (row) throw new AppError('CONFIRM_TOKEN_EXPIRED', 'This confirmation link has expired: add the address to a reminder again, or send a new link from the dashboard');
   throw new AppError('CONFIRM_TOKEN_INVALID', 'This confirmation link is not valid, or was already used');

@@ -89,6 +89,32 @@ export async function confirmEmailAddress(db: Executor, tokenHash: string, now: 
     .executeTakeFirst();
 }
 
+/**
+ * Email destinations of the account to this address that were disabled for failing 5 times in a
+ * row (as an unconfirmed address does on a repeating reminder): turned back on; answers their ids.
+ */
+export async function enableFailingEmailDestinations(db: Executor, accountId: string, addressNormalized: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('destinations as d')
+    .innerJoin('reminders as r', 'r.id', 'd.reminder_id')
+    .select(['d.id', 'd.metadata'])
+    .where('r.account_id', '=', accountId)
+    .where('d.type', '=', 'email')
+    .where('d.disabled_code', '=', 'DESTINATION_FAILING')
+    .execute();
+  const ids = rows
+    .filter((r) => {
+      try {
+        return String((JSON.parse(r.metadata) as { address?: unknown }).address ?? '').toLowerCase() === addressNormalized;
+      } catch {
+        return false;
+      }
+    })
+    .map((r) => r.id);
+  if (ids.length) await db.updateTable('destinations').set({ disabled_at: null, disabled_reason: null, disabled_code: null }).where('id', 'in', ids).execute();
+  return ids;
+}
+
 // --- the send log (hourly cap) -------------------------------------------------------------------
 
 /** Logs one mail sent for the account; answers the row's id. */

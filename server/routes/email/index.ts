@@ -56,9 +56,11 @@ const email: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   // Anonymous: whoever reads the mailbox confirms, signed in or not.
-  app.post('/api/email/confirm', { schema: { body: TokenBody, response: { 200: Confirmed, ...mailErrors } } }, async (request) =>
-    confirmAddress(app.db, request.body.token),
-  );
+  app.post('/api/email/confirm', { schema: { body: TokenBody, response: { 200: Confirmed, ...mailErrors } } }, async (request) => {
+    const { address, reenabled } = await confirmAddress(app.db, request.body.token);
+    for (const id of reenabled) app.scheduler.destinationEnabled(id);
+    return { address };
+  });
 
   // The account's own addresses: signed in.
   const signedIn = { onRequest: app.authenticate };
