@@ -23,6 +23,8 @@ export interface SmtpSink {
   messages: ReceivedMail[];
   /** Recipients answered 550 (unknown user) from now on. */
   reject: Set<string>;
+  /** Logins are refused (535) while true. */
+  refuseLogins: boolean;
   /** Resolves with the first message (received or arriving) matching `match`; rejects after `timeoutMs`. */
   waitFor(match: (m: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -32,12 +34,18 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const waiters: Array<{ match: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }> = [];
   const reject = new Set<string>();
+  const state = { refuseLogins: false };
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
     authOptional: true,
+    // Plain SMTP on loopback: let clients log in without TLS, as Chime does with smtp:// URLs.
+    allowInsecureAuth: true,
     logger: false,
-    onAuth: (_auth, _session, callback) => callback(null, { user: 'chime' }),
+    onAuth: (_auth, _session, callback) => {
+      if (state.refuseLogins) return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+      callback(null, { user: 'chime' });
+    },
     onRcptTo: (address, _session, callback) => {
       if (reject.has(address.address.toLowerCase())) {
         const err = Object.assign(new Error('5.1.1 No such user here'), { responseCode: 550 });
@@ -71,6 +79,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {
+    get refuseLogins() {
+      return state.refuseLogins;
+    },
+    set refuseLogins(value: boolean) {
+      state.refuseLogins = value;
+    },
     port,
     url: `smtp://chime:secret-password@127.0.0.1:${port}`,
     messages,
