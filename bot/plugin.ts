@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { hasRole } from '../server/config.ts';
 import { Leadership } from '../server/lib/leadership.ts';
 import type { ChimeBot } from './bot.ts';
 
@@ -23,7 +24,8 @@ export const GATEWAY_LEASE = 'discord-gateway';
 export default fp(
   async (app) => {
     const config = app.config.discord;
-    if (!config) {
+    // Not a bot node (CHIME_ROLES without bot): no gateway, no command registration.
+    if (!config || !hasRole(app.config, 'bot')) {
       app.decorate('bot', null);
       app.decorate('gatewayLeadership', null);
       return;

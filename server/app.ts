@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.ts';
+import { type Config, hasRole } from './config.ts';
 import databasePlugin from './plugins/database.ts';
 import errorsPlugin from './plugins/errors.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
@@ -137,20 +137,22 @@ export async function buildApp({
   await app.register(mailPlugin);
   await app.register(schedulerPlugin);
 
+  // Every process answers /healthz and /metrics; the API and the dashboard need the web role.
+  const web = hasRole(config, 'web');
   await app.register(healthRoutes);
-  await app.register(configRoutes);
-  await app.register(authRoutes);
-  await app.register(accountRoutes);
-  await app.register(reminderRoutes);
-  await app.register(deliveryRoutes);
-  await app.register(webhookRoutes);
+  if (web) await app.register(configRoutes);
+  if (web) await app.register(authRoutes);
+  if (web) await app.register(accountRoutes);
+  if (web) await app.register(reminderRoutes);
+  if (web) await app.register(deliveryRoutes);
+  if (web) await app.register(webhookRoutes);
   await app.register(metricsRoutes);
-  await app.register(calendarFeedRoutes);
-  await app.register(transferRoutes);
-  await app.register(emailRoutes);
+  if (web) await app.register(calendarFeedRoutes);
+  if (web) await app.register(transferRoutes);
+  if (web) await app.register(emailRoutes);
   await app.register(discordPlugin);
   await app.register(botPlugin);
-  if (config.serveWeb) await app.register(webPlugin);
+  if (web && config.serveWeb) await app.register(webPlugin);
 
   return app;
 }

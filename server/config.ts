@@ -68,7 +68,28 @@ export interface Config {
   resetThrottle: ResetThrottlePolicy;
   /** Lease of the Discord gateway among instances sharing the database; tests shorten it. */
   gatewayLease: LeaseTiming;
+  /** CHIME_ROLES: what this process does (all three by default). */
+  roles: Role[];
+  /** CHIME_SCHEDULER_MODE: the delivery loop in a worker thread (default) or on the main thread. */
+  schedulerMode: SchedulerMode;
 }
+
+/**
+ * What one process does (CHIME_ROLES): `web` serves the API and the dashboard, `scheduler` runs
+ * the delivery loop, `bot` holds the Discord gateway and registers its commands. Every process
+ * answers /healthz and /metrics whatever its roles.
+ */
+export const ROLES = ['web', 'scheduler', 'bot'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const hasRole = (config: Pick<Config, 'roles'>, role: Role): boolean => config.roles.includes(role);
+
+/**
+ * Where the delivery loop runs: `worker` (production) is a worker thread with its own database
+ * connection and senders, so API load cannot delay deliveries; `inline` runs it on the API's
+ * event loop, which tests use to swap senders and step the loop by hand.
+ */
+export type SchedulerMode = 'worker' | 'inline';
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -115,6 +136,37 @@ function parseUrl(name: string, value: string, problems: string[]): string {
     problems.push(`${name} must be an http(s) URL (got "${value}")`);
     return value;
   }
+}
+
+/**
+ * CHIME_ROLES=web,scheduler,bot (any subset, comma-separated, in any order); unset means all
+ * three. Unknown names are refused by name rather than ignored: a typo would otherwise start a
+ * process that silently delivers nothing.
+ */
+export function parseRoles(value: string | undefined, problems: string[]): Role[] {
+  if (value === undefined || value.trim() === '') return [...ROLES];
+  const names = value
+    .split(',')
+    .map((r) => r.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(ROLES as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    problems.push(`CHIME_ROLES: unknown role${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; use web, scheduler and/or bot (for example CHIME_ROLES=web,scheduler)`);
+    return [...ROLES];
+  }
+  if (names.length === 0) {
+    problems.push('CHIME_ROLES names no role; use web, scheduler and/or bot, or leave it unset for all three');
+    return [...ROLES];
+  }
+  return ROLES.filter((r) => names.includes(r));
+}
+
+function parseSchedulerMode(value: string | undefined, problems: string[]): SchedulerMode {
+  const v = value?.trim().toLowerCase();
+  if (!v) return 'worker';
+  if (v === 'worker' || v === 'inline') return v;
+  problems.push(`CHIME_SCHEDULER_MODE must be worker or inline (got "${value}")`);
+  return 'worker';
 }
 
 /**
@@ -200,6 +252,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mailMissing: mail.missing,
     resetThrottle: DEFAULT_RESET_THROTTLE,
     gatewayLease: DEFAULT_LEASE_TIMING,
+    roles: parseRoles(env.CHIME_ROLES, problems),
+    schedulerMode: parseSchedulerMode(env.CHIME_SCHEDULER_MODE, problems),
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

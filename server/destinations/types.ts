@@ -24,6 +24,13 @@ export interface ValidationContext {
  */
 export type PreflightDeps = Pick<FastifyInstance, 'db' | 'config' | 'discord' | 'log'> & Partial<Pick<FastifyInstance, 'mail'>>;
 
+/**
+ * What a sender may use. The API thread passes the app itself; the scheduler's worker thread
+ * builds the same services on its own database connection (server/scheduler/sender-deps.ts). A
+ * module whose sender needs another service adds its key here and builds it there.
+ */
+export type SenderDeps = Pick<FastifyInstance, 'db' | 'config' | 'log' | 'discord'>;
+
 export interface DestinationModule {
   type: DestinationType;
   /** At most this many destinations of the type on one reminder. */
@@ -50,6 +57,8 @@ export interface DestinationModule {
   /**
    * The sender the scheduler registers for the type, or null when this server cannot deliver it
    * (Discord without settings): deliveries then fail with a clear reason instead of hanging.
+   * Called in the scheduler's worker thread (deliveries) and in the API's thread (test sends):
+   * it may use only what SenderDeps holds, never other parts of the Fastify app.
    */
-  createSender?(app: FastifyInstance): DestinationSender | null;
+  createSender?(deps: SenderDeps): DestinationSender | null;
 }

@@ -1,6 +1,6 @@
 import type { REST } from '@discordjs/rest';
 import fp from 'fastify-plugin';
-import type { DiscordConfig } from '../config.ts';
+import { type DiscordConfig, hasRole } from '../config.ts';
 import discordRoutes from '../routes/discord/index.ts';
 import discordOAuthRoutes from '../routes/discord/oauth.ts';
 import { type AccessResult, type ChannelAccessInput, checkChannelAccess, invalidateDiscordCache } from './access.ts';
@@ -49,9 +49,11 @@ export default fp(
       app.addHook('onClose', async () => closeBotRest(rest));
     }
 
-    // Registered either way: without settings they answer 503 DISCORD_NOT_CONFIGURED.
-    await app.register(discordRoutes);
-    await app.register(discordOAuthRoutes);
+    // Registered either way (without settings they answer 503 DISCORD_NOT_CONFIGURED), on web nodes.
+    if (hasRole(app.config, 'web')) {
+      await app.register(discordRoutes);
+      await app.register(discordOAuthRoutes);
+    }
   },
   { name: 'discord', dependencies: ['database', 'auth'] },
 );

@@ -1,37 +1,32 @@
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Registry } from 'prom-client';
+import { hasRole } from '../config.ts';
 import type { DestinationType } from '../db/database.ts';
-import { DESTINATION_MODULES } from '../destinations/registry.ts';
 import { countDueReminders } from '../repositories/deliveries.ts';
-import { newMessageId } from './ids.ts';
-import { createSchedulerMetrics } from './metrics.ts';
-import { Scheduler, type SchedulerOptions } from './scheduler.ts';
-import { type DestinationSender, SEND_CODES, type SendContext, type SenderTuning, type TestOutcome } from './types.ts';
+import { watchExternalWrites } from './external-writes.ts';
+import { addRemoteDeliveryMetrics, createAppRegistry, createSchedulerMetrics } from './metrics.ts';
+import { createModuleSenders } from './module-senders.ts';
+import { DEFAULT_SCHEDULER_OPTIONS, Scheduler, type SchedulerOptions } from './scheduler.ts';
+import { type TestableDestination, type TestContext, testDestination, webhookTest, type WebhookTestTarget } from './test-send.ts';
+import type { DestinationSender, SenderTuning, TestOutcome } from './types.ts';
+import { SchedulerWorkerHost } from './worker/host.ts';
 
 /** Scheduler options plus what senders read (webhookTimeoutMs...): see SenderTuning. */
 export type SchedulerTuning = SchedulerOptions & SenderTuning;
 
-export interface TestableDestination {
-  id?: string;
-  type: DestinationType;
-  metadata: Record<string, unknown>;
-  secret: string | null;
-}
-
-export interface TestContext {
-  accountId: string;
-  username: string;
-  timezone: string;
-  locale: string | null;
-  message?: string;
-}
+export type { TestableDestination, TestContext } from './test-send.ts';
 
 export interface SchedulerHandle {
   /** Re-arm the timer after reminders changed. */
   wake(): void;
   /** A disabled destination was turned back on (re-enable, successful test): send to it again. */
   destinationEnabled(destinationId: string): void;
-  /** Replaces the sender of a type (tests); the modules' senders are registered when the app is ready. */
+  /**
+   * Replaces the sender of a type (tests); the modules' senders are registered when the app is
+   * ready. With the loop in a worker thread it replaces the test-send sender only: the worker
+   * builds its own senders from the modules.
+   */
   registerSender(type: DestinationType, sender: DestinationSender): void;
   /** Claim what is due and start sending it (also when the loop is disabled by config). */
   tick(): Promise<void>;
@@ -44,12 +39,16 @@ export interface SchedulerHandle {
   /** Send a test message to a destination; failures are returned, not thrown. */
   testDestination(destination: TestableDestination, context: TestContext): Promise<TestOutcome>;
   /** Send a test payload to a webhook that is not saved yet. */
-  testWebhook(target: { url: string; platform: 'generic' | 'discord' | 'slack'; username?: string | undefined }): Promise<TestOutcome>;
+  testWebhook(target: WebhookTestTarget): Promise<TestOutcome>;
   /** Delete the delivery log older than the retention; returns rows deleted. */
   prune(): Promise<number>;
   /** Prometheus registry of this app instance. */
   readonly registry: Registry;
   stats(): { active: number; queued: number; known: number; pendingResults: number; timerAt: number };
+  /** Where the delivery loop runs: 'worker' (a thread), 'inline' (this thread), or 'off' (no scheduler role, or disabled). */
+  readonly mode: 'worker' | 'inline' | 'off';
+  /** The worker thread's supervisor (mode 'worker'), for tests: ready(), kill(), starts. */
+  readonly worker: SchedulerWorkerHost | null;
 }
 
 declare module 'fastify' {
@@ -58,101 +57,131 @@ declare module 'fastify' {
   }
 }
 
-const DEFAULT_TEST_MESSAGE = 'This is a test message from Chime. If you can read it, this destination works.';
-const WEBHOOK_TEST_MESSAGE = 'This is a test message from Chime. If you can read it, your webhook works.';
-/** A test send waits at most this long (the sender's own timeouts are usually shorter). */
-const TEST_TIMEOUT_MS = 15_000;
+type Tuning = Partial<SchedulerTuning>;
 
-const notConfigured = (type: string) => `This server is not set up to deliver ${type} destinations`;
+/** Test sends run on this thread with senders built from the app (see test-send.ts). */
+function testSenders(app: FastifyInstance, tuning: () => SenderTuning) {
+  let senders = new Map<DestinationType, DestinationSender>();
+  return {
+    build() {
+      senders = createModuleSenders(app, tuning());
+      return senders;
+    },
+    get: (type: DestinationType) => senders.get(type),
+    set: (type: DestinationType, sender: DestinationSender) => senders.set(type, sender),
+    all: () => [...new Set(senders.values())],
+  };
+}
 
-export default fp<{ tuning?: Partial<SchedulerTuning> }>(
+function sharedHandle(registry: Registry, sendersFor: (type: DestinationType) => DestinationSender | undefined) {
+  return {
+    testDestination: (destination: TestableDestination, context: TestContext) => testDestination(sendersFor(destination.type), destination, context),
+    testWebhook: (target: WebhookTestTarget) => {
+      const [destination, context] = webhookTest(target);
+      return testDestination(sendersFor('webhook'), destination, context);
+    },
+    registry,
+  };
+}
+
+/** The loop on this thread (tests, CHIME_SCHEDULER_MODE=inline), or no loop at all (`runsLoop` false). */
+function inlineScheduler(app: FastifyInstance, opts: Tuning, runsLoop: boolean): SchedulerHandle {
+  const config = app.config;
+  const metrics = createSchedulerMetrics(() => countDueReminders(app.db, new Date().toISOString()));
+  const scheduler = new Scheduler(app.db, app.log.child({ component: 'scheduler' }), metrics, { retentionDays: config.deliveryLogRetentionDays, leaseMs: config.deliveryLeaseMs, ...opts });
+  /** Everything senders were tuned with so far: a sender created later gets it too. */
+  let tuning: SenderTuning = { perHostConcurrency: scheduler.options.perHostConcurrency, ...opts };
+  /** Senders this plugin created: it closes them. */
+  let created: DestinationSender[] = [];
+  let unwatch = () => {};
+
+  // Senders are created once every plugin is loaded: the Discord ones need app.discord.
+  app.addHook('onReady', async () => {
+    const senders = createModuleSenders(app, tuning);
+    created = [...senders.values()];
+    for (const [type, sender] of senders) scheduler.registerSender(type, sender);
+    if (runsLoop) {
+      unwatch = watchExternalWrites(app.dbChangeToken, () => scheduler.wake());
+      scheduler.start().catch((err) => app.log.error({ err }, 'scheduler failed to start'));
+    }
+  });
+  app.addHook('onClose', async () => {
+    unwatch();
+    await scheduler.stop();
+    await Promise.allSettled(created.map((s) => s.close?.()));
+  });
+
+  return {
+    ...sharedHandle(metrics.registry, (type) => scheduler.senderFor(type)),
+    mode: runsLoop ? 'inline' : 'off',
+    worker: null,
+    wake: () => scheduler.wake(),
+    destinationEnabled: (destinationId) => scheduler.destinationEnabled(destinationId),
+    registerSender: (type, sender) => scheduler.registerSender(type, sender),
+    tick: () => scheduler.tick(),
+    drain: (timeoutMs) => scheduler.drain(timeoutMs),
+    runOnce: () => scheduler.runOnce(),
+    setOptions(options) {
+      scheduler.setOptions(options);
+      tuning = { ...tuning, ...options };
+      for (const sender of scheduler.registeredSenders()) sender.tune?.(options);
+    },
+    prune: () => scheduler.prune(),
+    stats: () => scheduler.stats(),
+  };
+}
+
+/** The loop in a worker thread (production): this thread only forwards to it. */
+function workerScheduler(app: FastifyInstance, opts: Tuning): SchedulerHandle {
+  const config = app.config;
+  const registry = createAppRegistry(() => countDueReminders(app.db, new Date().toISOString()));
+  let tuning: Tuning = { ...opts };
+  const host = new SchedulerWorkerHost(config, opts, app.log.child({ component: 'scheduler' }), () => tuning.shutdownTimeoutMs ?? DEFAULT_SCHEDULER_OPTIONS.shutdownTimeoutMs);
+  addRemoteDeliveryMetrics(registry, () => host.call({ kind: 'metrics' }));
+  const senders = testSenders(app, () => ({ perHostConcurrency: tuning.perHostConcurrency ?? DEFAULT_SCHEDULER_OPTIONS.perHostConcurrency, ...tuning }));
+
+  // After every plugin is ready: migrations are applied before the thread opens its connection.
+  app.addHook('onReady', async () => {
+    senders.build();
+    host.start();
+  });
+  app.addHook('onClose', async () => {
+    await host.stop();
+    await Promise.allSettled(senders.all().map((s) => s.close?.()));
+  });
+
+  return {
+    ...sharedHandle(registry, senders.get),
+    mode: 'worker',
+    worker: host,
+    wake: () => host.send({ type: 'wake' }),
+    destinationEnabled: (destinationId) => host.send({ type: 'destinationEnabled', destinationId }),
+    registerSender: (type, sender) => void senders.set(type, sender),
+    tick: async () => void (await host.call({ kind: 'tick' })),
+    drain: async (timeoutMs) => void (await host.call({ kind: 'drain', timeoutMs })),
+    runOnce: async () => void (await host.call({ kind: 'runOnce' })),
+    setOptions(options) {
+      tuning = { ...tuning, ...options };
+      host.send({ type: 'setOptions', options });
+      for (const sender of senders.all()) sender.tune?.(options);
+    },
+    prune: () => host.call({ kind: 'prune' }),
+    stats: () => host.stats(),
+  };
+}
+
+/**
+ * app.scheduler. Where the loop runs: nowhere without the scheduler role (CHIME_ROLES) or with
+ * config.schedulerEnabled false (tests drive it by hand), in a worker thread by default, on this
+ * thread with CHIME_SCHEDULER_MODE=inline.
+ */
+export default fp<{ tuning?: Tuning }>(
   async (app, opts) => {
     const config = app.config;
-    const metrics = createSchedulerMetrics(() => countDueReminders(app.db, new Date().toISOString()));
-    const scheduler = new Scheduler(app.db, app.log.child({ component: 'scheduler' }), metrics, {
-      retentionDays: config.deliveryLogRetentionDays,
-      leaseMs: config.deliveryLeaseMs,
-      ...opts.tuning,
-    });
-    /** Everything senders were tuned with so far: a sender created later gets it too. */
-    let tuning: SenderTuning = { perHostConcurrency: scheduler.options.perHostConcurrency, ...opts.tuning };
-    /** Senders this plugin created: it closes them. */
-    const created: DestinationSender[] = [];
-
-    function registerModuleSenders() {
-      for (const module of DESTINATION_MODULES) {
-        const sender = module.createSender?.(app) ?? null;
-        // No sender (Discord without settings): its deliveries fail with DESTINATION_NOT_CONFIGURED.
-        if (!sender) continue;
-        sender.tune?.(tuning);
-        created.push(sender);
-        scheduler.registerSender(module.type, sender);
-      }
-    }
-
-    async function testDestination(destination: TestableDestination, context: TestContext): Promise<TestOutcome> {
-      const sender = scheduler.senderFor(destination.type);
-      if (!sender) return { ok: false, code: SEND_CODES.DESTINATION_NOT_CONFIGURED, error: notConfigured(destination.type) };
-      const now = new Date().toISOString();
-      const message = context.message ?? DEFAULT_TEST_MESSAGE;
-      const ctx: SendContext = {
-        deliveryId: 'test',
-        idempotencyKey: newMessageId(),
-        attempt: 1,
-        reminder: { id: 'test', message, recurrence_type: 'ONCE', timezone: context.timezone, remind_at_utc: now },
-        account: { id: context.accountId, timezone: context.timezone, locale: context.locale, username: context.username },
-        destination: { id: destination.id ?? 'test', type: destination.type, metadata: destination.metadata, secret: destination.secret },
-        occurrenceUtc: now,
-        firedAt: now,
-        late: false,
-        test: true,
-        signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-      };
-      try {
-        const result = await sender.send(ctx);
-        const status = result.httpStatus !== undefined ? { http_status: result.httpStatus } : {};
-        if (result.ok) return { ok: true, ...status };
-        return { ok: false, ...status, error: result.error, code: result.code };
-      } catch (err) {
-        return { ok: false, code: SEND_CODES.SEND_CRASHED, error: `Unexpected error: ${(err as Error)?.message ?? String(err)}` };
-      }
-    }
-
-    const handle: SchedulerHandle = {
-      wake: () => scheduler.wake(),
-      destinationEnabled: (destinationId) => scheduler.destinationEnabled(destinationId),
-      registerSender: (type, sender) => scheduler.registerSender(type, sender),
-      tick: () => scheduler.tick(),
-      drain: (timeoutMs) => scheduler.drain(timeoutMs),
-      runOnce: () => scheduler.runOnce(),
-      setOptions(options) {
-        scheduler.setOptions(options);
-        tuning = { ...tuning, ...options };
-        for (const sender of scheduler.registeredSenders()) sender.tune?.(options);
-      },
-      testDestination,
-      testWebhook: (target) =>
-        testDestination(
-          { type: 'webhook', metadata: { url: target.url, platform: target.platform, ...(target.username ? { username: target.username } : {}) }, secret: null },
-          { accountId: 'test', username: '', timezone: 'UTC', locale: null, message: WEBHOOK_TEST_MESSAGE },
-        ),
-      prune: () => scheduler.prune(),
-      registry: metrics.registry,
-      stats: () => scheduler.stats(),
-    };
+    const runsLoop = config.schedulerEnabled && hasRole(config, 'scheduler');
+    const tuning = opts.tuning ?? {};
+    const handle = runsLoop && config.schedulerMode === 'worker' ? workerScheduler(app, tuning) : inlineScheduler(app, tuning, runsLoop);
     app.decorate('scheduler', handle);
-
-    // Senders are created once every plugin is loaded: the Discord ones need app.discord.
-    app.addHook('onReady', async () => {
-      registerModuleSenders();
-      if (config.schedulerEnabled) {
-        scheduler.start().catch((err) => app.log.error({ err }, 'scheduler failed to start'));
-      }
-    });
-    app.addHook('onClose', async () => {
-      await scheduler.stop();
-      await Promise.allSettled(created.map((s) => s.close?.()));
-    });
   },
   { name: 'scheduler', dependencies: ['database'] },
 );

@@ -23,7 +23,8 @@ export async function startTestServer(
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'chime-test-'));
   const config = loadConfig(
     { PORT: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...options.env, DATABASE_URL: path.join(dir, 'chime.db') },
-    { serveWeb: false, ...options.overrides },
+    // The loop on the test's own thread unless a test asks for the worker: tests swap senders and step it.
+    { serveWeb: false, schedulerMode: 'inline', ...options.overrides },
   );
   const app = await buildApp({ config, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,0 +1,37 @@
+/**
+ * Messages between the API thread and the scheduler's worker thread. Structured-clone data only:
+ * no functions, so senders are built on the worker's side (see sender-deps.ts).
+ */
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+import type { Config } from '../../config.ts';
+import type { SchedulerTuning } from '../plugin.ts';
+
+export interface WorkerData {
+  config: Config;
+  tuning: Partial<SchedulerTuning>;
+}
+
+export type SchedulerStats = { active: number; queued: number; known: number; pendingResults: number; timerAt: number };
+
+/** Calls that answer (`id` pairs the answer with its call). */
+export type WorkerCall =
+  | { kind: 'tick' }
+  | { kind: 'drain'; timeoutMs?: number | undefined }
+  | { kind: 'runOnce' }
+  | { kind: 'prune' }
+  | { kind: 'metrics' };
+
+export type ToWorker =
+  | { type: 'wake' }
+  | { type: 'destinationEnabled'; destinationId: string }
+  | { type: 'setOptions'; options: Partial<SchedulerTuning> }
+  | { type: 'call'; id: number; call: WorkerCall }
+  | { type: 'stop' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'log'; level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'; bindings: Record<string, unknown>; obj: unknown; msg: string | undefined }
+  | { type: 'stats'; stats: SchedulerStats }
+  | { type: 'result'; id: number; ok: true; value: number | MetricObjectWithValues<MetricValue<string>>[] | null }
+  | { type: 'result'; id: number; ok: false; error: string }
+  | { type: 'stopped' };
