@@ -4,7 +4,10 @@ import { clearSession, getToken } from './session';
 
 export const REQUEST_TIMEOUT_MS = 10_000;
 
-/** Every failed call throws this. Translate with `t('common:errors.' + code, { defaultValue: message })`. */
+/**
+ * Every failed call throws this. `message` is the server's own text, or '' when the answer had
+ * none worth showing (an empty or HTML body, a network failure): show it with `errorMessage`.
+ */
 export class ApiError extends Error {
   constructor(
     public readonly status: number,
@@ -43,13 +46,18 @@ export function unwrap<T>(body: unknown): T {
   return body as T;
 }
 
-function pickMessage(body: unknown): string | null {
-  if (body && typeof body === 'object') {
+/**
+ * The server's text, only from Chime's own error answers (`{ error, code }`): a proxy's or a
+ * framework's body ("Bad Gateway", `{ "message": "Internal Server Error" }`) is a raw status
+ * text, not something to show a user.
+ */
+function pickMessage(body: unknown): string {
+  if (body && typeof body === 'object' && typeof (body as Record<string, unknown>).code === 'string') {
     const b = body as Record<string, unknown>;
-    if (typeof b.error === 'string' && b.error) return b.error;
-    if (typeof b.message === 'string' && b.message) return b.message;
+    if (typeof b.error === 'string' && b.error.trim()) return b.error;
+    if (typeof b.message === 'string' && b.message.trim()) return b.message;
   }
-  return null;
+  return '';
 }
 
 function genericMessage(): string {
@@ -91,12 +99,10 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   let response: Response;
   try {
     response = await fetch(path, init);
-  } catch (err) {
-    const message = timedOut
-      ? i18n.t('common:errors.TIMEOUT', { defaultValue: 'The server took too long to answer' })
-      : err instanceof Error && err.message
-        ? err.message
-        : genericMessage();
+  } catch {
+    // The browser's own text ("Failed to fetch", "NetworkError when...") is English and says
+    // nothing to a user: no message, so the action's text is shown.
+    const message = timedOut ? i18n.t('common:errors.TIMEOUT', { defaultValue: 'The server took too long to answer' }) : '';
     throw new ApiError(0, timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', message);
   } finally {
     clearTimeout(timer);
@@ -116,11 +122,28 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   if (!response.ok) {
     const redirect = options.redirectOn401 ?? !NO_REDIRECT_PATHS.some((p) => path.startsWith(p));
     if (response.status === 401 && redirect) handleUnauthorized();
-    const b = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
-    const code = typeof b.code === 'string' ? b.code : `HTTP_${response.status}`;
-    throw new ApiError(response.status, code, pickMessage(parsed) ?? (response.statusText || genericMessage()), b);
+    throw apiErrorFrom(response.status, parsed);
   }
   return unwrap<T>(parsed);
+}
+
+/** The ApiError of a failed answer (`body` parsed as JSON when it was JSON, else its text or null). */
+export function apiErrorFrom(status: number, body: unknown): ApiError {
+  const b = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const code = typeof b.code === 'string' && b.code ? b.code : `HTTP_${status}`;
+  return new ApiError(status, code, pickMessage(body), b);
+}
+
+/** An ApiError for a non-OK `Response` read outside `apiRequest` (e.g. a file download). */
+export async function apiErrorFromResponse(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  return apiErrorFrom(response.status, body);
 }
 
 export const api = {
@@ -135,11 +158,35 @@ export const api = {
 /** SWR fetcher: `useSWR('/api/reminders', fetcher)`. */
 export const fetcher = <T = unknown>(path: string): Promise<T> => api.get<T>(path);
 
-/** Translated text for any thrown value: by code, falling back to the server's message. */
+/**
+ * Codes that only say that something failed (a 500, an answer without a code, no answer at all):
+ * the action's own text ("Failed to create reminder. Please try again.") says more.
+ */
+function isGenericCode(code: string): boolean {
+  return code === 'INTERNAL' || code === 'UNKNOWN' || code === 'NETWORK_ERROR' || code.startsWith('HTTP_');
+}
+
+const codeKey = (code: string) => `common:errors.${code}`;
+
+/**
+ * What went wrong, in the user's language, when the error says more than "it failed": the
+ * translation of its code, else the server's own text; null otherwise (an empty-body 500, an
+ * HTML page from a proxy, a network failure, a bug in the page).
+ */
+export function errorDetail(error: unknown): string | null {
+  if (!(error instanceof ApiError) || isGenericCode(error.code)) return null;
+  if (i18n.exists(codeKey(error.code))) return i18n.t(codeKey(error.code));
+  return error.message || null;
+}
+
+/**
+ * The one text to show for a failed action: `errorDetail`, else the action's `fallback` (the
+ * SPEC texts, translated), else the generic text of the code. Never a raw status text.
+ */
 export function errorMessage(error: unknown, fallback?: string): string {
-  if (error instanceof ApiError) {
-    return i18n.t(`common:errors.${error.code}`, { defaultValue: error.message || fallback || genericMessage() });
-  }
-  if (error instanceof Error && error.message) return error.message;
-  return fallback ?? genericMessage();
+  const detail = errorDetail(error);
+  if (detail) return detail;
+  if (fallback) return fallback;
+  if (error instanceof ApiError && i18n.exists(codeKey(error.code))) return i18n.t(codeKey(error.code));
+  return genericMessage();
 }

@@ -1,4 +1,4 @@
-import { api } from '@/lib/api-client';
+import { api, apiErrorFromResponse } from '@/lib/api-client';
 import { getToken } from '@/lib/session';
 
 /** The account's calendar feed address (created on first call). */
@@ -42,7 +42,7 @@ export function formatOfFile(name: string): TransferFormat | null {
 export async function downloadExport(format: TransferFormat): Promise<void> {
   const token = getToken();
   const res = await fetch(`/api/reminders/export?format=${format}`, { credentials: 'same-origin', headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  if (!res.ok) throw await apiErrorFromResponse(res);
   const name = /filename=([^;]+)/.exec(res.headers.get('content-disposition') ?? '')?.[1]?.trim() ?? `chime-reminders.${format}`;
   const url = URL.createObjectURL(await res.blob());
   const link = document.createElement('a');

@@ -22,7 +22,7 @@ export function CalendarFeedCard() {
       setUrl(await action());
       if (done) toast.success(done);
     } catch (err) {
-      toast.error(errorMessage(err));
+      toast.error(errorMessage(err, t('feed.failed')));
     } finally {
       setBusy(false);
     }

@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { CardHeading } from '@/components/ui/card-heading';
 import { DiscordIcon } from '@/components/ui/discord-icon';
 import type { Account, Capabilities } from '@/lib/api/reminders';
-import { errorMessage } from '@/lib/api-client';
+import { errorDetail } from '@/lib/api-client';
 import { DISCORD_LINK_MARKER, discordLinkUrl } from '../api/account-api';
 
 function IdentityRow({ icon, title, status, detail, action, testId }: { icon: ReactNode; title: string; status: ReactNode; detail: ReactNode; action?: ReactNode; testId: string }) {
@@ -48,7 +48,7 @@ export function IdentitiesCard({ account, capabilities }: { account: Account; ca
       window.location.href = url;
     } catch (err) {
       console.error('Discord link failed', err);
-      toast.error(t('identities.connectFailed'), { description: errorMessage(err) });
+      toast.error(t('identities.connectFailed'), { description: errorDetail(err) ?? undefined });
       setConnecting(false);
     }
   }

@@ -51,7 +51,7 @@ export function ImportExportCard() {
       setPending({ name: file.name, format, content, check });
     } catch (err) {
       setPending(null);
-      toast.error(errorMessage(err));
+      toast.error(errorMessage(err, t('import.failed')));
     } finally {
       setBusy(false);
     }
@@ -66,7 +66,7 @@ export function ImportExportCard() {
       setPending(null);
       void mutate(remindersKey);
     } catch (err) {
-      toast.error(errorMessage(err));
+      toast.error(errorMessage(err, t('import.failed')));
     } finally {
       setBusy(false);
     }

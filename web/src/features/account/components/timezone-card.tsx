@@ -8,7 +8,7 @@ import { CardHeading } from '@/components/ui/card-heading';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { type Account, updateTimezone } from '@/lib/api/reminders';
-import { errorMessage } from '@/lib/api-client';
+import { errorDetail } from '@/lib/api-client';
 import { formatTime } from '@/lib/format';
 import { timeZoneLabel } from '@/lib/time-zone-label';
 import { ACCOUNT_TIMEZONES } from '@/lib/timezones';
@@ -49,7 +49,7 @@ export function TimezoneCard({ timezone, onUpdated }: { timezone: string; onUpda
     } catch (err) {
       console.error('Failed to update timezone', err);
       setValue(previous);
-      toast.error(t('errors.timezone'), { description: errorMessage(err) });
+      toast.error(t('errors.timezone'), { description: errorDetail(err) ?? undefined });
     } finally {
       setSaving(false);
     }

@@ -187,7 +187,7 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
     }
     botInviteUrl(guild.id)
       .then((r) => window.open(r.url, '_blank', 'noopener,noreferrer'))
-      .catch((err) => setError(errorMessage(err)));
+      .catch((err) => setError(errorMessage(err, t('picker.errors.invite'))));
   }
 
   function create(withRole: Role | null) {

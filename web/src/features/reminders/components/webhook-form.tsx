@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { errorMessage } from '@/lib/api-client';
+import { errorDetail } from '@/lib/api-client';
 import { testWebhook, type WebhookPlatform, type WebhookTestResult } from '@/lib/api/reminders';
 import { cn } from '@/lib/utils';
 import type { EditableDestination } from '../api/destinations';
@@ -40,7 +40,8 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
     try {
       setTest({ status: 'done', result: await testWebhook(target()) });
     } catch (err) {
-      setTest({ status: 'error', message: errorMessage(err) });
+      const detail = errorDetail(err);
+      setTest({ status: 'error', message: detail ? t('webhook.test.failedWithError', { error: detail }) : t('webhook.test.requestFailed') });
     }
   }
 
@@ -146,7 +147,7 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
           {test.status === 'error' && (
             <span className="inline-flex items-start gap-1.5 text-destructive">
               <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-              <span>{t('webhook.test.failedWithError', { error: test.message })}</span>
+              <span>{test.message}</span>
             </span>
           )}
         </div>

@@ -19,7 +19,7 @@ import {
   useAccount,
   useReminder,
 } from '@/lib/api/reminders';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { ApiError, errorDetail } from '@/lib/api-client';
 import { reminderStatus } from '@/lib/reminder-status';
 import { normalizeTimezone } from '@/lib/timezones';
 import { DangerZone } from '../components/details/danger-zone';
@@ -133,8 +133,9 @@ export default function ReminderDetailsPage() {
       toast.success(t('toasts.updated'));
     } catch (err) {
       console.error('Failed to update reminder', err);
+      // The title says it failed; the description only when the server said why.
       // A destination at fault is named, with the server's reason in the user's language.
-      toast.error(t('toasts.updateFailed'), { description: destinationError(err, payload.destinations) ?? errorMessage(err) });
+      toast.error(t('toasts.updateFailed'), { description: destinationError(err, payload.destinations) ?? errorDetail(err) ?? undefined });
     } finally {
       setBusy(null);
     }

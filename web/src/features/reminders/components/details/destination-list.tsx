@@ -19,7 +19,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { CardHeading } from '@/components/ui/card-heading';
 import { CopyButton } from '@/components/ui/copy-button';
 import { type Destination, enableDestination, rotateDestinationSecret, testDestination } from '@/lib/api/reminders';
-import { errorMessage } from '@/lib/api-client';
+import { errorDetail } from '@/lib/api-client';
 import { useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
 import { maskWebhookUrl } from '../../api/destinations';
@@ -53,7 +53,9 @@ function WebhookActions({ reminderId, destination, onTested }: { reminderId: str
       }
       onTested();
     } catch (err) {
-      toast.error(t('destinations.testFailed', { error: errorMessage(err) }));
+      // The server's reason when there is one; "could not be sent" for an empty 500 or no answer.
+      const detail = errorDetail(err);
+      toast.error(detail ? t('destinations.testFailed', { error: detail }) : t('destinations:webhook.test.requestFailed'));
     } finally {
       setTesting(false);
     }
@@ -66,7 +68,7 @@ function WebhookActions({ reminderId, destination, onTested }: { reminderId: str
       const result = await rotateDestinationSecret(reminderId, destination.id);
       setSecret(result.secret);
     } catch (err) {
-      toast.error(t('destinations.rotateFailed'), { description: errorMessage(err) });
+      toast.error(t('destinations.rotateFailed'), { description: errorDetail(err) ?? undefined });
     } finally {
       setRotating(false);
     }
