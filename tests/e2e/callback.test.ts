@@ -265,6 +265,38 @@ describe('Discord callback page (browser)', () => {
     expect(await axeViolations(mobile)).toEqual([]);
   });
 
+  it('after a session expiry, a Discord sign-in returns to the page it interrupted, query included (issue 10)', async () => {
+    discordUser('returner', 'returner@discord.example');
+    const page = await newPage();
+    await continueWithDiscord(page);
+    await page.getByTestId('setup-form').waitFor();
+    await page.fill('#setup-email', `returner-${Date.now()}@example.com`);
+    await page.fill('#setup-username', 'Returner');
+    await page.fill('#setup-password', 'Sup3r-secret!');
+    await page.getByTestId('setup-submit').click();
+    await page.waitForURL(url('/home'));
+
+    // The stored session expired while the tab was away; the user opens a page with a query.
+    await page.evaluate(() => localStorage.setItem('token_expires_at', new Date(Date.now() - 1000).toISOString()));
+    const target = '/reminders/create?date=2031-05-04';
+    await page.goto(url(target));
+    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('reason') === 'expired' && u.searchParams.get('next') === target);
+    expect(await page.getByTestId('session-expired').textContent()).toBe('Your session has expired. Please sign in again.');
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+
+    await page.waitForFunction(() => !(document.querySelector('[data-testid="discord-login"]') as HTMLButtonElement | null)?.disabled);
+    await page.getByTestId('discord-login').click();
+    await page.waitForURL(url(target));
+    await page.getByTestId('wizard-step-1').waitFor();
+    expect(await page.getByTestId('reminder-date').inputValue()).toBe('2031-05-04');
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeTruthy();
+    // Used once: the next Discord sign-in from a plain /login goes to /welcome again.
+    expect(await page.evaluate(() => sessionStorage.getItem('chime_return_to'))).toBeNull();
+    await page.evaluate(() => localStorage.clear());
+    await continueWithDiscord(page);
+    await page.waitForURL(url('/home'));
+  });
+
   it('ran without console errors', () => {
     // The forged state answers 400 and the link conflict 409: expected network error lines.
     const unexpected = consoleErrors.filter((line) => !/400|Bad Request|409|Conflict|Discord authentication failed/i.test(line));

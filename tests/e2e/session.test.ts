@@ -1,13 +1,16 @@
 /**
  * The browser session (SPEC sections 4, 8 and 9): the stored token and its expiry, the scheduled
  * end 5 minutes before expiry, the timer ceiling, 401 handling, cross-tab and auth-updated
- * re-checks, the logout redirect, and the header's signed-out links.
+ * re-checks, the logout redirect, and the header's signed-out links. A session that ends by itself
+ * (issue 10) says so on /login, shows no toast of the action that failed, and signing in again
+ * returns to the page; a sign-out says nothing.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DESKTOP, MOBILE, sessionStorageEntries, useE2E } from './helpers.ts';
+import { DESKTOP, MOBILE, screenshot, sessionStorageEntries, useE2E } from './helpers.ts';
 
 const SESSION_END_MARGIN_MS = 5 * 60 * 1000;
+const EXPIRED_TEXT = 'Your session has expired. Please sign in again.';
 const AUTH_LINKS = ['Home', 'New reminder', 'Account'];
 const PUBLIC_LINKS = ['Installation', 'Contact'];
 
@@ -40,6 +43,21 @@ describe('session (browser)', () => {
   const pathname = (page: Page) => new URL(page.url()).pathname;
   const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' });
 
+  /** On /login, told the session expired, with `next` as the way back (null: none). */
+  async function expectExpiredLogin(page: Page, next: string | null) {
+    await page.waitForURL((u) => u.pathname === '/login');
+    const url = new URL(page.url());
+    expect(url.searchParams.get('reason')).toBe('expired');
+    expect(url.searchParams.get('next')).toBe(next);
+    expect(await page.getByTestId('session-expired').textContent()).toBe(EXPIRED_TEXT);
+  }
+
+  async function signInThroughForm(page: Page, user: { email: string; password: string }) {
+    await page.fill('#signin-email', user.email);
+    await page.fill('#signin-password', user.password);
+    await page.getByTestId('sign-in-submit').click();
+  }
+
   it('ends the session 5 minutes before expiry: cleared and sent to /login', async () => {
     const user = await e2e.signUp();
     // Expiry 5 min + 3 s away: the end is due ~3 s after the page loads.
@@ -52,12 +70,13 @@ describe('session (browser)', () => {
     expect(pathname(page)).toBe('/home');
     expect(await token(page)).toBe(user.token);
 
-    await page.waitForURL(e2e.url('/login'), { timeout: 15_000 });
+    await page.waitForURL((u) => u.pathname === '/login', { timeout: 15_000 });
     // It was the timer, not an immediate end.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect(await storedSession(page)).toEqual([null, null, null]);
     await page.getByTestId('sign-in-form').waitFor();
     await page.getByTestId('start-now').waitFor();
+    await expectExpiredLogin(page, '/home');
   });
 
   it('sets no timer beyond 2147483647 ms: a 30-day session is not ended at once', async () => {
@@ -73,24 +92,32 @@ describe('session (browser)', () => {
     expect(await token(page)).toBe(user.token);
   });
 
-  it('treats an expired stored token as signed out: /home goes to the landing page', async () => {
+  it('removes an expired stored token: a protected page goes to /login saying why, the landing page stays', async () => {
     const user = await e2e.signUp();
     const expiresAt = new Date(Date.now() - 60_000).toISOString();
     const context = await newContext(sessionStorageEntries({ ...user, expires_at: expiresAt }));
     const page = await context.newPage();
     await page.goto(e2e.url('/home'));
-    await page.waitForURL(e2e.url('/'));
-    await page.getByTestId('hero-title').waitFor();
+    await expectExpiredLogin(page, '/home');
+    expect(await storedSession(page)).toEqual([null, null, null]);
     await page.getByTestId('start-now').waitFor();
     expect(await page.getByTestId('logout-button').count()).toBe(0);
     for (const name of AUTH_LINKS) expect(await mainNav(page).getByRole('link', { name, exact: true }).count()).toBe(0);
+
+    // On a public page the token is removed without sending anyone anywhere.
+    const landing = await (await newContext(sessionStorageEntries({ ...user, expires_at: expiresAt }))).newPage();
+    await landing.goto(e2e.url('/'));
+    await landing.getByTestId('hero-title').waitFor();
+    await landing.waitForFunction(() => localStorage.getItem('auth_token') === null);
+    expect(await storedSession(landing)).toEqual([null, null, null]);
+    expect(pathname(landing)).toBe('/');
     // No token at all: the same.
     const anon = await (await newContext()).newPage();
     await anon.goto(e2e.url('/account'));
     await anon.waitForURL(e2e.url('/'));
   });
 
-  it('on a 401 from the API clears the session and goes to /login', async () => {
+  it('on a 401 from the API clears the session, says it expired on /login, and signing in returns to the page', async () => {
     const user = await e2e.signUp();
     const context = await newContext(sessionStorageEntries(user));
     const page = await context.newPage();
@@ -106,9 +133,86 @@ describe('session (browser)', () => {
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/api/account') && r.status() === 401);
     await mainNav(page).getByRole('link', { name: 'Account', exact: true }).click();
     await answered;
-    await page.waitForURL(e2e.url('/login'));
+    await expectExpiredLogin(page, '/account');
     expect(await storedSession(page)).toEqual([null, null, null]);
     await page.getByTestId('sign-in-form').waitFor();
+
+    // Signing in again goes back to the account page, not to /welcome.
+    await signInThroughForm(page, user);
+    await page.waitForURL(e2e.url('/account'));
+    await page.getByTestId('account-page').waitFor();
+    expect(await token(page)).not.toBeNull();
+    expect(await token(page)).not.toBe(user.token);
+    expect(await page.getByTestId('welcome').count()).toBe(0);
+  });
+
+  it('a 401 during an action: no toast of the failed action on /login, and back to the page with its query after signing in', async () => {
+    const user = await e2e.signUp();
+    const context = await newContext(sessionStorageEntries(user));
+    const page = await context.newPage();
+    const date = `${new Date().getUTCFullYear() + 1}-03-14`;
+    const wizard = `/reminders/create?date=${date}`;
+    await page.goto(e2e.url(wizard));
+    await page.getByTestId('wizard-step-1').waitFor();
+    await page.getByTestId('reminder-message').fill('Pi day');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('review-occurrences').waitFor();
+
+    // The session ends on the server while the user reads the review step.
+    expect((await user.api.post('/api/auth/logout', {})).status).toBe(200);
+    const refused = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/reminders' && r.request().method() === 'POST');
+    await page.getByTestId('wizard-create').click();
+    expect((await refused).status()).toBe(401);
+    await expectExpiredLogin(page, wizard);
+    // The create's "Failed to create reminder" toast and page error are not carried to /login.
+    await page.waitForTimeout(500);
+    expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
+    expect(await page.getByText('Failed to create reminder').count()).toBe(0);
+    await screenshot(page, 'issue10-session-expired-login');
+
+    // A wrong password keeps the reason and the way back.
+    await signInThroughForm(page, { email: user.email, password: 'not the password' });
+    await page.getByTestId('auth-error').waitFor();
+    await expectExpiredLogin(page, wizard);
+
+    await signInThroughForm(page, user);
+    await page.waitForURL(e2e.url(wizard));
+    await page.getByTestId('wizard-step-1').waitFor();
+    expect(await page.getByTestId('reminder-date').inputValue()).toBe(date);
+    // Toasts work again once the user has left the login page.
+    expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
+    expect(await page.getByTestId('session-expired').count()).toBe(0);
+  });
+
+  it('a sign-out on purpose says nothing about an expiry, and the next sign-in goes to /welcome', async () => {
+    const user = await e2e.signUp();
+    const context = await newContext(sessionStorageEntries(user));
+    const page = await context.newPage();
+    await page.goto(e2e.url('/account'));
+    await page.getByTestId('account-page').waitFor();
+    await page.getByTestId('logout-button').click();
+    await page.waitForURL(e2e.url('/login'));
+    await page.getByTestId('sign-in-form').waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('session-expired').count()).toBe(0);
+    expect(await page.getByText('session has expired').count()).toBe(0);
+
+    await signInThroughForm(page, user);
+    await page.waitForURL(e2e.url('/home'));
+    await page.getByTestId('welcome').waitFor();
+  });
+
+  it('never returns to another origin: next=//host, https://host, /\\host and /login go to /welcome', async () => {
+    const user = await e2e.signUp();
+    for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)', '/login?next=/account']) {
+      const page = await (await newContext()).newPage();
+      await page.goto(e2e.url(`/login?reason=expired&next=${encodeURIComponent(next)}`));
+      await page.getByTestId('session-expired').waitFor();
+      await signInThroughForm(page, user);
+      await page.waitForURL(e2e.url('/home'));
+      await page.getByTestId('welcome').waitFor();
+    }
   });
 
   it('re-checks when another tab signs out or changes the user data', async () => {

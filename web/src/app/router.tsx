@@ -4,6 +4,7 @@ import { AppLayout, PageLoader } from '@/components/layout/page-shell';
 // Eager: /welcome only forwards to /home, so it must not cost a chunk download of its own.
 import Welcome from '@/features/auth/routes/welcome';
 import { useAuth } from '@/lib/auth';
+import { currentReturnPath, expiredLoginPath } from '@/lib/return-to';
 
 /*
  * Routes (SPEC section 2). Each screen is a lazily loaded chunk so the landing page ships only
@@ -22,11 +23,14 @@ const ReminderDetails = lazy(() => import('@/features/reminders/routes/reminder-
 const Account = lazy(() => import('@/features/account/routes/account'));
 const DiscordCallback = lazy(() => import('@/features/callback/routes/discord-callback'));
 
-/** Signed-in only: anonymous visitors go to the landing page. */
+/**
+ * Signed-in only: anonymous visitors go to the landing page; a user whose session just expired
+ * goes to /login, told why, and comes back here after signing in.
+ */
 function Protected({ children }: { children: ReactNode }) {
-  const { isAuthenticated, isChecking, isLoggingOut } = useAuth();
+  const { isAuthenticated, isChecking, isLoggingOut, sessionExpired } = useAuth();
   if (isChecking || isLoggingOut) return <PageLoader />;
-  if (!isAuthenticated) return <Redirect to="/" replace />;
+  if (!isAuthenticated) return <Redirect to={sessionExpired ? expiredLoginPath(currentReturnPath()) : '/'} replace />;
   return <>{children}</>;
 }
 

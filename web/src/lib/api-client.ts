@@ -1,6 +1,7 @@
 import { navigate } from 'wouter/use-browser-location';
 import i18n from './i18n';
-import { clearSession, getToken } from './session';
+import { currentReturnPath, expiredLoginPath } from './return-to';
+import { clearSession, expireSession, getToken } from './session';
 
 export const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -29,8 +30,9 @@ export interface RequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   /**
-   * On 401 clear the session and go to /login (SPEC section 8). Defaults to true except for
-   * login and register, whose 401 means "wrong credentials".
+   * On 401 clear the session and go to /login (SPEC section 8), saying the session expired when
+   * one was sent. Defaults to true except for login and register, whose 401 means "wrong
+   * credentials".
    */
   redirectOn401?: boolean;
 }
@@ -64,9 +66,23 @@ function genericMessage(): string {
   return i18n.t('common:errors.UNKNOWN', { defaultValue: 'An error occurred' });
 }
 
-function handleUnauthorized(): void {
-  clearSession();
-  if (window.location.pathname !== '/login') navigate('/login', { replace: true });
+/**
+ * A 401 to a request that carried `sentToken`: that session is over. The user is told on /login
+ * that it expired and comes back to this page after signing in; the failed action's own error is
+ * not shown there (the toaster stays off on that page).
+ */
+function handleUnauthorized(sentToken: string | null): void {
+  const stored = getToken();
+  // Signed in again (another tab) while this request was out: the new session is not the one refused.
+  if (stored && stored !== sentToken) return;
+  const next = currentReturnPath();
+  if (sentToken) {
+    // Already cleared by an earlier 401 of the same batch: that one chose where to go.
+    if (stored) expireSession(next);
+  } else {
+    clearSession();
+  }
+  if (window.location.pathname !== '/login') navigate(sentToken ? expiredLoginPath(next) : '/login', { replace: true });
 }
 
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
@@ -121,7 +137,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
 
   if (!response.ok) {
     const redirect = options.redirectOn401 ?? !NO_REDIRECT_PATHS.some((p) => path.startsWith(p));
-    if (response.status === 401 && redirect) handleUnauthorized();
+    if (response.status === 401 && redirect) handleUnauthorized(token);
     throw apiErrorFrom(response.status, parsed);
   }
   return unwrap<T>(parsed);

@@ -1,15 +1,19 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { navigate } from 'wouter/use-browser-location';
 import { api } from './api-client';
+import { currentReturnPath, expiredLoginPath } from './return-to';
 import {
   AUTH_UPDATED_EVENT,
   clearSession,
+  expireSession,
   getUser,
+  hasExpiredToken,
   isAuthenticated,
   type LoginResponse,
   SESSION_KEYS,
   sessionEndDelay,
   storeSession,
+  takeExpiry,
   type UserData,
   WAS_AUTHENTICATED_KEY,
 } from './session';
@@ -22,6 +26,11 @@ export interface AuthContextValue {
   /** True during the 100 ms between clearing the session and going to /login. */
   isLoggingOut: boolean;
   user: UserData | null;
+  /**
+   * The session ended by itself (expired, or refused with a 401) rather than by a sign-out: a
+   * protected page sends the user to /login with the reason and itself as the way back.
+   */
+  sessionExpired: boolean;
   /** Stores the session from a login/callback/setup answer. The caller navigates (SPEC: wait 100 ms, then /welcome). */
   login: (response: LoginResponse) => UserData;
   /** POST /api/auth/logout, clears locally even on failure, waits 100 ms, goes to /login (replace). */
@@ -49,29 +58,36 @@ function hasFlag(): boolean {
   }
 }
 
-function endSession() {
-  clearSession();
+function currentPath(): string {
+  return window.location.pathname;
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   // The session lives in localStorage, so the first check is synchronous; the effect below
   // re-checks and handles the "was signed in earlier" redirect.
-  const [state, setState] = useState<{ authed: boolean; user: UserData | null; checking: boolean }>(() => {
+  const [state, setState] = useState<{ authed: boolean; user: UserData | null; checking: boolean; expired: boolean }>(() => {
     const authed = isAuthenticated();
-    return { authed, user: authed ? getUser() : null, checking: false };
+    // An expired token left in storage (the tab was closed, the computer slept) is removed by the
+    // first check; a protected page already knows to say so.
+    return { authed, user: authed ? getUser() : null, checking: false, expired: hasExpiredToken() };
   });
   const [loggingOut, setLoggingOut] = useState(false);
 
   const check = useCallback(() => {
+    // Clearing fires auth-updated, which may run this check again inside: that inner run then
+    // takes the expiry and navigates, and this one finds nothing left to do.
+    if (hasExpiredToken()) expireSession(currentReturnPath());
     const authed = isAuthenticated();
+    const expiry = authed ? null : takeExpiry();
     if (authed) {
       setFlag(true);
     } else if (hasFlag()) {
       // Was signed in earlier in this browser session and no longer is (expiry, other tab, 401).
+      // Only an expiry says why: a sign-out here or in another tab is the user's own doing.
       setFlag(false);
-      if (window.location.pathname !== '/login') navigate('/login', { replace: true });
+      if (currentPath() !== '/login') navigate(expiry ? expiredLoginPath(expiry.next) : '/login', { replace: true });
     }
-    setState({ authed, user: authed ? getUser() : null, checking: false });
+    setState((prev) => ({ authed, user: authed ? getUser() : null, checking: false, expired: !authed && (expiry !== null || prev.expired) }));
   }, []);
 
   useEffect(() => {
@@ -92,7 +108,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (!state.authed) return;
     const delay = sessionEndDelay();
     if (delay === null) return;
-    const timer = setTimeout(endSession, delay);
+    const timer = setTimeout(() => expireSession(currentReturnPath()), delay);
     return () => clearTimeout(timer);
   }, [state.authed, state.user?.expires_at]);
 
@@ -117,7 +133,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ isAuthenticated: state.authed, isChecking: state.checking, isLoggingOut: loggingOut, user: state.user, login, logout }),
+    () => ({
+      isAuthenticated: state.authed,
+      isChecking: state.checking,
+      isLoggingOut: loggingOut,
+      user: state.user,
+      sessionExpired: state.expired,
+      login,
+      logout,
+    }),
     [state, loggingOut, login, logout],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

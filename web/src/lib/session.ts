@@ -61,6 +61,13 @@ export function getUser(): UserData | null {
   }
 }
 
+/** A token is stored but its expiry has passed (it must be removed, and the user told why). */
+export function hasExpiredToken(now = Date.now()): boolean {
+  if (!getToken()) return false;
+  const expires = getExpiresAt();
+  return expires !== null && expires <= now;
+}
+
 /** An expired or missing token is not authenticated. */
 export function isAuthenticated(now = Date.now()): boolean {
   const token = getToken();
@@ -97,6 +104,26 @@ export function clearSession(): void {
     }
   }
   notifyAuthUpdated();
+}
+
+/**
+ * Set by `expireSession` just before it clears the session, read once by the auth provider's
+ * re-check (which the clearing triggers): a session that ended by itself, unlike a sign-out,
+ * sends the user to /login with the reason and the page to come back to.
+ */
+let pendingExpiry: { next: string | null } | null = null;
+
+/** Ends a session that expired or was refused (401): clears it and remembers why. */
+export function expireSession(next: string | null): void {
+  pendingExpiry = { next };
+  clearSession();
+}
+
+/** The expiry `expireSession` recorded, once. */
+export function takeExpiry(): { next: string | null } | null {
+  const expiry = pendingExpiry;
+  pendingExpiry = null;
+  return expiry;
 }
 
 export function notifyAuthUpdated(): void {

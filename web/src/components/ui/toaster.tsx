@@ -1,5 +1,8 @@
 import type * as React from 'react';
-import { Toaster as Sonner, type ToasterProps } from 'sonner';
+import { useLayoutEffect } from 'react';
+import { Toaster as Sonner, toast, type ToasterProps } from 'sonner';
+import { useLocation, useSearch } from 'wouter';
+import { isSessionExpiredSearch } from '@/lib/return-to';
 import { useTheme } from '@/lib/use-theme';
 
 /**
@@ -8,6 +11,18 @@ import { useTheme } from '@/lib/use-theme';
  */
 export function Toaster(props: ToasterProps) {
   const { resolvedTheme } = useTheme();
+  const [location] = useLocation();
+  const search = useSearch();
+  // When a session expires, the action that found out fails too, and its toast ("Failed to
+  // update reminder") would show on the login page next to "Your session has expired". No toaster
+  // there; when the user leaves, whatever was raised meanwhile is dismissed before it comes back
+  // (sonner replays the toasts still active to a new toaster).
+  const quiet = location === '/login' && isSessionExpiredSearch(search);
+  useLayoutEffect(() => {
+    if (!quiet) return;
+    return () => void toast.dismiss();
+  }, [quiet]);
+  if (quiet) return null;
   return (
     <Sonner
       theme={resolvedTheme}

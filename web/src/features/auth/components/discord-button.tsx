@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-client';
+import { rememberReturnPath, returnPathFromSearch } from '@/lib/return-to';
 import { discordAuthorizeUrl, usePublicConfig } from '../api/auth-api';
 
 function DiscordIcon() {
@@ -23,6 +24,8 @@ export function DiscordButton({ onError }: { onError: (message: string) => void 
     setBusy(true);
     try {
       const { url } = await discordAuthorizeUrl('login');
+      // Discord leaves the app: the page to come back to waits for the callback in sessionStorage.
+      rememberReturnPath(returnPathFromSearch(window.location.search));
       window.location.href = url;
     } catch (err) {
       onError(errorMessage(err, t('errors.discordFailed')));

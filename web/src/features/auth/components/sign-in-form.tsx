@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { errorMessage } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
+import { DEFAULT_AFTER_LOGIN, rememberReturnPath, returnPathFromSearch } from '@/lib/return-to';
 import { sleep } from '@/lib/utils';
 import { loginRequest } from '../api/auth-api';
 import { DiscordButton } from './discord-button';
@@ -31,8 +32,12 @@ export function SignInForm({ initialEmail = '', onError }: { initialEmail?: stri
     try {
       const response = await loginRequest({ email: email.trim(), password, remember_me: rememberMe });
       login(response);
+      // Back to the page an expired session interrupted (/login?next=...), else the greeting.
+      const back = returnPathFromSearch(window.location.search);
+      rememberReturnPath(null);
       await sleep(POST_LOGIN_DELAY_MS);
-      navigate('/welcome');
+      if (back) navigate(back, { replace: true });
+      else navigate(DEFAULT_AFTER_LOGIN);
     } catch (err) {
       console.error('Login failed', err);
       onError(errorMessage(err, t('errors.loginFailed')));

@@ -1,10 +1,12 @@
-import { AlertCircle, BellRing, CalendarClock, CheckCircle2, Globe2, ShieldCheck } from 'lucide-react';
+import { AlertCircle, BellRing, Clock, CalendarClock, CheckCircle2, Globe2, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearch } from 'wouter';
 import { PasswordStrength } from '@/components/password-strength';
 import { Alert } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { isSessionExpiredSearch } from '@/lib/return-to';
 import { usePageTitle } from '@/lib/use-page-title';
 import { SignInForm } from '../components/sign-in-form';
 import { SignUpForm } from '../components/sign-up-form';
@@ -19,6 +21,8 @@ const HIGHLIGHTS = [
 
 export default function LoginPage() {
   const { t } = useTranslation('auth');
+  // Sent here because the session ended by itself (not by a sign-out): say so.
+  const expired = isSessionExpiredSearch(useSearch());
   const [tab, setTab] = useState<Tab>('signin');
   const [error, setError] = useState<string | null>(null);
   // Back from a password reset (/login?reset=done): say it worked.
@@ -53,6 +57,12 @@ export default function LoginPage() {
                 </TabsTrigger>
               </TabsList>
 
+              {expired && tab === 'signin' && (
+                <Alert variant="info" data-testid="session-expired">
+                  <Clock />
+                  <span>{t('signIn.sessionExpired')}</span>
+                </Alert>
+              )}
               {error && (
                 <Alert variant="destructive" data-testid="auth-error">
                   <AlertCircle />

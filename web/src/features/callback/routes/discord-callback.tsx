@@ -10,13 +10,14 @@ import { CardHeading } from '@/components/ui/card-heading';
 import { DiscordIcon } from '@/components/ui/discord-icon';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
+import { DEFAULT_AFTER_LOGIN, takeReturnPath } from '@/lib/return-to';
 import { getUser, isAuthenticated, type LoginResponse } from '@/lib/session';
 import { usePageTitle } from '@/lib/use-page-title';
 import { sleep } from '@/lib/utils';
 import { DISCORD_LINK_MARKER, exchangeCode, isSetupRequired, type SetupRequired } from '../api/callback-api';
 import { ProfileCompletionForm } from '../components/profile-completion-form';
 
-/** SPEC section 9: wait 100 ms after a successful sign-in before going to /welcome. */
+/** SPEC section 9: wait 100 ms after a successful sign-in before going to /welcome (or back to the page an expired session left). */
 const POST_LOGIN_DELAY_MS = 100;
 
 /** `conflict`: a signed-in user tried to connect a Discord account another Chime account already has. */
@@ -52,13 +53,15 @@ export default function DiscordCallbackPage() {
 
   async function finish(response: LoginResponse, isLink: boolean) {
     login(response);
+    // Kept by the login page before it left for Discord; taken either way so it cannot outlive this sign-in.
+    const back = takeReturnPath();
     if (isLink) {
       toast.success(t('linked'));
       navigate('/account', { replace: true });
       return;
     }
     await sleep(POST_LOGIN_DELAY_MS);
-    navigate('/welcome', { replace: true });
+    navigate(back ?? DEFAULT_AFTER_LOGIN, { replace: true });
   }
 
   useEffect(() => {
@@ -69,11 +72,13 @@ export default function DiscordCallbackPage() {
     const code = params.get('code');
     if (oauthError) {
       takeLinkMarker();
+      takeReturnPath();
       setView({ kind: 'error', message: t('errors.discordError', { error: oauthError }) });
       return;
     }
     if (!code) {
       takeLinkMarker();
+      takeReturnPath();
       setView({ kind: 'error', message: t('errors.noCode') });
       return;
     }
