@@ -244,13 +244,42 @@ describe('create-reminder wizard (browser)', () => {
     expect(await page.getByTestId('reminder-date').inputValue()).toBe('');
   });
 
-  it('warns on the review step when the time is already past', async () => {
-    const { page } = await e2e.signedInPage();
+  it('a past date and time: the review step says so once and Create is disabled until a later date (issue 10)', async () => {
+    const { page, user } = await e2e.signedInPage();
     await openWizard(page, e2e.url('/reminders/create'));
     await fillDetails(page, { date: '2020-01-01' });
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('wizard-next').click();
-    await page.getByTestId('review-in-past').waitFor();
+    const notice = page.getByTestId('review-in-past');
+    await notice.waitFor();
+    const create = page.getByTestId('wizard-create');
+    expect(await create.isDisabled()).toBe(true);
+    // The button names its reason for assistive technology; the reason is on the page once.
+    expect(await create.getAttribute('aria-describedby')).toBe(await notice.getAttribute('id'));
+    const reason = 'This date and time are already past.';
+    expect(await notice.textContent()).toContain(reason);
+    expect(await page.getByText(reason).count()).toBe(1);
+    expect(await page.getByTestId('create-error').count()).toBe(0);
+    expect(await page.getByTestId('review-occurrences').count()).toBe(0);
+    // A click on the disabled button sends nothing and adds no second or third copy of the reason.
+    await create.click({ force: true });
+    await page.waitForTimeout(300);
+    expect(await page.getByText(reason).count()).toBe(1);
+    expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
+    expect((await user.api.get('/api/reminders')).body).toHaveLength(0);
+    await screenshot(page, 'wizard-review-in-past-light');
+
+    // A later date: the occurrences come back and Create works.
+    await page.getByTestId('step-tab-1').click();
+    await page.getByTestId('reminder-date').fill(FUTURE_DATE);
+    await page.getByTestId('step-tab-3').click();
+    await page.getByTestId('review-occurrences').waitFor();
+    expect(await page.getByTestId('review-in-past').count()).toBe(0);
+    expect(await create.isDisabled()).toBe(false);
+    expect(await create.getAttribute('aria-describedby')).toBeNull();
+    await create.click();
+    await page.waitForURL(e2e.url('/home'));
+    expect((await user.api.get('/api/reminders')).body).toHaveLength(1);
   });
 
   it('renders every step in dark mode', async () => {

@@ -1,5 +1,5 @@
 import { CalendarClock, CalendarRange, MessageSquareText, Pencil, Repeat, Send, TriangleAlert } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { Alert } from '@/components/ui/alert';
@@ -13,6 +13,8 @@ import { DestinationSummary } from './destination-summary';
 import { formRepetition, type ReminderFormState } from './reminder-form-fields';
 
 const PREVIEW_COUNT = 5;
+/** The "already past" notice: the wizard's Create button points at it (aria-describedby). */
+export const REVIEW_IN_PAST_ID = 'review-in-past';
 
 
 export function ReviewStep({
@@ -21,12 +23,18 @@ export function ReviewStep({
   timezone,
   discordName,
   onEdit,
+  refusedAsPast = false,
+  onInPastChange,
 }: {
   form: ReminderFormState;
   destinations: EditableDestination[];
   timezone: string;
   discordName?: string | null;
   onEdit: (step: 1 | 2) => void;
+  /** Create answered REMINDER_IN_PAST (the time passed while the user read this step). */
+  refusedAsPast?: boolean;
+  /** Whether the date and time are past: the wizard disables Create meanwhile. */
+  onInPastChange?: (inPast: boolean) => void;
 }) {
   const { t, i18n } = useTranslation('reminders');
   // The server computes occurrences (DST, month ends) in the account zone.
@@ -37,6 +45,12 @@ export function ReviewStep({
   // Wall clock as typed: format the date and time as if UTC so no zone shifts them.
   const wall = `${form.date}T${form.time}:00Z`;
   const occurrences = preview.data?.occurrences ?? [];
+  // No occurrence left (a one-time reminder in the past, a series that ended): nothing to create.
+  const inPast = refusedAsPast || (preview.data !== undefined && occurrences.length === 0);
+  useEffect(() => {
+    onInPastChange?.(inPast);
+    return () => onInPastChange?.(false);
+  }, [inPast, onInPastChange]);
 
   return (
     <div className="space-y-6" data-testid="review-step">
@@ -84,7 +98,12 @@ export function ReviewStep({
             {t('wizard.review.occurrencesHint', { zone: timeZoneLabel(timezone) })}
           </p>
         </div>
-        {preview.isLoading ? (
+        {inPast ? (
+          <Alert variant="destructive" id={REVIEW_IN_PAST_ID} data-testid="review-in-past">
+            <TriangleAlert />
+            <span>{t('wizard.review.inPast')}</span>
+          </Alert>
+        ) : preview.isLoading ? (
           <div className="space-y-2" aria-busy="true">
             {[0, 1, 2].map((i) => (
               <Skeleton key={i} className="h-5 w-3/4" />
@@ -92,11 +111,6 @@ export function ReviewStep({
           </div>
         ) : preview.error ? (
           <p className="text-sm text-destructive">{t('wizard.review.occurrencesError')}</p>
-        ) : occurrences.length === 0 ? (
-          <Alert variant="destructive" data-testid="review-in-past">
-            <TriangleAlert />
-            <span>{t('wizard.review.inPast')}</span>
-          </Alert>
         ) : (
           <ol className="space-y-1.5" data-testid="review-occurrences">
             {occurrences.map((iso, i) => (

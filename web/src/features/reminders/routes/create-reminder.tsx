@@ -8,14 +8,14 @@ import { PageContainer } from '@/components/layout/page-shell';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
-import { errorMessage } from '@/lib/api-client';
+import { ApiError, errorMessage } from '@/lib/api-client';
 import { type Account, createReminder, remindersKey, useAccount } from '@/lib/api/reminders';
 import { cn } from '@/lib/utils';
 import { type EditableDestination, toDestinationInputs } from '../api/destinations';
 import { DestinationsEditor } from '../components/destinations-editor';
 import { LeaveDialog, useLeaveGuard } from '../components/leave-guard';
 import { currentTime, formRepetition, isReminderFormValid, ReminderFormFields, type ReminderFormState } from '../components/reminder-form-fields';
-import { ReviewStep } from '../components/review-step';
+import { REVIEW_IN_PAST_ID, ReviewStep } from '../components/review-step';
 import { SecretDialog, type SecretEntry } from '../components/secret-dialog';
 import { useDestinationChecks } from '../components/use-destination-checks';
 import { useDestinationError } from '../components/use-destination-error';
@@ -74,6 +74,10 @@ export default function CreateReminder() {
   const [error, setError] = useState<string | null>(null);
   const [secrets, setSecrets] = useState<SecretEntry[] | null>(null);
   const [saved, setSaved] = useState(false);
+  // The review step found no occurrence left (or Create was refused as past): Create waits for a
+  // later date, and the review step says why, once.
+  const [inPast, setInPast] = useState(false);
+  const [refusedAsPast, setRefusedAsPast] = useState(false);
   const timeEdited = useRef(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
@@ -119,6 +123,7 @@ export default function CreateReminder() {
     if (target > 1 && !valid) return;
     if (target > 2 && checks.blocked) return;
     setError(null);
+    setRefusedAsPast(false);
     setStep(target);
   }
 
@@ -149,6 +154,11 @@ export default function CreateReminder() {
       else finish();
     } catch (err) {
       console.error('Failed to create reminder', err);
+      if (err instanceof ApiError && err.code === 'REMINDER_IN_PAST') {
+        // The time passed while the user read the review: the review step says so (not a toast too).
+        setRefusedAsPast(true);
+        return;
+      }
       // A destination at fault is named, with the server's reason in the user's language.
       const message = destinationError(err, destinations) ?? (errorMessage(err, fallback) || fallback);
       setError(message);
@@ -229,7 +239,17 @@ export default function CreateReminder() {
         <div className="px-5 py-6 sm:px-6">
           {step === 1 && <ReminderFormFields value={form} onChange={updateForm} timezone={timezone} idPrefix="wizard" />}
           {step === 2 && <DestinationsEditor value={destinations} onChange={setDestinations} disabled={submitting} idPrefix="wizard-destinations" checks={checks} />}
-          {step === 3 && <ReviewStep form={form} destinations={destinations} timezone={timezone ?? 'UTC'} discordName={discordName} onEdit={goTo} />}
+          {step === 3 && (
+            <ReviewStep
+              form={form}
+              destinations={destinations}
+              timezone={timezone ?? 'UTC'}
+              discordName={discordName}
+              onEdit={goTo}
+              refusedAsPast={refusedAsPast}
+              onInPastChange={setInPast}
+            />
+          )}
         </div>
 
         {error && (
@@ -268,7 +288,14 @@ export default function CreateReminder() {
               <ArrowRight />
             </Button>
           ) : (
-            <Button type="button" variant="brand" onClick={() => void create()} disabled={submitting || !valid || checks.blocked} data-testid="wizard-create">
+            <Button
+              type="button"
+              variant="brand"
+              onClick={() => void create()}
+              disabled={submitting || !valid || inPast || checks.blocked}
+              aria-describedby={inPast ? REVIEW_IN_PAST_ID : undefined}
+              data-testid="wizard-create"
+            >
               {submitting ? <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden /> : <Check />}
               {submitting ? t('wizard.actions.creating') : t('wizard.actions.create')}
             </Button>
