@@ -3,6 +3,7 @@
  * browser, over real deliveries: the scheduler posts to a webhook sink on 127.0.0.1 that answers
  * as each test tells it to.
  */
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedReminder, startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.ts';
@@ -165,6 +166,53 @@ describe('delivery history and problems (browser)', () => {
     // The history keeps it.
     const history = await user.api.get(`/api/reminders/${id}/deliveries`);
     expect(history.body.deliveries[0].status).toBe('failed');
+  });
+
+  it('pages the history with Load more, newest occurrence first, and marks late deliveries', async () => {
+    const user = await e2e.signUp();
+    const { id, destinations } = await seedReminder(e2e.server.app.db, {
+      accountId: user.id,
+      at: Date.now() + 86_400_000,
+      recurrence: 'DAILY',
+      destinations: [{ url: `${sink.url}/hook` }],
+    });
+    // 55 past daily occurrences: one more than the first page (50) holds.
+    const day = 86_400_000;
+    const base = Date.parse('2026-01-01T09:00:00.000Z');
+    const rows = Array.from({ length: 55 }, (_, i) => {
+      const occurrence = new Date(base + i * day).toISOString();
+      return {
+        id: randomUUID(),
+        reminder_id: id,
+        destination_id: destinations[0]!.id,
+        account_id: user.id,
+        occurrence_utc: occurrence,
+        idempotency_key: `msg_${randomUUID()}`,
+        status: 'delivered' as const,
+        attempts: 1,
+        next_attempt_at: null,
+        late: i === 0 ? 1 : 0,
+        last_error: null,
+        last_error_code: null,
+        created_at: occurrence,
+        updated_at: occurrence,
+        delivered_at: occurrence,
+      };
+    });
+    await e2e.server.app.db.insertInto('deliveries').values(rows).execute();
+
+    const { page } = await e2e.signedInPage({ user });
+    await openHistory(page, id);
+    const occurrences = page.getByTestId('delivery-occurrence');
+    expect(await occurrences.count()).toBe(50);
+    expect(await occurrences.first().getAttribute('data-occurrence')).toBe(rows[54]!.occurrence_utc);
+    expect(await page.getByTestId('delivery-late').count()).toBe(0);
+    await page.getByTestId('delivery-history-more').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="delivery-occurrence"]').length === 55);
+    expect(await occurrences.last().getAttribute('data-occurrence')).toBe(rows[0]!.occurrence_utc);
+    // The oldest was sent late (after a restart, say): marked as such.
+    expect(await occurrences.last().getByTestId('delivery-late').textContent()).toBe('Late');
+    expect(await page.getByTestId('delivery-history-more').count()).toBe(0);
   });
 
   it('shows why a destination was disabled, in words, and Re-enable turns it back on', async () => {

@@ -98,7 +98,14 @@ describe('destination checks (browser, fake Discord, private targets refused)', 
     await toDestinations(page);
 
     await addWebhook(page, 'https://hooks.example.com/ok');
-    await addWebhook(page, 'http://127.0.0.1:9/hook');
+    // Leaving the URL field checks it already, before Add.
+    await page.getByTestId('webhook-url').fill('http://127.0.0.1:9/hook');
+    await page.getByTestId('webhook-url').blur();
+    await page.waitForFunction(() => document.querySelector('[data-testid="webhook-url-check"]')?.getAttribute('data-status') === 'failed');
+    expect(await page.getByTestId('webhook-url-check').textContent()).toBe('This webhook address is not allowed: it points to a private or local network.');
+    await page.getByTestId('webhook-add').click();
+    // Once added, the reason moves next to the destination (the form is empty again).
+    expect(await page.getByTestId('webhook-url-check').count()).toBe(0);
     const items = page.getByTestId('destination-item');
     const second = items.nth(1).getByTestId('destination-check');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="destination-check"][data-status="failed"]').length === 1);

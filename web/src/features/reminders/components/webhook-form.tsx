@@ -7,8 +7,10 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { errorDetail } from '@/lib/api-client';
 import { testWebhook, type WebhookPlatform, type WebhookTestResult } from '@/lib/api/reminders';
+import { useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
 import type { EditableDestination } from '../api/destinations';
+import { useWebhookUrlCheck } from './use-webhook-url-check';
 
 const PLATFORMS: WebhookPlatform[] = ['generic', 'discord', 'slack'];
 
@@ -30,6 +32,8 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
   const [platform, setPlatform] = useState<WebhookPlatform>('generic');
   const [username, setUsername] = useState('');
   const [test, setTest] = useState<TestState>({ status: 'idle' });
+  const urlCheck = useWebhookUrlCheck();
+  const deliveryText = useDeliveryText();
 
   const blank = url.trim() === '';
   const hasUsername = platform === 'discord' || platform === 'slack';
@@ -51,6 +55,7 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
     if (blank || disabled) return;
     onAdd({ type: 'webhook', metadata: target() });
     setUrl('');
+    urlCheck.reset();
     setUsername('');
     setPlatform('generic');
     setTest({ status: 'idle' });
@@ -78,7 +83,10 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
           placeholder={t('webhook.urlPlaceholder')}
           value={url}
           disabled={disabled}
+          onBlur={() => urlCheck.check(target())}
+          aria-describedby={urlCheck.state.status === 'failed' ? `${idPrefix}-url-check` : undefined}
           onChange={(e) => {
+            urlCheck.reset();
             setUrl(e.target.value);
             setTest({ status: 'idle' });
           }}
@@ -162,6 +170,14 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
           </Button>
         </div>
       </div>
+      {/* Below the buttons, and no "checking" line: a click on a button blurs the field, and the
+        buttons must not move under the pointer meanwhile. */}
+      {urlCheck.state.status === 'failed' && (
+        <p id={`${idPrefix}-url-check`} className="flex items-start gap-1.5 text-xs font-medium text-destructive" role="alert" data-testid="webhook-url-check" data-status="failed">
+          <XCircle className="mt-px size-3.5 shrink-0" aria-hidden />
+          {deliveryText.codeText(urlCheck.state.code, { fallback: urlCheck.state.error })}
+        </p>
+      )}
     </div>
   );
 }
