@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/server.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import type { Page } from 'playwright-core';
-import { screenshot as rawScreenshot, useE2E } from './helpers.ts';
+import { axeViolations, screenshot as rawScreenshot, useE2E } from './helpers.ts';
 
 let sink: SmtpSink;
 // The server starts in useE2E's beforeAll, after this one: the sink's port is known by then.
@@ -41,6 +41,7 @@ describe('email (browser)', () => {
     await page.goto(e2e.url('/login'));
     await page.getByTestId('forgot-password-link').click();
     await page.waitForURL(e2e.url('/forgot-password'));
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel('Email').fill(user.email);
     await page.getByTestId('forgot-submit').click();
     await page.getByTestId('forgot-sent').waitFor();
@@ -50,6 +51,7 @@ describe('email (browser)', () => {
     expect(mail.subject).toBe('Reset your Chime password');
     await page.goto(onServer(linkIn(mail, 'http://chime.test/reset-password?token='), e2e.server.url));
     await page.getByTestId('reset-form').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'email-reset-password-light');
     await page.getByLabel('New password').fill('short');
     await page.getByLabel('Confirm password').fill('short');
@@ -115,6 +117,8 @@ describe('email (browser)', () => {
     expect(confirmation.subject).toBe('Confirm your address for Chime reminders');
     const reader = await e2e.newPage();
     await reader.goto(onServer(linkIn(confirmation, 'http://chime.test/confirm-email?token='), e2e.server.url));
+    await reader.getByTestId('confirm-email-submit').waitFor();
+    expect(await axeViolations(reader)).toEqual([]);
     await reader.getByTestId('confirm-email-submit').click();
     await reader.getByTestId('confirm-email-done').waitFor();
     expect(await reader.getByTestId('confirm-email-done').textContent()).toContain(`${address} is confirmed`);
