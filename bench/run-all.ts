@@ -16,6 +16,7 @@ const all: Array<[name: string, file: string]> = [
   ['lateness', 'bench/scheduler-lateness.ts'],
   ['burst', 'bench/scheduler-burst.ts'],
   ['crash', 'bench/scheduler-crash.ts'],
+  ['chaos', 'bench/chaos.ts'],
   ['feed', 'bench/calendar-feed-bench.ts'],
 ];
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

@@ -50,7 +50,8 @@ export async function startServerProcess(env: Record<string, string>, port: numb
     },
     stop(signal = 'SIGTERM') {
       return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        // A process killed by a signal keeps exitCode null: its signalCode says it is gone.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once('exit', (code) => resolve(code));
         child.kill(signal);
       });
