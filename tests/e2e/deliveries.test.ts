@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedReminder, startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.ts';
-import { MOBILE, screenshot, useE2E } from './helpers.ts';
+import { axeViolations, MOBILE, screenshot, useE2E } from './helpers.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -85,9 +85,11 @@ describe('delivery history and problems (browser)', () => {
     expect(await delivery.getAttribute('data-status')).toBe('delivered');
 
     await screenshot(page, 'delivery-history-light');
+    expect(await axeViolations(page)).toEqual([]);
     const dark = await e2e.signedInPage({ user, storage: { 'vite-ui-theme': 'dark' } });
     await openHistory(dark.page, id);
     await screenshot(dark.page, 'delivery-history-dark');
+    expect(await axeViolations(dark.page)).toEqual([]);
     const mobile = await e2e.signedInPage({ user, viewport: MOBILE });
     await openHistory(mobile.page, id);
     expect(await mobile.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
@@ -129,10 +131,12 @@ describe('delivery history and problems (browser)', () => {
     expect(await rows.getByTestId('delivery-problem-destination').textContent()).toBe(`Generic webhook · 127.0.0.1:${sink.port}`);
     expect(await rows.getByTestId('delivery-problem-error').textContent()).toBe('The receiver refused the request (HTTP 400).');
     await screenshot(page, 'delivery-problems-light');
+    expect(await axeViolations(page)).toEqual([]);
     const dark = await e2e.signedInPage({ user, storage: { 'vite-ui-theme': 'dark' } });
     await dark.page.goto(e2e.url('/home'));
     await dark.page.getByTestId('delivery-problems').waitFor();
     await screenshot(dark.page, 'delivery-problems-dark');
+    expect(await axeViolations(dark.page)).toEqual([]);
     const mobile = await e2e.signedInPage({ user, viewport: MOBILE });
     await mobile.page.goto(e2e.url('/home'));
     await mobile.page.getByTestId('delivery-problems').waitFor();

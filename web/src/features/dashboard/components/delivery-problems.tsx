@@ -5,7 +5,8 @@ import { useSWRConfig } from 'swr';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { CardHeading } from '@/components/ui/card-heading';
 import { type DeliveryProblem, deliveryErrorsKey, type DestinationMetadata, dismissDeliveryProblem, type Reminder } from '@/lib/api/reminders';
 import { useDeliveryText } from '@/lib/delivery-text';
 import { formatDateTime } from '@/lib/format';
@@ -50,7 +51,7 @@ export function DeliveryProblems({ errors, reminders, zone }: { errors: Delivery
           <AlertTriangle className="size-4.5" />
         </span>
         <div className="space-y-1">
-          <CardTitle className="text-lg">{t('problems.title')}</CardTitle>
+          <CardHeading className="text-lg">{t('problems.title')}</CardHeading>
           <CardDescription>{t('problems.description', { count: errors.length })}</CardDescription>
         </div>
       </CardHeader>
