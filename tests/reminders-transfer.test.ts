@@ -252,6 +252,31 @@ describe('export and import', () => {
     expect(by('Every weekday')).toMatchObject({ date: '2027-07-05', time: '08:30', timezone: 'Europe/Berlin', recurrence_type: 'WORKDAYS', exceptions: ['2027-07-06T06:30:00.000Z'] });
   });
 
+  it('ICS days and times that do not exist are row errors, never a crash (found by the fuzz test)', async () => {
+    const user = await signUp(server.url);
+    const event = (uid: number, dtstart: string, extra: string[] = []) => ['BEGIN:VEVENT', `UID:${uid}`, `SUMMARY:Event ${uid}`, dtstart, ...extra, 'END:VEVENT'];
+    const ics = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      ...event(1, 'DTSTART;TZID=Etc/GMT-14:20310229T090000', ['RRULE:FREQ=YEARLY']),
+      ...event(2, 'DTSTART:20270230T090000Z'),
+      ...event(3, 'DTSTART;VALUE=DATE:20271301'),
+      ...event(4, 'DTSTART;TZID=Europe/Paris:20270705T250000'),
+      ...event(5, 'DTSTART;TZID=Europe/Paris:20270705T090000', ['RRULE:FREQ=DAILY', 'EXDATE;TZID=Europe/Paris:20270231T090000']),
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    const res = await user.api.post('/api/reminders/import', { format: 'ics', content: ics, dry_run: true, mode: 'valid_only' });
+    expect(res.status).toBe(200);
+    expect(res.body.errors.map((e: any) => [e.row, e.code])).toEqual([
+      [1, 'INVALID_DATE'],
+      [2, 'INVALID_DATE'],
+      [3, 'INVALID_DATE'],
+      [4, 'INVALID_TIME'],
+      [5, expect.any(String)],
+    ]);
+  });
+
   it('the formula guard is undone exactly on import (apostrophes included)', () => {
     for (const cell of ['=1+1', '+33 6', '-5', '@x', "'=already", "''@two", "'plain", 'plain', '', '\tTab', "it's"]) {
       expect(unguardCell(guardCell(cell))).toBe(cell);

@@ -168,6 +168,7 @@ function icsInstants(prop: IcsProperty, zone: string, time: string): number[] {
       const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/.exec(v);
       if (!m) return NaN;
       const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+      if (!existingDay(year, month, day) || Number(m[4] ?? 0) > 23 || Number(m[5] ?? 0) > 59 || Number(m[6] ?? 0) > 59) return NaN;
       if (m[4] === undefined) {
         const [h = 0, mi = 0, s = 0] = time.split(':').map(Number);
         return wallClockToInstant({ year, month, day, hour: h, minute: mi, second: s }, zone);
@@ -230,6 +231,12 @@ function presetOf(rule: ParsedRRule, anchor: { date: string; time: string; timeZ
   return null;
 }
 
+/** Whether year-month-day is a day of the proleptic Gregorian calendar. */
+function existingDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
 function icsEventFields(event: IcsComponent, accountZone: string): Record<string, unknown> {
   const text = (name: string) => {
     const p = firstProperty(event, name);
@@ -240,6 +247,11 @@ function icsEventFields(event: IcsComponent, accountZone: string): Record<string
   if (!dtstart) throw new AppError('INVALID_DATE', 'The event has no DTSTART');
   const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/.exec(dtstart.value.trim());
   if (!m) throw new AppError('INVALID_DATE', `DTSTART ${dtstart.value.slice(0, 40)} is not a date or date-time`);
+  // A calendar day or time that does not exist (February 29 of 2031, 25:00) is the file's error, not a crash.
+  if (!existingDay(Number(m[1]), Number(m[2]), Number(m[3]))) throw new AppError('INVALID_DATE', `DTSTART ${dtstart.value.slice(0, 40)} is not a day of the calendar`);
+  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59)) {
+    throw new AppError('INVALID_TIME', `DTSTART ${dtstart.value.slice(0, 40)} is not a time of day`);
+  }
   const date = `${m[1]}-${m[2]}-${m[3]}`;
   if (m[4] === undefined) {
     // An all-day event: a reminder at 09:00 in the account's zone.
