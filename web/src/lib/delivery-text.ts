@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ApiError } from './api-client';
+import { ApiError, errorMessage } from './api-client';
 import type { DestinationMetadata } from './api/types';
 
 /*
@@ -72,9 +72,10 @@ export function useDeliveryText() {
       for (const code of [reason, err.code]) {
         if (code && i18n.exists(`delivery:codes.${code}`)) return codeText(code, { ...ctx, params });
       }
-      return t(`common:errors.${err.code}`, { defaultValue: err.message || t('codes.unknown') });
     }
-    return err instanceof Error && err.message ? err.message : t('codes.unknown');
+    // Not a delivery code: the same rules as every other error text (translated code, the
+    // server's own words, never a raw status such as "Internal Server Error").
+    return errorMessage(err);
   }
 
   /** "Slack webhook · hooks.example.com", "#general in My Server", "Discord direct message". */
