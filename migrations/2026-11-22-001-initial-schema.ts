@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Frozen in time: this migration must never import application code.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -123,7 +123,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('delivery_attempts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', onPostgres(db) ? 'bigint' : 'integer', (c) => (onPostgres(db) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
     .addColumn('delivery_id', 'text', (c) => c.notNull().references('deliveries.id').onDelete('cascade'))
     .addColumn('reminder_id', 'text', (c) => c.notNull().references('reminders.id').onDelete('cascade'))
     .addColumn('destination_id', 'text', (c) => c.notNull().references('destinations.id').onDelete('cascade'))
@@ -147,3 +147,9 @@ export async function down(db: Kysely<any>): Promise<void> {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }
+
+/**
+ * PostgreSQL has no AUTOINCREMENT: there the id is a bigint identity column (SQLite's integer is
+ * 64-bit too). SQLite gets exactly the column it always had.
+ */
+const onPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 
 // Frozen in time: this migration must never import application code.
 //
@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('delivery_attempts_rebuilt')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', onPostgres(db) ? 'bigint' : 'integer', (c) => (onPostgres(db) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
     .addColumn('delivery_id', 'text', (c) => c.notNull().references('deliveries.id').onDelete('cascade'))
     .addColumn('reminder_id', 'text', (c) => c.notNull())
     .addColumn('destination_id', 'text', (c) => c.notNull())
@@ -55,3 +55,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(): Promise<void> {
   // The two references were redundant; nothing to restore.
 }
+
+/**
+ * PostgreSQL has no AUTOINCREMENT: there the id is a bigint identity column (SQLite's integer is
+ * 64-bit too). SQLite gets exactly the column it always had.
+ */
+const onPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 
 /**
  * Email (README "Email"): password-reset links, the addresses an account confirmed for email
@@ -40,7 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('email_sends')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', onPostgres(db) ? 'bigint' : 'integer', (c) => (onPostgres(db) ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement()))
     .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -53,3 +53,9 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('email_addresses').execute();
   await db.schema.dropTable('password_reset_tokens').execute();
 }
+
+/**
+ * PostgreSQL has no AUTOINCREMENT: there the id is a bigint identity column (SQLite's integer is
+ * 64-bit too). SQLite gets exactly the column it always had.
+ */
+const onPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;

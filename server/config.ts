@@ -194,15 +194,29 @@ function parseOptionalUrl(name: string, value: string | undefined, fallback: str
   return parseUrl(name, value.trim(), problems);
 }
 
+/**
+ * DATABASE_URL=postgres://user:password@host:5432/database. Checked here so a typo stops the start
+ * with a readable problem; the message never repeats the URL, which holds the password.
+ */
+function checkPostgresUrl(value: string, problems: string[]): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push('DATABASE_URL is not a valid PostgreSQL URL (expected postgres://user:password@host:5432/database)');
+    return;
+  }
+  if (!url.hostname && !url.searchParams.get('host')) problems.push('DATABASE_URL names no PostgreSQL host (expected postgres://user:password@host:5432/database)');
+  if (url.pathname.replace(/^\//, '') === '') problems.push('DATABASE_URL names no PostgreSQL database (expected postgres://user:password@host:5432/database)');
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
   const port = parseInteger('PORT', env.PORT, 3000, 0, 65535, problems);
   const host = env.HOST?.trim() || '127.0.0.1';
   const publicUrl = parseUrl('PUBLIC_URL', env.PUBLIC_URL?.trim() || `http://localhost:${port}`, problems);
   const databaseUrl = env.DATABASE_URL?.trim() || './data/chime.db';
-  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
-    problems.push('DATABASE_URL: PostgreSQL is not supported yet; use a file path for SQLite');
-  }
+  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) checkPostgresUrl(databaseUrl, problems);
   const logLevel = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
 

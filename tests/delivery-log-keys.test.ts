@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../server/db/connection.ts';
+import { createDatabase, openSqlite } from '../server/db/connection.ts';
 import { createMigrator, migrateToLatest } from '../server/db/migrate.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'chime-keys-'));
@@ -42,7 +42,7 @@ describe('delivery log keys', () => {
   });
 
   it('deleting a reminder removes its attempts through the delivery, without a scan of the log', async () => {
-    const { db, sqlite } = createDatabase(path.join(dir, 'fresh.db'));
+    const { db, sqlite } = openSqlite(path.join(dir, 'fresh.db'));
     await migrateToLatest(db);
     await seed(db);
     const plan = sqlite.prepare("explain query plan delete from reminders where id = 'r1'").all() as { detail: string }[];

@@ -165,10 +165,11 @@ describe('migrations', () => {
       }
     });
 
-    it('fails with a readable message on an unsupported DATABASE_URL', () => {
-      const res = run({ DATABASE_URL: 'postgres://user:pw@localhost/chime' });
+    it('fails with a readable message on a PostgreSQL DATABASE_URL without a database, never printing the password', () => {
+      const res = run({ DATABASE_URL: 'postgres://user:pw-s3cret@localhost/' });
       expect(res.status).not.toBe(0);
-      expect(res.stderr).toContain('PostgreSQL is not supported yet');
+      expect(res.stderr).toContain('DATABASE_URL names no PostgreSQL database');
+      expect(res.stderr + res.stdout).not.toContain('pw-s3cret');
     });
   });
 });

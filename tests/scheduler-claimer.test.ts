@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
+import { openSqlite, type SqliteDatabaseHandle } from '../server/db/connection.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { Claimer } from '../server/scheduler/claimer.ts';
 import { ManualClock } from '../server/scheduler/clock.ts';
@@ -14,7 +14,7 @@ import { seedAccount, seedReminder } from './helpers/webhook-sink.ts';
 
 const LATE = 60_000;
 let dir: string;
-let handle: DatabaseHandle;
+let handle: SqliteDatabaseHandle;
 const db = () => handle.db;
 
 beforeAll(() => {
@@ -26,7 +26,7 @@ afterAll(() => {
 // A database of its own per test: a claim takes every due reminder in it.
 let n = 0;
 beforeEach(async () => {
-  handle = createDatabase(path.join(dir, `chime-${++n}.db`));
+  handle = openSqlite(path.join(dir, `chime-${++n}.db`));
   await migrateToLatest(handle.db);
 });
 afterEach(async () => {

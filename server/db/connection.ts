@@ -3,32 +3,60 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import type { Database } from './database.ts';
+import { openPostgres } from './postgres.ts';
 import { BusyAwareSqliteDialect, type BusyMonitor } from './sqlite-busy.ts';
 
 export type DB = Kysely<Database>;
 
+export type DatabaseDialect = 'sqlite' | 'postgres';
+
 /**
- * The only place that knows the database is SQLite: pragmas live here so the rest of the code
- * stays portable through Kysely.
+ * The database as the rest of the code sees it, the same on SQLite and PostgreSQL. Dialect
+ * specifics (pragmas, pools, type parsers) live in this file and postgres.ts; everything else goes
+ * through Kysely.
  */
 export interface DatabaseHandle {
   db: DB;
-  sqlite: SQLite.Database;
+  dialect: DatabaseDialect;
   /**
-   * Changes whenever anything was written to the database, by this process or another connection.
-   * Lets read caches check they are still current with one cheap call.
+   * Changes whenever anything was written to the database, by this process or another connection,
+   * read synchronously: exact on SQLite; on PostgreSQL this process's writes move it at once and
+   * other instances' within half a second. For wake-ups; read caches use freshChangeToken.
    */
   changeToken(): string;
-  /** Lock waits (see sqlite-busy.ts), for /healthz. */
+  /**
+   * Changes whenever anything was written, by any connection or instance, exactly: a cached answer
+   * read after token T is current while the token is still T. Lets read caches check they are
+   * still current with one cheap call (a query on PostgreSQL).
+   */
+  freshChangeToken(): Promise<string>;
+  /** Lock waits (see sqlite-busy.ts) or, on PostgreSQL, queries queued for a connection: for /healthz. */
   busy: BusyMonitor;
-  /** A read that never waits for the connection nor for a lock (WAL readers are not blocked): /healthz. */
-  probe(): boolean;
+  /** A read that does not queue behind other queries nor wait for a lock: /healthz. */
+  probe(): Promise<boolean>;
 }
+
+/** SQLite's handle also gives the raw connection, for tools and tests that need SQLite itself. */
+export interface SqliteDatabaseHandle extends DatabaseHandle {
+  dialect: 'sqlite';
+  sqlite: SQLite.Database;
+}
+
+/** DATABASE_URL names PostgreSQL (postgres:// or postgresql://); anything else is a SQLite file. */
+export const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:\/\//i.test(databaseUrl.trim());
 
 /** How long a query waits for another process's write lock before DATABASE_BUSY. */
 const BUSY_MAX_WAIT_MS = 3000;
 
 export function createDatabase(databaseUrl: string, options: { busyMaxWaitMs?: number } = {}): DatabaseHandle {
+  if (isPostgresUrl(databaseUrl)) {
+    return { dialect: 'postgres', ...openPostgres(databaseUrl.trim(), { busyMaxWaitMs: options.busyMaxWaitMs ?? BUSY_MAX_WAIT_MS }) };
+  }
+  return openSqlite(databaseUrl, options);
+}
+
+/** A SQLite file (`./data/chime.db`, `sqlite:./data/chime.db`, `:memory:`). */
+export function openSqlite(databaseUrl: string, options: { busyMaxWaitMs?: number } = {}): SqliteDatabaseHandle {
   const file = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
@@ -50,14 +78,15 @@ export function createDatabase(databaseUrl: string, options: { busyMaxWaitMs?: n
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const changeToken = () => `${totalChanges.get()}:${dataVersion.get()}`;
   const selectOne = sqlite.prepare('select 1').pluck();
-  const probe = () => {
+  // Straight on the SQLite handle: not queued behind queries waiting for a lock.
+  const probe = async () => {
     try {
       return selectOne.get() === 1;
     } catch {
       return false;
     }
   };
-  return { db, sqlite, changeToken, busy, probe };
+  return { db, dialect: 'sqlite', sqlite, changeToken, freshChangeToken: async () => changeToken(), busy, probe };
 }
 
 /**

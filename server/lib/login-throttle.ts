@@ -90,9 +90,12 @@ interface Failure {
   net: string;
 }
 
-/** The three counters an attempt of `account` from `net` is counted under. */
+/**
+ * The three counters an attempt of `account` from `net` is counted under. JSON keeps the parts
+ * apart whatever the account holds, in text PostgreSQL accepts (it refuses NUL characters).
+ */
 function counterKeys(account: string, net: string) {
-  return { pairKey: `p\u0000${account}\u0000${net}`, accountKey: `a\u0000${account}`, netKey: `n\u0000${net}` };
+  return { pairKey: `p${JSON.stringify([account, net])}`, accountKey: `a${JSON.stringify(account)}`, netKey: `n${JSON.stringify(net)}` };
 }
 
 /** How long the failing networks of an account with `failures` recent failures are held. */

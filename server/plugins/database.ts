@@ -9,22 +9,25 @@ declare module 'fastify' {
     config: Config;
     /** Cheap liveness probe for /healthz: 'ok', 'degraded' (another process holds the write lock), or 'unavailable'. */
     checkDatabase(): Promise<'ok' | 'degraded' | 'unavailable'>;
-    /** See DatabaseHandle.changeToken: moves on every write. */
+    /** See DatabaseHandle.changeToken: moves on every write (on PostgreSQL, other instances' within 0.5 s). */
     dbChangeToken(): string;
+    /** See DatabaseHandle.freshChangeToken: exact across instances; what read caches check. */
+    dbFreshChangeToken(): Promise<string>;
   }
 }
 
 export default fp<{ config: Config }>(
   async (app, { config }) => {
-    const { db, changeToken, busy, probe } = createDatabase(config.databaseUrl);
+    const { db, changeToken, freshChangeToken, busy, probe } = createDatabase(config.databaseUrl);
     const applied = await migrateToLatest(db);
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
     app.decorate('db', db);
     app.decorate('config', config);
     app.decorate('dbChangeToken', changeToken);
-    // Straight on the SQLite handle: not queued behind queries waiting for a lock.
+    app.decorate('dbFreshChangeToken', freshChangeToken);
+    // Not queued behind queries waiting for a lock or a connection (see DatabaseHandle.probe).
     app.decorate('checkDatabase', async () => {
-      if (!probe()) return 'unavailable' as const;
+      if (!(await probe())) return 'unavailable' as const;
       return busy.waiting > 0 || Date.now() - busy.lastBusyAt < 10_000 ? ('degraded' as const) : ('ok' as const);
     });
     app.addHook('onClose', async () => {

@@ -43,7 +43,7 @@ const calendarFeed: FastifyPluginAsyncTypebox = async (app) => {
       throw new AppError('RATE_LIMITED', 'Too many requests for this calendar feed. Please wait and try again.');
     }
     const accountId = await feedAccount(app, request.params.file);
-    const token = app.dbChangeToken();
+    const token = await app.dbFreshChangeToken();
     let entry = cache.get(accountId, token);
     if (entry === undefined) {
       const body = await feedCalendar(app, accountId);

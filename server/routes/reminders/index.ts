@@ -38,7 +38,7 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/reminders', { schema: { response: { 200: Type.Array(ReminderOut), ...errorResponses } } }, async (request, reply) => {
     const accountId = request.auth!.accountId;
     // Read the token before the query: a write racing the query then invalidates the entry.
-    const token = app.dbChangeToken();
+    const token = await app.dbFreshChangeToken();
     const language = lang(request);
     const key = `${accountId}|${language}`;
     let body = listCache.get(key, token);

@@ -1,0 +1,246 @@
+/**
+ * PostgreSQL (DATABASE_URL=postgres://...): Kysely's PostgresDialect over a `pg` pool, shaped so the
+ * rest of Chime behaves as on SQLite (README "Running on PostgreSQL"):
+ *
+ *  - bigint and numeric come back as JS numbers, as SQLite's integers do (count(*) is a bigint);
+ *  - transactions run SERIALIZABLE and are retried on a serialization failure or a deadlock. On
+ *    SQLite one writer runs at a time, and the code's read-then-write transactions (claim due
+ *    reminders, reserve a mail slot, judge a login attempt) rely on that. SERIALIZABLE gives the
+ *    same guarantee across connections and instances; the retry makes the conflict invisible.
+ *    A caller that picks its own isolation level (setIsolationLevel) gets it, without the retry.
+ *  - a pool that has no free connection for BUSY_MAX_WAIT_MS answers DatabaseBusyError, as a
+ *    locked SQLite file does (503 DATABASE_BUSY with Retry-After).
+ */
+import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, type QueryResult, type TransactionSettings } from 'kysely';
+import pg from 'pg';
+import type { Database } from './database.ts';
+import { DatabaseBusyError, type BusyMonitor } from './sqlite-busy.ts';
+
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+/** Per pool, not pg.types: the process may hold other pg clients that want strings. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+const SERIALIZATION_FAILURE = '40001';
+const DEADLOCK_DETECTED = '40P01';
+const MAX_TRANSACTION_ATTEMPTS = 12;
+
+const isRetryable = (err: unknown) => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED;
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** db.transaction().execute(fn) re-runs fn when PostgreSQL aborted it for a conflict with another transaction. */
+class RetryingKysely extends Kysely<Database> {
+  override transaction() {
+    const builder = super.transaction();
+    const execute = builder.execute.bind(builder);
+    builder.execute = async <T>(callback: Parameters<typeof execute<T>>[0]): Promise<T> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await execute(callback);
+        } catch (err) {
+          if (!isRetryable(err) || attempt >= MAX_TRANSACTION_ATTEMPTS) throw err;
+          // Jittered, growing pause: two instances that collided do not collide again in lockstep.
+          await sleep(Math.random() * Math.min(2 ** attempt, 100));
+        }
+      }
+    };
+    return builder;
+  }
+}
+
+/** Counts this process's writes so the change hint moves at once after them (see changeToken). */
+class CountingConnection implements DatabaseConnection {
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly onWrite: () => void,
+  ) {}
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (query.query.kind !== 'SelectQueryNode') this.onWrite();
+    return this.inner.executeQuery<R>(query);
+  }
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+const unwrap = (c: DatabaseConnection) => (c instanceof CountingConnection ? c.inner : c);
+
+class PostgresDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly hooks: { onWrite: () => void; onDestroy: () => Promise<void>; busyMaxWaitMs: number; monitor: BusyMonitor },
+  ) {}
+  init() {
+    return this.inner.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    try {
+      return new CountingConnection(await this.inner.acquireConnection(), this.hooks.onWrite);
+    } catch (err) {
+      // pg-pool's connectionTimeoutMillis: every connection is taken; same answer as a locked SQLite file.
+      if (/timeout exceeded when trying to connect/i.test((err as Error)?.message ?? '')) {
+        this.hooks.monitor.lastBusyAt = Date.now();
+        throw new DatabaseBusyError(this.hooks.busyMaxWaitMs);
+      }
+      throw err;
+    }
+  }
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    // SERIALIZABLE unless the caller chose: see the file comment.
+    if (settings.isolationLevel || settings.accessMode) return this.inner.beginTransaction(unwrap(connection), settings);
+    await connection.executeQuery(CompiledQuery.raw('start transaction isolation level serializable'));
+  }
+  commitTransaction(connection: DatabaseConnection) {
+    return this.inner.commitTransaction(unwrap(connection));
+  }
+  rollbackTransaction(connection: DatabaseConnection) {
+    return this.inner.rollbackTransaction(unwrap(connection));
+  }
+  savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {
+    return this.inner.savepoint!(unwrap(connection), name, compile);
+  }
+  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2]) {
+    return this.inner.rollbackToSavepoint!(unwrap(connection), name, compile);
+  }
+  releaseSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2]) {
+    return this.inner.releaseSavepoint!(unwrap(connection), name, compile);
+  }
+  releaseConnection(connection: DatabaseConnection) {
+    return this.inner.releaseConnection(unwrap(connection));
+  }
+  async destroy() {
+    await this.inner.destroy();
+    await this.hooks.onDestroy();
+  }
+}
+
+class ChimePostgresDialect extends PostgresDialect {
+  constructor(
+    config: ConstructorParameters<typeof PostgresDialect>[0],
+    private readonly hooks: ConstructorParameters<typeof PostgresDriver>[1],
+  ) {
+    super(config);
+  }
+  override createDriver(): Driver {
+    return new PostgresDriver(super.createDriver(), this.hooks);
+  }
+}
+
+/** How often the change hint looks for other instances' commits (see changeToken). */
+const HINT_POLL_MS = 500;
+/** /healthz must answer promptly even when PostgreSQL does not. */
+const PROBE_TIMEOUT_MS = 2000;
+
+export interface PostgresHandleParts {
+  db: Kysely<Database>;
+  changeToken(): string;
+  freshChangeToken(): Promise<string>;
+  busy: BusyMonitor;
+  probe(): Promise<boolean>;
+}
+
+export function openPostgres(url: string, options: { busyMaxWaitMs: number; poolSize?: number }): PostgresHandleParts {
+  const pool = new pg.Pool({
+    connectionString: url,
+    // One connection, as on SQLite: statements run in the order they were issued, which the
+    // scheduler relies on (a page read issued before a result write never returns after it).
+    // Instances, and the scheduler's worker thread, each have their own.
+    max: options.poolSize ?? 1,
+    connectionTimeoutMillis: options.busyMaxWaitMs,
+    application_name: 'chime',
+    types,
+  });
+  // Probes and change tokens on their own connection: /healthz is not queued behind busy queries.
+  const side = new pg.Pool({
+    connectionString: url,
+    max: 1,
+    connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+    query_timeout: PROBE_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    application_name: 'chime-probe',
+    types,
+  });
+  // An idle client that loses its server (restart, failover) emits 'error'; without a listener that would end the process.
+  pool.on('error', () => {});
+  side.on('error', () => {});
+
+  const busy: BusyMonitor = { lastBusyAt: 0, waiting: 0 };
+  let localWrites = 0;
+  let lastSnapshot = '';
+  let poller: ReturnType<typeof setInterval> | null = null;
+  let destroyed = false;
+
+  /**
+   * pg_current_snapshot() changes whenever any transaction that wrote commits (or aborts), on any
+   * connection of any instance: a committed writer either leaves the snapshot's in-progress list
+   * or moves its xmax. So a cached answer read after token T is current while the token is still T.
+   * (Writes in other databases of the same cluster move it too: a cache miss, never a stale hit.)
+   */
+  const freshChangeToken = async () => {
+    const res = await side.query<{ s: string }>('select pg_current_snapshot()::text as s');
+    lastSnapshot = res.rows[0]!.s;
+    return lastSnapshot;
+  };
+
+  const poll = () => {
+    freshChangeToken().catch(() => {
+      /* the next poll retries; the hint just stays where it was */
+    });
+  };
+
+  const db = new RetryingKysely({
+    dialect: new ChimePostgresDialect(
+      { pool },
+      {
+        onWrite: () => localWrites++,
+        busyMaxWaitMs: options.busyMaxWaitMs,
+        monitor: busy,
+        onDestroy: async () => {
+          destroyed = true;
+          if (poller) clearInterval(poller);
+          await side.end();
+        },
+      },
+    ),
+  });
+
+  return {
+    db,
+    /**
+     * A synchronous hint for wake-ups (the scheduler's watch for writes it did not make): this
+     * process's writes move it at once, other instances' within HINT_POLL_MS. Not exact enough for
+     * caches across instances; those use freshChangeToken.
+     */
+    changeToken() {
+      if (!poller && !destroyed) {
+        poller = setInterval(poll, HINT_POLL_MS);
+        poller.unref();
+        poll();
+      }
+      return `${localWrites}:${lastSnapshot}`;
+    },
+    freshChangeToken,
+    busy,
+    async probe() {
+      // Queries queued for a connection: PostgreSQL is slow or every connection is taken.
+      busy.waiting = pool.waitingCount;
+      if (pool.waitingCount > 0) busy.lastBusyAt = Date.now();
+      try {
+        const res = await side.query<{ one: number }>('select 1 as one');
+        return res.rows[0]?.one === 1;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
