@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const shared = {
   testTimeout: 30_000,
@@ -7,6 +7,28 @@ const shared = {
   pool: 'forks' as const,
 };
 
+/** Test files that run against a real server and database, so they run on PostgreSQL as well. */
+const POSTGRES_SUITES = [
+  'tests/api-*.test.ts',
+  'tests/bot-commands.test.ts',
+  'tests/bot-delivery.test.ts',
+  'tests/bot-lifecycle.test.ts',
+  'tests/calendar-feed.test.ts',
+  'tests/discord-*.test.ts',
+  'tests/email-*.test.ts',
+  'tests/metrics.test.ts',
+  'tests/reminder-*.test.ts',
+  'tests/reminders-*.test.ts',
+  'tests/roles.test.ts',
+  'tests/scheduler.test.ts',
+  'tests/scheduler-recovery.test.ts',
+  'tests/scheduler-worker.test.ts',
+  'tests/snooze.test.ts',
+  'tests/webhook-delivery.test.ts',
+  'tests/webhook-routes.test.ts',
+  'tests/postgres-*.test.ts',
+];
+
 export default defineConfig({
   test: {
     // Two cores: more workers only make the timing-sensitive scheduler tests flaky.
@@ -14,7 +36,18 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-artifacts/vitest-results.json' },
     projects: [
-      { test: { ...shared, name: 'server', include: ['tests/*.test.ts'] } },
+      { test: { ...shared, name: 'server', include: ['tests/*.test.ts'], exclude: [...configDefaults.exclude, 'tests/postgres-*.test.ts'] } },
+      {
+        test: {
+          ...shared,
+          name: 'postgres',
+          // The API, scheduler and bot suites again, each test server on a throwaway PostgreSQL
+          // database (tests/helpers/test-database.ts; TEST_POSTGRES_URL says where). Pure unit tests
+          // and SQLite-only ones (busy handling, the SQLite schema) run once, in `server`.
+          include: POSTGRES_SUITES,
+          env: { CHIME_TEST_DB: 'postgres' },
+        },
+      },
       {
         test: {
           ...shared,

@@ -155,7 +155,7 @@ describe('password reset without SMTP', () => {
 
   it('npm run admin -- reset-password prints a working single-use link', async () => {
     const user = await signUp(server.url);
-    const env = { ...process.env, DATABASE_URL: path.join(server.dir, 'chime.db'), PUBLIC_URL, SMTP_URL: '', MAIL_FROM: '' };
+    const env = { ...process.env, DATABASE_URL: server.config.databaseUrl, PUBLIC_URL, SMTP_URL: '', MAIL_FROM: '' };
     const { stdout } = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/admin-cli.ts', 'reset-password', user.email.toUpperCase()], { cwd: ROOT, env });
     const link = stdout.match(/https?:\/\/\S+/)?.[0] ?? '';
     expect(link.startsWith(`${PUBLIC_URL}/reset-password?token=`)).toBe(true);

@@ -3,8 +3,6 @@
  * senders, woken by the API thread, its figures forwarded to /metrics, restarted when it dies, and
  * stopped cleanly with the app.
  */
-import SQLite from 'better-sqlite3';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type TestServer } from './helpers/server.ts';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
@@ -53,13 +51,8 @@ describe('scheduler worker thread', () => {
     expect(received('first from the worker')).toHaveLength(1);
     // Results are written by the worker; drain() waits for them through the thread.
     await server.app.scheduler.drain();
-    const db = new SQLite(path.join(server.dir, 'chime.db'), { readonly: true });
-    try {
-      const rows = db.prepare(`select status from deliveries`).all() as Array<{ status: string }>;
-      expect(rows.map((r) => r.status)).toEqual(['delivered']);
-    } finally {
-      db.close();
-    }
+    const rows = await server.app.db.selectFrom('deliveries').select('status').execute();
+    expect(rows.map((r) => r.status)).toEqual(['delivered']);
   });
 
   it('shows the worker figures at /metrics', async () => {

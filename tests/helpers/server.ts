@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import { type Config, loadConfig } from '../../server/config.ts';
+import { releaseTestDatabase, testDatabaseUrl } from './test-database.ts';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -14,7 +15,8 @@ export interface TestServer {
 }
 
 /**
- * A real Chime server on 127.0.0.1 with its own SQLite file in a temp folder.
+ * A real Chime server on 127.0.0.1 with its own SQLite file in a temp folder (or, under
+ * CHIME_TEST_DB=postgres, its own PostgreSQL database: see test-database.ts).
  * `env` takes the same variables as production; `overrides` sets Config fields directly.
  */
 export async function startTestServer(
@@ -22,7 +24,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'chime-test-'));
   const config = loadConfig(
-    { PORT: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...options.env, DATABASE_URL: path.join(dir, 'chime.db') },
+    { PORT: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...options.env, DATABASE_URL: await testDatabaseUrl(dir) },
     // The loop on the test's own thread unless a test asks for the worker: tests swap senders and step it.
     { serveWeb: false, schedulerMode: 'inline', ...options.overrides },
   );
@@ -38,7 +40,10 @@ export async function startTestServer(
     config,
     async close() {
       await app.close();
-      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+      if (!options.dir) {
+        await releaseTestDatabase(dir);
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -155,41 +155,44 @@ export async function seedReminder(db: Kysely<Database>, r: SeedReminder) {
   const at = isoOf(r.at);
   const nextFire = r.nextFire === undefined ? at : r.nextFire === null ? null : isoOf(r.nextFire);
   const nextOccurrence = r.nextOccurrence === undefined ? nextFire : r.nextOccurrence === null ? null : isoOf(r.nextOccurrence);
-  await db
-    .insertInto('reminders')
-    .values({
-      id,
-      account_id: r.accountId,
-      message: r.message ?? 'Take out the bins',
-      ...localOf(at, r.timezone ?? 'UTC'),
-      remind_at_utc: at,
-      timezone: r.timezone ?? 'UTC',
-      recurrence_type: r.recurrence ?? 'ONCE',
-      rrule: r.rrule ?? null,
-      exceptions: JSON.stringify((r.exceptions ?? []).map(isoOf)),
-      is_paused: r.paused ? 1 : 0,
-      snoozed_at_utc: r.snoozedAt ? isoOf(r.snoozedAt) : null,
-      next_fire_utc: nextFire,
-      next_occurrence_utc: nextOccurrence,
-      last_fired_at: null,
-      completed_at: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  // One transaction, as the API writes them: a running scheduler never sees a reminder without its destinations.
   const destinations: { id: string; secret: string | null }[] = [];
-  let position = 0;
-  for (const d of r.destinations ?? []) {
-    const type = d.type ?? 'webhook';
-    const destId = randomUUID();
-    const secret = type === 'webhook' ? (d.secret === undefined ? `whsec_${randomBytes(32).toString('base64')}` : d.secret) : null;
-    const metadata = d.metadata ?? (type === 'webhook' ? { url: d.url, platform: d.platform ?? 'generic', ...(d.username ? { username: d.username } : {}) } : {});
-    await db
-      .insertInto('destinations')
-      .values({ id: destId, reminder_id: id, type, metadata: JSON.stringify(metadata), secret, position: position++, disabled_at: null, disabled_reason: null, created_at: now })
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('reminders')
+      .values({
+        id,
+        account_id: r.accountId,
+        message: r.message ?? 'Take out the bins',
+        ...localOf(at, r.timezone ?? 'UTC'),
+        remind_at_utc: at,
+        timezone: r.timezone ?? 'UTC',
+        recurrence_type: r.recurrence ?? 'ONCE',
+        rrule: r.rrule ?? null,
+        exceptions: JSON.stringify((r.exceptions ?? []).map(isoOf)),
+        is_paused: r.paused ? 1 : 0,
+        snoozed_at_utc: r.snoozedAt ? isoOf(r.snoozedAt) : null,
+        next_fire_utc: nextFire,
+        next_occurrence_utc: nextOccurrence,
+        last_fired_at: null,
+        completed_at: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
-    destinations.push({ id: destId, secret });
-  }
+    let position = 0;
+    for (const d of r.destinations ?? []) {
+      const type = d.type ?? 'webhook';
+      const destId = randomUUID();
+      const secret = type === 'webhook' ? (d.secret === undefined ? `whsec_${randomBytes(32).toString('base64')}` : d.secret) : null;
+      const metadata = d.metadata ?? (type === 'webhook' ? { url: d.url, platform: d.platform ?? 'generic', ...(d.username ? { username: d.username } : {}) } : {});
+      await trx
+        .insertInto('destinations')
+        .values({ id: destId, reminder_id: id, type, metadata: JSON.stringify(metadata), secret, position: position++, disabled_at: null, disabled_reason: null, created_at: now })
+        .execute();
+      destinations.push({ id: destId, secret });
+    }
+  });
   return { id, destinations };
 }
 

@@ -1,0 +1,85 @@
+/**
+ * Which database the tests run against: SQLite files by default, PostgreSQL with
+ * CHIME_TEST_DB=postgres (the `postgres` vitest project). On PostgreSQL every test server gets a
+ * throwaway database, created from TEST_POSTGRES_URL (a role allowed to CREATE DATABASE) and
+ * dropped when the server closes, or at the end of the test file when the test kept the folder.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll } from 'vitest';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+export const testDialect: TestDialect = process.env.CHIME_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+export const onPostgres = testDialect === 'postgres';
+
+const BASE_URL = process.env.TEST_POSTGRES_URL || 'postgres://chime:chime@127.0.0.1:5432/postgres';
+/** Where a test folder remembers its database, so a second server on the same folder finds the same data. */
+const URL_FILE = 'postgres-url';
+
+const created = new Set<string>();
+
+async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: BASE_URL });
+  try {
+    await client.connect();
+  } catch (err) {
+    // Loud: a PostgreSQL run that cannot reach PostgreSQL must fail, not pass on SQLite.
+    throw new Error(`CHIME_TEST_DB=postgres but PostgreSQL is not reachable at TEST_POSTGRES_URL (${new URL(BASE_URL).host}): ${(err as Error).message}`);
+  }
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A new empty PostgreSQL database; its URL. C collation: text compares byte by byte as on SQLite
+ * (README "Running on PostgreSQL").
+ */
+export async function createPostgresDatabase(): Promise<string> {
+  const name = `chime_test_${process.pid}_${randomBytes(5).toString('hex')}`;
+  await admin((c) => c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`));
+  created.add(name);
+  const url = new URL(BASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropPostgresDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  if (!/^chime_test_\w+$/.test(name)) throw new Error(`refusing to drop ${name}: not a test database`);
+  await admin((c) => c.query(`drop database if exists ${name} with (force)`));
+  created.delete(name);
+}
+
+/** DATABASE_URL for a test server whose files live in `dir`: `dir/chime.db`, or a PostgreSQL database tied to `dir`. */
+export async function testDatabaseUrl(dir: string): Promise<string> {
+  if (!onPostgres) return path.join(dir, 'chime.db');
+  const file = path.join(dir, URL_FILE);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const url = await createPostgresDatabase();
+  writeFileSync(file, url);
+  return url;
+}
+
+/** Drops the PostgreSQL database tied to `dir` (nothing to do on SQLite: the file goes with the folder). */
+export async function releaseTestDatabase(dir: string): Promise<void> {
+  const file = path.join(dir, URL_FILE);
+  if (!onPostgres || !existsSync(file)) return;
+  await dropPostgresDatabase(readFileSync(file, 'utf8').trim());
+  rmSync(file, { force: true });
+}
+
+// Whatever a test file left behind (a folder it kept for a restart, a failed close). Registered
+// at import, so in every test file that starts a server (each file has its own module graph).
+afterAll(async () => {
+  if (created.size === 0) return;
+  await admin(async (c) => {
+    for (const name of created) await c.query(`drop database if exists ${name} with (force)`);
+  });
+  created.clear();
+});

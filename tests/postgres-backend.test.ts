@@ -1,0 +1,171 @@
+/**
+ * What only PostgreSQL has to prove (project `postgres`): the migrations build the same schema as
+ * on SQLite, numbers come back as numbers, transactions behave as SQLite's one-writer-at-a-time,
+ * and caches stay correct when another instance writes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../server/config.ts';
+import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
+import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
+import { createPostgresDatabase, dropPostgresDatabase, onPostgres } from './helpers/test-database.ts';
+
+let dir: string;
+beforeAll(() => {
+  if (!onPostgres) throw new Error('run this file in the postgres project (CHIME_TEST_DB=postgres)');
+  dir = mkdtempSync(path.join(tmpdir(), 'chime-pg-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the same migrations on both databases', () => {
+  let url: string;
+  let pg: DatabaseHandle;
+  let lite: DatabaseHandle;
+  beforeAll(async () => {
+    url = await createPostgresDatabase();
+    pg = createDatabase(url);
+    lite = createDatabase(path.join(dir, 'schema.db'));
+    await migrateToLatest(pg.db);
+    await migrateToLatest(lite.db);
+  });
+  afterAll(async () => {
+    await pg?.db.destroy();
+    await lite?.db.destroy();
+    if (url) await dropPostgresDatabase(url);
+  });
+
+  it('create the same tables with the same columns and nullability', async () => {
+    // SQLite lets a text PRIMARY KEY hold NULL (a quirk it keeps for compatibility); PostgreSQL
+    // does not, and Chime never writes one. Primary key columns are compared as NOT NULL.
+    const sqliteFile = new SQLite(path.join(dir, 'schema.db'), { readonly: true });
+    const isSqlitePk = (table: string, column: string) =>
+      (sqliteFile.prepare(`select name from pragma_table_info(?) where pk > 0`).pluck().all(table) as string[]).includes(column);
+    const shape = async (h: DatabaseHandle) =>
+      Object.fromEntries(
+        (await h.db.introspection.getTables())
+          .filter((t) => !t.name.startsWith('kysely_'))
+          .map((t) => [t.name, t.columns.map((c) => `${c.name}${c.isNullable && !(h === lite && isSqlitePk(t.name, c.name)) ? '?' : ''}`).sort()]),
+      );
+    const onPg = await shape(pg);
+    expect(Object.keys(onPg).sort()).toEqual(Object.keys(await shape(lite)).sort());
+    expect(onPg).toEqual(await shape(lite));
+    sqliteFile.close();
+  });
+
+  it('create the same indexes, partial ones included', async () => {
+    const sqliteFile = new SQLite(path.join(dir, 'schema.db'), { readonly: true });
+    const onSqlite = (sqliteFile.prepare("select name from sqlite_master where type = 'index' and sql is not null").pluck().all() as string[]).sort();
+    sqliteFile.close();
+    // Primary keys are indexes of their own on PostgreSQL; SQLite's are implicit (sql is null).
+    const { rows } = await sql<{ indexname: string; indexdef: string }>`
+      select c.relname as indexname, pg_get_indexdef(i.indexrelid) as indexdef
+      from pg_index i join pg_class c on c.oid = i.indexrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and not i.indisprimary`.execute(pg.db);
+    const named = rows.filter((r) => !r.indexname.startsWith('kysely_')).map((r) => r.indexname);
+    expect(named.sort()).toEqual(onSqlite);
+    const due = rows.find((r) => r.indexname === 'reminders_due_idx')!.indexdef;
+    expect(due).toMatch(/WHERE \(\(next_fire_utc IS NOT NULL\) AND \(is_paused = 0\)\)/);
+  });
+
+  it('number autoincrement ids and counts as JS numbers', async () => {
+    const now = new Date().toISOString();
+    await pg.db.insertInto('accounts').values({ id: 'a1', email: null, email_normalized: null, username: 'n', timezone: 'UTC', locale: null, created_at: now, updated_at: now }).execute();
+    const first = await pg.db.insertInto('email_sends').values({ account_id: 'a1', kind: 'reminder', created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const second = await pg.db.insertInto('email_sends').values({ account_id: 'a1', kind: 'reminder', created_at: now }).returning('id').executeTakeFirstOrThrow();
+    expect(typeof first.id).toBe('number');
+    expect(second.id).toBe(first.id + 1);
+    const { n } = await pg.db.selectFrom('email_sends').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(n).toBe(2);
+  });
+
+  it('run transactions one after the other in effect: concurrent read-then-write loses no update', async () => {
+    await pg.db.insertInto('rate_windows').values({ key: 'counter', count: 0, reset_at: '9999-01-01T00:00:00.000Z' }).execute();
+    // Four "instances" (a connection each), five transactions each. Each reads the count, then
+    // writes it plus one: without serializable isolation and the retry, transactions on different
+    // connections would read the same value and increments would be lost.
+    const instances = [pg, ...Array.from({ length: 3 }, () => createDatabase(url))];
+    try {
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          instances[i % instances.length]!.db.transaction().execute(async (trx) => {
+            const row = await trx.selectFrom('rate_windows').select('count').where('key', '=', 'counter').executeTakeFirstOrThrow();
+            await new Promise((r) => setTimeout(r, 2));
+            await trx.updateTable('rate_windows').set({ count: row.count + 1 }).where('key', '=', 'counter').execute();
+          }),
+        ),
+      );
+    } finally {
+      for (const other of instances.slice(1)) await other.db.destroy();
+    }
+    const row = await pg.db.selectFrom('rate_windows').select('count').where('key', '=', 'counter').executeTakeFirstOrThrow();
+    expect(row.count).toBe(20);
+  });
+
+  it('move the change token when another connection commits, and only then', async () => {
+    const other = createDatabase(url);
+    try {
+      const before = await pg.freshChangeToken();
+      expect(await pg.freshChangeToken()).toBe(before);
+      await other.db.updateTable('accounts').set({ username: 'changed' }).where('id', '=', 'a1').execute();
+      expect(await pg.freshChangeToken()).not.toBe(before);
+    } finally {
+      await other.db.destroy();
+    }
+  });
+});
+
+describe('two instances on one database', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    // Same folder, so the same database (test-database.ts); neither runs the scheduler loop.
+    a = await startTestServer({ dir, overrides: { schedulerEnabled: false } });
+    b = await startTestServer({ dir, overrides: { schedulerEnabled: false } });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('a cached list on one instance shows what the other wrote, at once', async () => {
+    const user = await signUp(a.url);
+    const body = { date: '2031-05-01', time: '09:00', message: 'first', recurrence: 'DAILY', destinations: [] };
+    const created = await user.api.post('/api/reminders', body);
+    expect(created.status).toBe(201);
+    const onA = (await user.api.get('/api/reminders')).body;
+    expect(onA.map((r: { message: string }) => r.message)).toEqual(['first']);
+    // The same session on the other instance (sessions are in the shared database).
+    const put = await fetch(`${b.url}/api/reminders/${created.body.id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      body: JSON.stringify({ ...body, message: 'edited on b' }),
+    });
+    expect(put.status).toBe(200);
+    expect((await user.api.get('/api/reminders')).body[0].message).toBe('edited on b');
+  });
+
+  it('answers /healthz ok', async () => {
+    const res = await fetch(`${a.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok' });
+  });
+});
+
+describe('DATABASE_URL', () => {
+  it('takes a postgres:// URL and refuses one without a database, never echoing the password', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://chime:s3cret@127.0.0.1:5432/chime' }).databaseUrl).toBe('postgres://chime:s3cret@127.0.0.1:5432/chime');
+    let message = '';
+    try {
+      loadConfig({ DATABASE_URL: 'postgresql://chime:s3cret@127.0.0.1:5432/' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('DATABASE_URL names no PostgreSQL database');
+    expect(message).not.toContain('s3cret');
+  });
+});
