@@ -13,6 +13,7 @@ import { closeBotRest, createBotRest } from '../server/discord/rest.ts';
 import { startFakeDiscord, type FakeDiscord } from './fake-discord/index.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { command, discordEnv, ids, seedDiscord } from './bot-harness.ts';
+import { testDatabaseUrl } from './helpers/test-database.ts';
 
 const LEASE = { ttlMs: 1500, renewEveryMs: 250 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -91,7 +92,7 @@ it('connects as many shards as Discord recommends, each receiving its own guilds
 });
 
 it('keeps the Discord requests of every instance within one global budget', async () => {
-  const database = createDatabase(path.join(dir, 'rest-budget.db'));
+  const database = createDatabase(await testDatabaseUrl(path.join(dir, 'rest-budget')));
   await migrateToLatest(database.db);
   const config = { token: fake.botToken, apiUrl: fake.apiUrl };
   // Two instances' REST clients with a budget of 10 a second between them.

@@ -20,15 +20,16 @@ import {
   type AttemptGate,
   type ThrottlePolicy,
 } from '../server/lib/login-throttle.ts';
+import { testDatabaseUrl } from './helpers/test-database.ts';
 
 const MIN = 60_000;
 
-// The same policy tests run on both stores: in memory, and in a real SQLite file (what the routes use).
+// The same policy tests run on both stores: in memory, and in a real database (what the routes use).
 let dir: string;
 let database: DatabaseHandle;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'chime-throttle-'));
-  database = createDatabase(path.join(dir, 'chime.db'));
+  database = createDatabase(await testDatabaseUrl(dir));
   await migrateToLatest(database.db);
 });
 afterAll(async () => {

@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createDatabase } from '../server/db/connection.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { testDatabaseUrl } from './helpers/test-database.ts';
 import { seedAccount, seedReminder, startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -39,8 +40,8 @@ function tempDir() {
   return dir;
 }
 
-async function seedDue(file: string, count: number) {
-  const database = createDatabase(file);
+async function seedDue(databaseUrl: string, count: number) {
+  const database = createDatabase(databaseUrl);
   await migrateToLatest(database.db);
   const accountId = await seedAccount(database.db);
   const ids: string[] = [];
@@ -64,7 +65,8 @@ describe('two instances on one database', () => {
     sink.requests.length = 0;
     sink.reply({ status: 204 });
     const dir = tempDir();
-    const reminders = await seedDue(path.join(dir, 'chime.db'), 400);
+    // The database the test servers of `dir` use (a SQLite file, or PostgreSQL in that project).
+    const reminders = await seedDue(await testDatabaseUrl(dir), 400);
     for (let i = 0; i < 2; i++) {
       const server = await startTestServer({ dir });
       server.app.scheduler.setOptions({ batchSize: 25, pageSize: 25 });
@@ -87,8 +89,8 @@ describe('an instance killed mid-send', () => {
     // Slow answers: the killed instance has sends in flight and more queued in memory, all leased.
     sink.reply({ status: 204, delayMs: 3000 });
     const dir = tempDir();
-    const file = path.join(dir, 'chime.db');
-    const reminders = await seedDue(file, 100);
+    const databaseUrl = await testDatabaseUrl(dir);
+    const reminders = await seedDue(databaseUrl, 100);
 
     const script = path.join(dir, 'run-server.mts');
     writeFileSync(
@@ -104,7 +106,7 @@ describe('an instance killed mid-send', () => {
     );
     child = spawn(process.execPath, ['--import', 'tsx', script], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', DATABASE_URL: file, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', DELIVERY_LEASE_SECONDS: '2', PUBLIC_URL: 'http://127.0.0.1:1' },
+      env: { ...process.env, PORT: '0', DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', DELIVERY_LEASE_SECONDS: '2', PUBLIC_URL: 'http://127.0.0.1:1' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     await new Promise<void>((resolve, reject) => {

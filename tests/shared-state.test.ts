@@ -11,6 +11,7 @@ import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts'
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { RateWindow } from '../server/lib/rate-window.ts';
 import { SharedRecordStore } from '../server/lib/shared-records.ts';
+import { testDatabaseUrl } from './helpers/test-database.ts';
 
 let dir: string;
 let database: DatabaseHandle;
@@ -19,7 +20,7 @@ const clock = () => now;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'chime-shared-'));
-  database = createDatabase(path.join(dir, 'chime.db'));
+  database = createDatabase(await testDatabaseUrl(dir));
   await migrateToLatest(database.db);
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@
  * throwaway database, created from TEST_POSTGRES_URL (a role allowed to CREATE DATABASE) and
  * dropped when the server closes, or at the end of the test file when the test kept the folder.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -58,6 +58,7 @@ export async function dropPostgresDatabase(url: string): Promise<void> {
 
 /** DATABASE_URL for a test server whose files live in `dir`: `dir/chime.db`, or a PostgreSQL database tied to `dir`. */
 export async function testDatabaseUrl(dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
   if (!onPostgres) return path.join(dir, 'chime.db');
   const file = path.join(dir, URL_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
