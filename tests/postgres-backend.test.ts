@@ -117,6 +117,29 @@ describe('the same migrations on both databases', () => {
       await other.db.destroy();
     }
   });
+
+  it('wakes a watcher when another instance commits a write (LISTEN/NOTIFY), not before the commit', async () => {
+    const other = createDatabase(url);
+    let woken = 0;
+    const unwatch = pg.watchChanges(() => woken++);
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((r) => setTimeout(r, 5));
+    };
+    try {
+      await until(() => woken > 0); // LISTEN is in place (writes made before it are not missed: it wakes once)
+      const before = woken;
+      await other.db.transaction().execute(async (trx) => {
+        await trx.updateTable('accounts').set({ username: 'in a transaction' }).where('id', '=', 'a1').execute();
+        // Not committed yet: nobody may be told (they would read the old row and sleep again).
+        await new Promise((r) => setTimeout(r, 200));
+        expect(woken).toBe(before);
+      });
+      await until(() => woken > before);
+    } finally {
+      unwatch();
+      await other.db.destroy();
+    }
+  });
 });
 
 describe('two instances on one database', () => {

@@ -30,6 +30,13 @@ export interface DatabaseHandle {
    * still current with one cheap call (a query on PostgreSQL).
    */
   freshChangeToken(): Promise<string>;
+  /**
+   * Calls `onChange` soon after another process (an instance, the scheduler's thread, the sqlite3
+   * shell) wrote, so a scheduler re-arms for reminders it was not told about. SQLite: a poll of
+   * the change token every WATCH_POLL_MS. PostgreSQL: LISTEN/NOTIFY, at once (pg-changes.ts).
+   * The returned function stops it.
+   */
+  watchChanges(onChange: () => void): () => void;
   /** Lock waits (see sqlite-busy.ts) or, on PostgreSQL, queries queued for a connection: for /healthz. */
   busy: BusyMonitor;
   /** A read that does not queue behind other queries nor wait for a lock: /healthz. */
@@ -44,6 +51,9 @@ export interface SqliteDatabaseHandle extends DatabaseHandle {
 
 /** DATABASE_URL names PostgreSQL (postgres:// or postgresql://); anything else is a SQLite file. */
 export const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:\/\//i.test(databaseUrl.trim());
+
+/** How often a SQLite handle looks for other processes' writes (watchChanges). */
+export const WATCH_POLL_MS = 500;
 
 /** How long a query waits for another process's write lock before DATABASE_BUSY. */
 const BUSY_MAX_WAIT_MS = 3000;
@@ -86,7 +96,26 @@ export function openSqlite(databaseUrl: string, options: { busyMaxWaitMs?: numbe
       return false;
     }
   };
-  return { db, dialect: 'sqlite', sqlite, changeToken, freshChangeToken: async () => changeToken(), busy, probe };
+  const watchChanges = (onChange: () => void) => {
+    const read = () => {
+      try {
+        return changeToken();
+      } catch {
+        return '';
+      }
+    };
+    let last = read();
+    const timer = setInterval(() => {
+      const now = read();
+      if (now !== last) {
+        last = now;
+        onChange();
+      }
+    }, WATCH_POLL_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  };
+  return { db, dialect: 'sqlite', sqlite, changeToken, freshChangeToken: async () => changeToken(), watchChanges, busy, probe };
 }
 
 /**

@@ -14,6 +14,7 @@
 import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, type QueryResult, type TransactionSettings } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
+import { PgChangeFeed } from './pg-changes.ts';
 import { DatabaseBusyError, type BusyMonitor } from './sqlite-busy.ts';
 
 const PG_INT8 = 20;
@@ -58,15 +59,27 @@ class RetryingKysely extends Kysely<Database> {
   }
 }
 
-/** Counts this process's writes so the change hint moves at once after them (see changeToken). */
+/**
+ * Sees this process's writes: the change hint moves at once after them (see changeToken), and
+ * other instances are told once they are committed (pg-changes.ts).
+ */
 class CountingConnection implements DatabaseConnection {
+  inTransaction = false;
+  wroteInTransaction = false;
   constructor(
     readonly inner: DatabaseConnection,
-    private readonly onWrite: () => void,
+    private readonly hooks: { onWrite: () => void; onCommitted: () => void },
   ) {}
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (query.query.kind !== 'SelectQueryNode') this.onWrite();
-    return this.inner.executeQuery<R>(query);
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    // Raw SQL cannot be told apart: counted as a write (a needless wake-up at worst).
+    const writes = query.query.kind !== 'SelectQueryNode';
+    if (writes) this.hooks.onWrite();
+    const result = await this.inner.executeQuery<R>(query);
+    if (writes) {
+      if (this.inTransaction) this.wroteInTransaction = true;
+      else this.hooks.onCommitted();
+    }
+    return result;
   }
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
     return this.inner.streamQuery<R>(query, chunkSize);
@@ -75,17 +88,23 @@ class CountingConnection implements DatabaseConnection {
 
 const unwrap = (c: DatabaseConnection) => (c instanceof CountingConnection ? c.inner : c);
 
+function endTransaction(c: DatabaseConnection) {
+  if (!(c instanceof CountingConnection)) return;
+  c.inTransaction = false;
+  c.wroteInTransaction = false;
+}
+
 class PostgresDriver implements Driver {
   constructor(
     private readonly inner: Driver,
-    private readonly hooks: { onWrite: () => void; onDestroy: () => Promise<void>; busyMaxWaitMs: number; monitor: BusyMonitor },
+    private readonly hooks: { onWrite: () => void; onCommitted: () => void; onDestroy: () => Promise<void>; busyMaxWaitMs: number; monitor: BusyMonitor },
   ) {}
   init() {
     return this.inner.init();
   }
   async acquireConnection(): Promise<DatabaseConnection> {
     try {
-      return new CountingConnection(await this.inner.acquireConnection(), this.hooks.onWrite);
+      return new CountingConnection(await this.inner.acquireConnection(), this.hooks);
     } catch (err) {
       // pg-pool's connectionTimeoutMillis: every connection is taken; same answer as a locked SQLite file.
       if (/timeout exceeded when trying to connect/i.test((err as Error)?.message ?? '')) {
@@ -96,15 +115,28 @@ class PostgresDriver implements Driver {
     }
   }
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    if (connection instanceof CountingConnection) {
+      connection.inTransaction = true;
+      connection.wroteInTransaction = false;
+    }
     // SERIALIZABLE unless the caller chose: see the file comment.
     if (settings.isolationLevel || settings.accessMode) return this.inner.beginTransaction(unwrap(connection), settings);
-    await connection.executeQuery(CompiledQuery.raw('start transaction isolation level serializable'));
+    await unwrap(connection).executeQuery(CompiledQuery.raw('start transaction isolation level serializable'));
   }
-  commitTransaction(connection: DatabaseConnection) {
-    return this.inner.commitTransaction(unwrap(connection));
+  async commitTransaction(connection: DatabaseConnection) {
+    try {
+      await this.inner.commitTransaction(unwrap(connection));
+      if (connection instanceof CountingConnection && connection.wroteInTransaction) this.hooks.onCommitted();
+    } finally {
+      endTransaction(connection);
+    }
   }
-  rollbackTransaction(connection: DatabaseConnection) {
-    return this.inner.rollbackTransaction(unwrap(connection));
+  async rollbackTransaction(connection: DatabaseConnection) {
+    try {
+      await this.inner.rollbackTransaction(unwrap(connection));
+    } finally {
+      endTransaction(connection);
+    }
   }
   savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {
     return this.inner.savepoint!(unwrap(connection), name, compile);
@@ -145,6 +177,7 @@ export interface PostgresHandleParts {
   db: Kysely<Database>;
   changeToken(): string;
   freshChangeToken(): Promise<string>;
+  watchChanges(onChange: () => void): () => void;
   busy: BusyMonitor;
   probe(): Promise<boolean>;
 }
@@ -198,16 +231,20 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
     });
   };
 
+  const feed = new PgChangeFeed(url, (text, values) => side.query(text, values));
+
   const db = new RetryingKysely({
     dialect: new ChimePostgresDialect(
       { pool },
       {
         onWrite: () => localWrites++,
+        onCommitted: () => feed.announce(),
         busyMaxWaitMs: options.busyMaxWaitMs,
         monitor: busy,
         onDestroy: async () => {
           destroyed = true;
           if (poller) clearInterval(poller);
+          await feed.close();
           await side.end();
         },
       },
@@ -230,6 +267,7 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
       return `${localWrites}:${lastSnapshot}`;
     },
     freshChangeToken,
+    watchChanges: (onChange) => feed.subscribe(onChange),
     busy,
     async probe() {
       // Queries queued for a connection: PostgreSQL is slow or every connection is taken.

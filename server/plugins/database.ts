@@ -13,18 +13,21 @@ declare module 'fastify' {
     dbChangeToken(): string;
     /** See DatabaseHandle.freshChangeToken: exact across instances; what read caches check. */
     dbFreshChangeToken(): Promise<string>;
+    /** See DatabaseHandle.watchChanges: another process wrote (LISTEN/NOTIFY on PostgreSQL). */
+    dbWatchChanges(onChange: () => void): () => void;
   }
 }
 
 export default fp<{ config: Config }>(
   async (app, { config }) => {
-    const { db, changeToken, freshChangeToken, busy, probe } = createDatabase(config.databaseUrl);
+    const { db, changeToken, freshChangeToken, watchChanges, busy, probe } = createDatabase(config.databaseUrl);
     const applied = await migrateToLatest(db);
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
     app.decorate('db', db);
     app.decorate('config', config);
     app.decorate('dbChangeToken', changeToken);
     app.decorate('dbFreshChangeToken', freshChangeToken);
+    app.decorate('dbWatchChanges', watchChanges);
     // Not queued behind queries waiting for a lock or a connection (see DatabaseHandle.probe).
     app.decorate('checkDatabase', async () => {
       if (!(await probe())) return 'unavailable' as const;

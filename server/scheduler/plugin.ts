@@ -4,7 +4,6 @@ import type { Registry } from 'prom-client';
 import { hasRole } from '../config.ts';
 import type { DestinationType } from '../db/database.ts';
 import { countDueReminders } from '../repositories/deliveries.ts';
-import { watchExternalWrites } from './external-writes.ts';
 import { addRemoteDeliveryMetrics, createAppRegistry, createSchedulerMetrics } from './metrics.ts';
 import { createModuleSenders } from './module-senders.ts';
 import { DEFAULT_SCHEDULER_OPTIONS, Scheduler, type SchedulerOptions } from './scheduler.ts';
@@ -101,7 +100,7 @@ function inlineScheduler(app: FastifyInstance, opts: Tuning, runsLoop: boolean):
     created = [...senders.values()];
     for (const [type, sender] of senders) scheduler.registerSender(type, sender);
     if (runsLoop) {
-      unwatch = watchExternalWrites(app.dbChangeToken, () => scheduler.wake());
+      unwatch = app.dbWatchChanges(() => scheduler.wake());
       scheduler.start().catch((err) => app.log.error({ err }, 'scheduler failed to start'));
     }
   });

@@ -6,7 +6,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Registry } from 'prom-client';
 import { createDatabase } from '../../db/connection.ts';
-import { watchExternalWrites } from '../external-writes.ts';
 import { createDeliveryMetrics } from '../metrics.ts';
 import { createModuleSenders } from '../module-senders.ts';
 import { Scheduler } from '../scheduler.ts';
@@ -32,7 +31,8 @@ const owned = await createSenderDeps(database.db, config, log);
 const senders = createModuleSenders(owned.deps, tuning);
 for (const [type, sender] of senders) scheduler.registerSender(type, sender);
 
-const unwatch = watchExternalWrites(database.changeToken, () => scheduler.wake());
+// Another process wrote (a web node, the API thread): re-arm for what it was not told about.
+const unwatch = database.watchChanges(() => scheduler.wake());
 const statsTimer = setInterval(() => post({ type: 'stats', stats: scheduler.stats() }), STATS_EVERY_MS);
 statsTimer.unref();
 
