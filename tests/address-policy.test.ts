@@ -324,7 +324,7 @@ describe('webhook URLs over the API (private targets refused)', () => {
   ])('refuses %s on create, update and test', async (url) => {
     const created = await user.api.post('/api/reminders', body(url));
     expect(created.status).toBe(400);
-    expect(created.body).toEqual({ error: FORBIDDEN_URL.message, code: 'WEBHOOK_TARGET_FORBIDDEN' });
+    expect(created.body).toEqual({ error: FORBIDDEN_URL.message, code: 'WEBHOOK_TARGET_FORBIDDEN', destination: 0 });
 
     const ok = await user.api.post('/api/reminders', body('https://hooks.example.com/ok'));
     expect(ok.status).toBe(201);
