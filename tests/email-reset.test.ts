@@ -120,6 +120,22 @@ describe('password reset with SMTP', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('counts requests per email on every instance together (the counters are in the database)', async () => {
+    // A second instance on the same database, as behind a load balancer.
+    const other = await startTestServer({
+      dir: server.dir,
+      env: { SMTP_URL: sink.url, MAIL_FROM: 'Chime <chime@example.com>', PUBLIC_URL },
+      overrides: { resetThrottle: { windowMs: 60_000, perEmail: 3, perNetwork: 1000 } },
+    });
+    try {
+      const email = `shared-${Date.now()}@example.com`;
+      for (const s of [server, other, server]) expect((await client(s.url).post('/api/auth/password-reset', { email })).status).toBe(202);
+      expect((await client(other.url).post('/api/auth/password-reset', { email })).status).toBe(429);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('answers bad input with 4xx { error, code }', async () => {
     for (const [url, body] of [
       ['/api/auth/password-reset', { email: 'not an email' }],

@@ -36,13 +36,13 @@ function notConfigured(): AppError {
 
 /** Password reset (anonymous) and confirmed email addresses (README "Email"). Rules live in server/mail. */
 const email: FastifyPluginAsyncTypebox = async (app) => {
-  const resetThrottle = new ResetThrottle(app.config.resetThrottle);
+  const resetThrottle = new ResetThrottle(app.db, app.config.resetThrottle);
 
   app.post('/api/auth/password-reset', { schema: { body: ResetBody, response: { 202: Accepted, ...mailErrors } } }, async (request, reply) => {
     const mail = app.mail;
     if (!mail) throw notConfigured();
     const address = requireEmail(request.body.email);
-    const wait = resetThrottle.hit(normalizeEmail(address), request.ip);
+    const wait = await resetThrottle.hit(normalizeEmail(address), request.ip);
     if (wait !== null) throw attemptRefused(reply, wait, 'Too many password reset requests.');
     await requestPasswordReset({ db: app.db, config: app.config, mail, log: app.log }, address, languageFromHeader(request.headers['accept-language']));
     // The same answer whether an account has this email or not.
