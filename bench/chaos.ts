@@ -9,16 +9,16 @@
  * For the gateway: how long until another instance holds it (goal < 30 s), and whether a slash
  * command and a button pressed on a delivered message are answered afterwards.
  *
- * BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL (the issue's setting); without it, on
- * one SQLite file shared by the three processes.
+ * On PostgreSQL (the issue's setting: a throwaway database from BENCH_POSTGRES_URL, a role allowed
+ * to CREATE DATABASE); BENCH_CHAOS_DB=sqlite runs it on one SQLite file shared by the 3 processes.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDatabase } from '../server/db/connection.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
 import { startFakeDiscord } from '../tests/fake-discord/index.ts';
+import { databaseLabel, seedDue, throwawayDatabase } from './lib/any-database.ts';
 import { startServerProcess, type ServerProcess } from './lib/server-process.ts';
 import { startSinkProcess } from './webhook-sink.ts';
 
@@ -28,52 +28,6 @@ const LEASE_SECONDS = 10;
 const USER = '200000000000000001';
 const GUILD = '300000000000000001';
 const CHANNEL = '300000000000000011';
-
-/** Due reminders with one webhook each, written through Kysely so it runs on either database. */
-async function seed(databaseUrl: string, count: number, url: string, dueAt: string) {
-  const { db } = createDatabase(databaseUrl);
-  try {
-    await migrateToLatest(db);
-    const now = new Date().toISOString();
-    const accountId = randomUUID();
-    await db
-      .insertInto('accounts')
-      .values({ id: accountId, email: 'chaos@example.com', email_normalized: 'chaos@example.com', username: 'chaos', timezone: 'UTC', locale: null, created_at: now, updated_at: now })
-      .execute();
-    const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    const metadata = JSON.stringify({ url, platform: 'generic' });
-    for (let i = 0; i < count; i += 500) {
-      const ids = Array.from({ length: Math.min(500, count - i) }, () => randomUUID());
-      await db
-        .insertInto('reminders')
-        .values(
-          ids.map((id, j) => ({
-            id,
-            account_id: accountId,
-            message: `Chaos ${i + j}`,
-            local_date: dueAt.slice(0, 10),
-            local_time: dueAt.slice(11, 19),
-            remind_at_utc: dueAt,
-            timezone: 'UTC',
-            recurrence_type: (i + j) % 2 === 0 ? 'ONCE' : 'DAILY',
-            is_paused: 0,
-            snoozed_at_utc: null,
-            next_fire_utc: dueAt,
-            next_occurrence_utc: dueAt,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute();
-      await db
-        .insertInto('destinations')
-        .values(ids.map((id) => ({ id: randomUUID(), reminder_id: id, type: 'webhook' as const, metadata, secret, position: 0, created_at: now })))
-        .execute();
-    }
-  } finally {
-    await db.destroy();
-  }
-}
 
 async function holderOf(servers: ServerProcess[], databaseUrl: string): Promise<number> {
   const { db } = createDatabase(databaseUrl);
@@ -89,7 +43,8 @@ async function holderOf(servers: ServerProcess[], databaseUrl: string): Promise<
 
 export async function run() {
   const dir = mkdtempSync(path.join(tmpdir(), 'chime-bench-chaos-'));
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? path.join(dir, 'chime.db');
+  const database = await throwawayDatabase(process.env.BENCH_CHAOS_DB === 'sqlite' ? 'sqlite' : 'postgres', dir);
+  const databaseUrl = database.url;
   const sink = await startSinkProcess();
   const fake = await startFakeDiscord();
   fake.addUser({ id: USER, username: 'alice', locale: 'en-US' });
@@ -98,7 +53,7 @@ export async function run() {
   try {
     // Seeded due far ahead, then aimed once every instance is up (they learn it from the database).
     const dueAtMs = Date.now() + 45_000;
-    await seed(databaseUrl, DUE, `${sink.url}/hook`, new Date(dueAtMs).toISOString());
+    await seedDue(databaseUrl, DUE, `${sink.url}/hook`, new Date(dueAtMs).toISOString());
     console.log(`seeded ${DUE} reminders; starting ${INSTANCES} instances`);
     const env = {
       DATABASE_URL: databaseUrl,
@@ -165,7 +120,7 @@ export async function run() {
 
     console.log('interactions answered:', slashAnswered, buttonAnswered);
     return {
-      database: databaseUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite (one file, 3 processes)',
+      database: databaseLabel(databaseUrl),
       instances: INSTANCES,
       due_at_once: DUE,
       received_at_kill: atKill.unique_ids,
@@ -182,6 +137,7 @@ export async function run() {
     for (const s of servers) await s.stop('SIGKILL').catch(() => {});
     await sink.stop();
     await fake.close();
+    await database.drop().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   }
 }
