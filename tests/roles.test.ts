@@ -1,7 +1,8 @@
 /**
  * CHIME_ROLES: a process serves the API and the dashboard (web), delivers (scheduler), holds the
- * Discord gateway (bot), or any mix. Two processes' worth of apps share one SQLite file here: the
- * web-only one takes the reminder, the scheduler-only one delivers it.
+ * Discord gateway (bot), or any mix. Two processes' worth of apps share one database here (a
+ * SQLite file, or a PostgreSQL database under the postgres project): the web-only one takes the
+ * reminder, the scheduler-only one delivers it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +47,7 @@ describe('CHIME_ROLES parsing', () => {
   });
 });
 
-describe('a web-only and a scheduler-only process on one SQLite file', () => {
+describe('a web-only and a scheduler-only process on one database', () => {
   let dir: string;
   let web: TestServer;
   let scheduler: TestServer;
