@@ -20,7 +20,18 @@ if (!parentPort) throw new Error('server/scheduler/worker/entry.ts runs as a wor
 const port = parentPort;
 const { config, tuning: initialTuning } = workerData as WorkerData;
 const post = (message: FromWorker) => port.postMessage(message);
-const log = bridgeLogger(post, config.logLevel, { component: 'scheduler', thread: 'worker' });
+const log = bridgeLogger(post, config.logLevel, { thread: 'worker' });
+
+/**
+ * A thread's error reaches the API thread without its message (a SqliteError arrives as
+ * `{ code }`): say what happened through the log first, then end the thread; the host restarts it.
+ */
+function fatal(err: unknown, what: string): never {
+  log.fatal({ err }, what);
+  process.exit(1);
+}
+process.on('uncaughtException', (err) => fatal(err, 'scheduler worker: uncaught error'));
+process.on('unhandledRejection', (err) => fatal(err, 'scheduler worker: unhandled rejection'));
 
 // The same factory as the API thread's: SQLite today, whatever DATABASE_URL names tomorrow.
 const database = createDatabase(config.databaseUrl);
@@ -100,5 +111,9 @@ port.on('message', (message: ToWorker) => {
   }
 });
 
-await scheduler.start();
+try {
+  await scheduler.start();
+} catch (err) {
+  fatal(err, 'scheduler worker could not start');
+}
 post({ type: 'ready' });

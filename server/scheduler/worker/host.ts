@@ -88,7 +88,10 @@ export class SchedulerWorkerHost {
     this.starts += 1;
     this.startedAt = Date.now();
     worker.on('message', (message: FromWorker) => this.onMessage(message));
-    worker.on('error', (err) => this.log.error({ err }, 'scheduler worker crashed'));
+    // What a thread throws arrives as a plain object (a SqliteError loses its class): name its parts.
+    worker.on('error', (err: Partial<Error> & { code?: unknown }) =>
+      this.log.error({ err: { type: err?.name, message: err?.message, code: err?.code, stack: err?.stack } }, 'scheduler worker crashed'),
+    );
     worker.on('exit', (code) => this.onExit(worker, code));
   }
 
