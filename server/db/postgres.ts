@@ -219,17 +219,20 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
    * or moves its xmax. So a cached answer read after token T is current while the token is still T.
    * (Writes in other databases of the same cluster move it too: a cache miss, never a stale hit.)
    */
+  let unknown = 0;
   const freshChangeToken = async () => {
-    const res = await side.query<{ s: string }>('select pg_current_snapshot()::text as s');
-    lastSnapshot = res.rows[0]!.s;
-    return lastSnapshot;
+    try {
+      const res = await side.query<{ s: string }>('select pg_current_snapshot()::text as s');
+      lastSnapshot = res.rows[0]!.s;
+      return lastSnapshot;
+    } catch {
+      // Cannot tell (a slow or lost connection): a token never seen before, so caches miss and
+      // read the database, which answers or fails on its own terms. Never a stale hit.
+      return `unknown:${++unknown}`;
+    }
   };
 
-  const poll = () => {
-    freshChangeToken().catch(() => {
-      /* the next poll retries; the hint just stays where it was */
-    });
-  };
+  const poll = () => void freshChangeToken();
 
   const feed = new PgChangeFeed(url, (text, values) => side.query(text, values));
 
