@@ -179,6 +179,19 @@ describe('two instances on one database', () => {
   });
 });
 
+describe('PostgreSQL out of reach', () => {
+  it('answers DatabaseBusyError (503 DATABASE_BUSY with Retry-After), not an internal error', async () => {
+    // Port 1 on loopback: nothing listens, the connection is refused at once.
+    const down = createDatabase('postgres://chime:chime@127.0.0.1:1/chime');
+    try {
+      await expect(down.db.selectFrom('accounts').select('id').execute()).rejects.toMatchObject({ code: 'DATABASE_BUSY' });
+      expect(await down.probe()).toBe(false);
+    } finally {
+      await down.db.destroy();
+    }
+  });
+});
+
 describe('DATABASE_URL', () => {
   it('takes a postgres:// URL and refuses one without a database, never echoing the password', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://chime:s3cret@127.0.0.1:5432/chime' }).databaseUrl).toBe('postgres://chime:s3cret@127.0.0.1:5432/chime');

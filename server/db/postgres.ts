@@ -39,6 +39,16 @@ const isRetryable = (err: unknown) => {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** No connection could be had: the pool's wait ran out, or the server refused, vanished or is starting. */
+function isUnreachable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  // 08: connection exception; 57P03: cannot connect now (starting up, shutting down).
+  if (code.startsWith('08') || code === '57P03') return true;
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated/i.test(typeof e?.message === 'string' ? e.message : '');
+}
+
 /** db.transaction().execute(fn) re-runs fn when PostgreSQL aborted it for a conflict with another transaction. */
 class RetryingKysely extends Kysely<Database> {
   override transaction() {
@@ -106,8 +116,10 @@ class PostgresDriver implements Driver {
     try {
       return new CountingConnection(await this.inner.acquireConnection(), this.hooks);
     } catch (err) {
-      // pg-pool's connectionTimeoutMillis: every connection is taken; same answer as a locked SQLite file.
-      if (/timeout exceeded when trying to connect/i.test((err as Error)?.message ?? '')) {
+      // pg-pool's connectionTimeoutMillis (every connection is taken) or PostgreSQL out of reach
+      // (restarting, failing over): the same answer as a locked SQLite file, 503 with Retry-After,
+      // and the scheduler retries its work.
+      if (isUnreachable(err)) {
         this.hooks.monitor.lastBusyAt = Date.now();
         throw new DatabaseBusyError(this.hooks.busyMaxWaitMs);
       }
