@@ -4,6 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { createDatabase, isPostgresUrl } from '../../server/db/connection.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
@@ -91,6 +92,9 @@ export async function retimeDue(databaseUrl: string, fromIso: string, toIso: str
       .set({ local_date: toIso.slice(0, 10), local_time: toIso.slice(11, 19), remind_at_utc: toIso, next_fire_utc: toIso, next_occurrence_utc: toIso })
       .where('next_fire_utc', '=', fromIso)
       .executeTakeFirst();
+    // Chime's own writes tell the other instances (LISTEN/NOTIFY, README "Running several
+    // instances"); this one comes from outside, so it says so itself. SQLite instances poll.
+    if (isPostgresUrl(databaseUrl)) await sql`select pg_notify('chime_changes', 'bench')`.execute(db);
     return Number(res.numUpdatedRows);
   } finally {
     await db.destroy();

@@ -250,7 +250,8 @@ export async function claimOutboxPage(
   limit: number,
   lease: DeliveryLease,
 ): Promise<OutboxRow[]> {
-  return db.transaction().execute(async (trx) => {
+  // Locked rows decide who sends what (see the claimer): READ COMMITTED, no serialization retries.
+  return db.transaction().setIsolationLevel('read committed').execute(async (trx) => {
     const rows = await loadOutboxPage(trx, status, nowIso, cursor, limit, lease.owner);
     for (const part of idLists(rows.map((r) => r.id))) {
       await trx.updateTable('deliveries').set({ lease_owner: lease.owner, lease_expires_at: lease.until }).where('id', 'in', part).execute();

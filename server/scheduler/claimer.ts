@@ -42,7 +42,10 @@ export class Claimer {
   claim(limit: number, lateThresholdMs: number, lease?: (nowMs: number) => DeliveryLease): Promise<ClaimResult> {
     const nowMs = this.clock.now();
     const nowIso = iso(nowMs);
-    return this.db.transaction().execute(async (trx) => {
+    // READ COMMITTED on PostgreSQL: the claim's rows are locked (FOR UPDATE SKIP LOCKED), so
+    // instances claiming at once take disjoint reminders without the serialization conflicts (and
+    // retries) of the default SERIALIZABLE. SQLite runs one writer at a time whatever the level.
+    return this.db.transaction().setIsolationLevel('read committed').execute(async (trx) => {
       const due = await selectDueReminders(trx, nowIso, limit);
       if (due.length === 0) return EMPTY;
       const destinations = await listEnabledDestinations(
