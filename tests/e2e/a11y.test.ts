@@ -192,6 +192,11 @@ describe('accessibility (axe-core, browser)', () => {
         await page.getByTestId('reminder-date').fill(FUTURE_DATE);
         await page.getByTestId('reminder-time').fill('09:30');
         await page.getByTestId('reminder-message').fill('Renew the passport');
+        // Next turns enabled with a fade: audit the finished state, not a frame of the transition.
+        await page.waitForFunction(() => {
+          const next = document.querySelector<HTMLButtonElement>('[data-testid="wizard-next"]');
+          return !!next && !next.disabled && getComputedStyle(next).opacity === '1';
+        });
         found.push(...(await audit(page, tag('wizard step 1'))));
         await page.getByTestId('wizard-next').click();
         await page.getByTestId('wizard-step-2').waitFor();
