@@ -11,7 +11,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { screenshot, sessionStorageEntries, useE2E } from './helpers.ts';
 
 type Failure = 'empty-500' | 'html-502' | 'drop';
@@ -75,6 +75,8 @@ describe('error fallbacks behind a reverse proxy (browser)', () => {
   afterAll(async () => {
     await proxy?.close();
   });
+  // A failure an earlier test queued and did not use must not hit this test's requests.
+  beforeEach(() => proxy.reset());
 
   async function wizardAtReview(storage: Record<string, string>, locale = 'en-US'): Promise<Page> {
     const page = await e2e.newPage({ storage, locale });
@@ -147,12 +149,13 @@ describe('error fallbacks behind a reverse proxy (browser)', () => {
 
     // Dashboard load: "Failed to fetch data" in the red card (shown at the first failure).
     proxy.failNext('GET', '/api/reminders', 'empty-500');
-    await page.goto(`${proxy.url}/home`);
+    // Not waiting for the load event: the element matters, not every request of the page.
+    await page.goto(`${proxy.url}/home`, { waitUntil: 'domcontentloaded' });
     await page.getByTestId('dashboard-error-message').waitFor();
     expect(await page.getByTestId('dashboard-error-message').textContent()).toBe('Failed to fetch data');
 
     // A toast with a title: the title is the action's text and no description is made up.
-    await page.goto(`${proxy.url}/account`);
+    await page.goto(`${proxy.url}/account`, { waitUntil: 'domcontentloaded' });
     await page.getByTestId('account-page').waitFor();
     proxy.failNext('PUT', '/api/account/timezone', 'html-502');
     await page.getByTestId('timezone-select').click();
