@@ -151,20 +151,25 @@ describe('error fallbacks behind a reverse proxy (browser)', () => {
     proxy.failNext('GET', '/api/reminders', 'empty-500');
     // Not waiting for the load event: the element matters, not every request of the page.
     await page.goto(`${proxy.url}/home`, { waitUntil: 'domcontentloaded' });
-    await page.getByTestId('dashboard-error-message').waitFor();
-    expect(await page.getByTestId('dashboard-error-message').textContent()).toBe('Failed to fetch data');
+    // Read in the page the moment it shows: swr's retry replaces the card a few seconds later, and a
+    // busy test process must not look only after that.
+    const dashboardError = await page.waitForFunction(() => document.querySelector('[data-testid="dashboard-error-message"]')?.textContent);
+    expect(await dashboardError.jsonValue()).toBe('Failed to fetch data');
 
     // A toast with a title: the title is the action's text and no description is made up.
     await page.goto(`${proxy.url}/account`, { waitUntil: 'domcontentloaded' });
     await page.getByTestId('account-page').waitFor();
     proxy.failNext('PUT', '/api/account/timezone', 'html-502');
     await page.getByTestId('timezone-select').click();
+    // The toast closes by itself after 4 s: watch for it from before the click and read its title and
+    // description in the page, in one go, so a slow moment in the test process cannot miss it.
+    const toastSeen = page.waitForFunction(() => {
+      const toast = [...document.querySelectorAll('[data-sonner-toast]')].find((t) => t.textContent?.includes('Failed to update timezone'));
+      return toast && { title: toast.querySelector('[data-title]')?.textContent, descriptions: toast.querySelectorAll('[data-description]').length };
+    });
     await page.getByRole('option', { name: 'Tokyo (UTC+09:00)' }).click();
-    const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Failed to update timezone' });
-    await toast.waitFor();
     // The title alone: no "Bad Gateway", no invented description.
-    expect(await toast.locator('[data-description]').count()).toBe(0);
-    expect(await toast.locator('[data-title]').textContent()).toBe('Failed to update timezone');
+    expect(await (await toastSeen).jsonValue()).toEqual({ title: 'Failed to update timezone', descriptions: 0 });
     expect((await user.api.get('/api/account')).body.timezone).toBe('UTC');
   });
 });

@@ -108,6 +108,9 @@ export function useE2E(options: { overrides?: Partial<Config>; env?: Record<stri
       }, opts.storage);
     }
     const page = await context.newPage();
+    // Below the 30 s test timeout, so a step that never happens fails with its own locator and
+    // call log instead of vitest's anonymous "Test timed out".
+    page.setDefaultTimeout(20_000);
     page.on('console', (msg) => {
       if (msg.type() === 'error') state.consoleErrors.push(msg.text());
     });
