@@ -21,7 +21,9 @@ describe('account API', () => {
       const user = await signUp(server.url, { timezone: 'America/New_York' });
       const res = await user.api.get('/api/account');
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['created_at', 'email', 'id', 'identities', 'timezone', 'user_id', 'username']);
+      // SPEC's fields, and the language of the account's mails (none given at this sign-up: null).
+      expect(Object.keys(res.body).sort()).toEqual(['created_at', 'email', 'id', 'identities', 'language', 'timezone', 'user_id', 'username']);
+      expect(res.body.language).toBeNull();
       expect(res.body).toMatchObject({
         id: user.id,
         user_id: user.id,

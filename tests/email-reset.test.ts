@@ -111,6 +111,49 @@ describe('password reset with SMTP', () => {
     expect(mail.html).toContain('lang="fr"');
   });
 
+  it('writes in the language the dashboard was in at sign-up, then in the one the user picks', async () => {
+    const email = `lang-${Date.now()}@example.com`;
+    const password = 'correct horse battery';
+    const spanish = { 'accept-language': 'es-ES,es;q=0.9,en;q=0.5' };
+    expect((await anon().post('/api/auth/register', { email, username: 'idioma', password }, spanish)).status).toBe(201);
+    const login = await anon().post('/api/auth/login', { email, password }, spanish);
+    const api = client(server.url, login.body.token);
+    expect((await api.get('/api/account')).body.language).toBe('es');
+    await anon().post('/api/auth/password-reset', { email });
+    expect((await mailTo(email)).subject).toBe('Restablece tu contraseña de Chime');
+
+    // The dashboard's language menu: the account follows; signing in from another language does not undo it.
+    const changed = await api.put('/api/account/language', { language: 'fr' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.language).toBe('fr');
+    await anon().post('/api/auth/login', { email, password }, { 'accept-language': 'es' });
+    expect((await api.get('/api/account')).body.language).toBe('fr');
+    const before = sink.messages.length;
+    await anon().post('/api/auth/password-reset', { email }, { 'accept-language': 'es' });
+    const second = await sink.waitFor((m) => m.to.includes(email) && sink.messages.indexOf(m) >= before);
+    expect(second.subject).toBe('Réinitialisez votre mot de passe Chime');
+  });
+
+  it('gives an account without a language the one it signs in with', async () => {
+    const user = await signUp(server.url);
+    expect((await user.api.get('/api/account')).body.language).toBeNull();
+    await anon().post('/api/auth/login', { email: user.email, password: user.password }, { 'accept-language': 'de-DE,fr;q=0.8' });
+    expect((await user.api.get('/api/account')).body.language).toBe('fr');
+  });
+
+  it('refuses a language Chime does not speak, and needs a session', async () => {
+    const user = await signUp(server.url);
+    for (const language of ['de', '', 'FR-fr', 42]) {
+      const res = await user.api.put('/api/account/language', { language });
+      expect(res.status, String(language)).toBe(400);
+      expect(res.body.code).toMatch(/^(VALIDATION_FAILED|INVALID_JSON)$/);
+      expect(typeof res.body.error).toBe('string');
+    }
+    expect((await user.api.get('/api/account')).body.language).toBeNull();
+    const anonymous = await anon().put('/api/account/language', { language: 'fr' });
+    expect(anonymous.status).toBe(401);
+  });
+
   it('throttles requests per email (429 with a code and Retry-After)', async () => {
     const email = `flooded-${Date.now()}@example.com`;
     for (let i = 0; i < 3; i++) expect((await anon().post('/api/auth/password-reset', { email })).status).toBe(202);

@@ -7,6 +7,11 @@ export const LANGUAGES = ['en', 'fr', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 export function languageFromHeader(header: string | string[] | undefined): Language {
+  return namedLanguage(header) ?? 'en';
+}
+
+/** The first of Chime's languages the Accept-Language header asks for; null when it names none of them. */
+export function namedLanguage(header: string | string[] | undefined): Language | null {
   const value = Array.isArray(header) ? header.join(',') : (header ?? '');
   const ranked = value
     .slice(0, 500)
@@ -22,5 +27,15 @@ export function languageFromHeader(header: string | string[] | undefined): Langu
     const found = LANGUAGES.find((lang) => lang === l.primary);
     if (found) return found;
   }
-  return 'en';
+  return null;
+}
+
+/**
+ * An account's stored locale ("fr", "es-ES", a Discord locale such as "en-GB", or null) as one of
+ * Chime's languages; null when none is stored. Mails and bot messages fall back to English.
+ */
+export function accountLanguage(locale: string | null | undefined): Language | null {
+  if (!locale) return null;
+  const primary = locale.toLowerCase().split(/[-_]/)[0];
+  return LANGUAGES.find((l) => l === primary) ?? 'en';
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LANGUAGES, type Language } from '../lib/language.ts';
+import { accountLanguage, LANGUAGES, type Language } from '../lib/language.ts';
 import { LOCALES_DIR } from '../lib/paths.ts';
 
 type Tree = { [key: string]: string | Tree };
@@ -16,8 +16,7 @@ const catalogs = Object.fromEntries(
 
 /** An account locale ("fr", "es-ES", a Discord locale, null) -> one of the mail languages. */
 export function mailLanguage(locale: string | null | undefined): Language {
-  const primary = (locale ?? '').toLowerCase().split(/[-_]/)[0];
-  return LANGUAGES.find((l) => l === primary) ?? 'en';
+  return accountLanguage(locale) ?? 'en';
 }
 
 function lookup(tree: Tree, key: string): string | undefined {

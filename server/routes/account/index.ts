@@ -18,6 +18,7 @@ import {
 } from '../../repositories/accounts.ts';
 import { revokeOtherSessions } from '../../repositories/sessions.ts';
 import { errorResponses, Nullable, Ok } from '../../schemas/common.ts';
+import { accountLanguage, LANGUAGES } from '../../lib/language.ts';
 
 export const AccountResponse = Type.Object({
   id: Type.String(),
@@ -25,6 +26,8 @@ export const AccountResponse = Type.Object({
   email: Nullable(Type.String()),
   username: Type.String(),
   timezone: Type.String(),
+  /** The language of the account's mails and bot messages: the dashboard's choice, or the Discord locale; null when unknown (English). */
+  language: Nullable(Type.Union(LANGUAGES.map((l) => Type.Literal(l)))),
   created_at: Type.String(),
   identities: Type.Array(Type.Object({ provider: Type.String(), username: Nullable(Type.String()), external_id: Type.String() })),
 });
@@ -42,6 +45,7 @@ export function presentAccount(account: Account, identities: Identity[]) {
     email: account.email,
     username: account.username,
     timezone: account.timezone,
+    language: accountLanguage(account.locale),
     created_at: account.created_at,
     identities: identities.map((i) => ({ provider: i.provider, username: i.username, external_id: i.external_id })),
   };
@@ -84,6 +88,14 @@ const account: FastifyPluginAsyncTypebox = async (app) => {
       return load(request.auth!.accountId);
     },
   );
+
+  // The dashboard sends the language the user picks, so mails and bot messages follow it.
+  app.put('/api/account/language', { schema: { body: Type.Object({ language: Type.String({ maxLength: 20 }) }), ...reply200 } }, async (request) => {
+    const language = LANGUAGES.find((l) => l === request.body.language);
+    if (!language) throw new AppError('VALIDATION_FAILED', `Language must be one of ${LANGUAGES.join(', ')}`);
+    await updateAccount(app.db, request.auth!.accountId, { locale: language });
+    return load(request.auth!.accountId);
+  });
 
   app.put(
     '/api/account/identity/app/username',

@@ -11,10 +11,12 @@ import {
   findIdentity,
   isUniqueViolation,
   normalizeEmail,
+  updateAccount,
 } from '../../repositories/accounts.ts';
 import { LONG_SESSION_MS, openSession, SHORT_SESSION_MS } from '../../accounts/sessions.ts';
 import { revokeSession } from '../../repositories/sessions.ts';
 import { errorResponses, Ok } from '../../schemas/common.ts';
+import { namedLanguage } from '../../lib/language.ts';
 
 const RegisterBody = Type.Object({
   email: Type.String({ maxLength: 320 }),
@@ -60,7 +62,8 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       const passwordHash = await hashPassword(password);
       try {
         const account = await app.db.transaction().execute(async (trx) => {
-          const created = await createAccount(trx, { email, username, timezone });
+          // The language the dashboard was in at sign-up: mails and bot messages use it (Discord accounts get Discord's locale).
+          const created = await createAccount(trx, { email, username, timezone, locale: namedLanguage(request.headers['accept-language']) });
           await addIdentity(trx, { account_id: created.id, provider: 'app', external_id: normalizeEmail(email), username, password_hash: passwordHash });
           return created;
         });
@@ -97,6 +100,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (!account || !valid) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
       await gate.succeeded();
+      // Accounts made before Chime stored a language get the one the dashboard signs in with.
+      const language = account.locale ? null : namedLanguage(request.headers['accept-language']);
+      if (language) await updateAccount(app.db, account.id, { locale: language });
       const ttl = request.body.remember_me ? LONG_SESSION_MS : SHORT_SESSION_MS;
       const { token, session } = await openSession(app.db, account.id, ttl, request.headers['user-agent']);
       app.setSessionCookie(reply, token, new Date(session.expires_at));
