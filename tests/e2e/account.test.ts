@@ -80,6 +80,17 @@ describe('account page (browser)', () => {
     expect((await user.api.get('/api/account')).body.timezone).toBe('Asia/Tokyo');
   });
 
+  it('saves the language picked in the menu on the account, for its mails and bot messages', async () => {
+    const { page, user } = await e2e.signedInPage();
+    await page.goto(e2e.url('/account'));
+    await page.getByTestId('account-page').waitFor();
+    expect((await user.api.get('/api/account')).body.language).toBeNull();
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-es').click();
+    await page.locator('html[lang="es"]').waitFor({ state: 'attached' });
+    await expect.poll(async () => (await user.api.get('/api/account')).body.language, { timeout: 10_000 }).toBe('es');
+  });
+
   it('shows the identities, with Discord unavailable on a server without Discord settings', async () => {
     const { page } = await e2e.signedInPage();
     await page.goto(e2e.url('/account'));

@@ -8,6 +8,8 @@ import {
   DropdownMenuLabel,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { updateLanguage } from '@/lib/api/reminders';
+import { useAuth } from '@/lib/auth';
 import { changeLanguage, isLanguage, LANGUAGES, type Language, preloadLanguages } from '@/lib/i18n';
 import { type Theme, THEMES } from '@/lib/theme';
 import { useTheme } from '@/lib/use-theme';
@@ -23,7 +25,14 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Fr
  */
 export function LanguageMenu({ className }: { className?: string }) {
   const { t, i18n } = useTranslation('common');
+  const { user } = useAuth();
   const current = isLanguage(i18n.language) ? i18n.language : 'en';
+  function choose(lng: Language) {
+    void changeLanguage(lng);
+    // Signed in: the account's mails and bot messages follow the choice. Not worth a toast if it
+    // fails: the dashboard has switched, and the next choice sends it again.
+    if (user) updateLanguage(lng).catch((err: unknown) => console.warn('Could not save the language on the account', err));
+  }
   return (
     <DropdownMenu modal={false} onOpenChange={(open) => open && preloadLanguages()}>
       <DropdownMenuTrigger asChild>
@@ -37,7 +46,7 @@ export function LanguageMenu({ className }: { className?: string }) {
       <DropdownMenuContent align="end">
         <DropdownMenuLabel>{t('language.label')}</DropdownMenuLabel>
         {LANGUAGES.map((lng) => (
-          <DropdownMenuItem key={lng} onSelect={() => void changeLanguage(lng)} data-testid={`language-${lng}`} lang={lng}>
+          <DropdownMenuItem key={lng} onSelect={() => choose(lng)} data-testid={`language-${lng}`} lang={lng}>
             <span className="flex-1">{LANGUAGE_NAMES[lng]}</span>
             {lng === current && <Check className="text-primary" />}
           </DropdownMenuItem>

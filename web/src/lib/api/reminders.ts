@@ -103,6 +103,8 @@ export const rotateDestinationSecret = (reminderId: string, destinationId: strin
 
 // Account (SPEC section 7).
 export const updateTimezone = (timezone: string) => api.put<Account>('/api/account/timezone', { timezone });
+/** The language of the account's mails and bot messages (the dashboard keeps its own copy in local storage). */
+export const updateLanguage = (language: string) => api.put<Account>('/api/account/language', { language });
 export const updateUsername = (username: string) => api.put<Account>('/api/account/identity/app/username', { username });
 export const updateEmail = (email: string) => api.put<Account>('/api/account/identity/app/email', { email });
 export const changePassword = (current_password: string, new_password: string) =>
