@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
+import { reminderListToken } from '../server/reminders/service.ts';
 import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
 
-// The list answer is cached per account until anything is written; these prove no write is missed.
+// The list answer is cached per account until something of the account changes (on SQLite) or
+// anything is written (PostgreSQL); these prove no change is missed, whichever connection makes it.
 describe('GET /api/reminders cache', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -27,6 +30,62 @@ describe('GET /api/reminders cache', () => {
     expect((await user.api.get('/api/reminders')).body[0].message).toBe('cached?');
     await server.app.db.updateTable('reminders').set({ message: 'changed underneath' }).where('id', '=', created.body.id).execute();
     expect((await user.api.get('/api/reminders')).body[0].message).toBe('changed underneath');
+  });
+
+  it('reflects changes another connection makes to reminders and destinations (the delivery thread, another process)', async () => {
+    const other: DatabaseHandle = createDatabase(server.config.databaseUrl);
+    try {
+      const user = await signUp(server.url);
+      const hook = { type: 'webhook', metadata: { url: 'https://example.com/hook', platform: 'generic' } };
+      const first = (await user.api.post('/api/reminders', { ...body, destinations: [hook] })).body;
+      const second = (await user.api.post('/api/reminders', { ...body, message: 'second' })).body;
+      const list = async () => (await user.api.get('/api/reminders')).body as { id: string; message: string; destinations: { id: string; disabled_reason: string | null }[] }[];
+      const token = () => reminderListToken(server.app, user.id);
+      expect(await list()).toHaveLength(2);
+
+      let before = await token();
+      const moved = async () => {
+        const now = await token();
+        const changed = now !== before;
+        before = now;
+        return changed;
+      };
+      await other.db.updateTable('destinations').set({ disabled_at: new Date().toISOString(), disabled_reason: 'failing' }).where('reminder_id', '=', first.id).execute();
+      expect(await moved()).toBe(true);
+      expect((await list()).find((r) => r.id === first.id)!.destinations[0]!.disabled_reason).toBe('failing');
+
+      await other.db.deleteFrom('destinations').where('reminder_id', '=', first.id).execute();
+      expect(await moved()).toBe(true);
+      expect((await list()).find((r) => r.id === first.id)!.destinations).toEqual([]);
+
+      await other.db.insertInto('destinations').values({ id: crypto.randomUUID(), reminder_id: second.id, type: 'webhook', metadata: JSON.stringify(hook.metadata), secret: 'whsec_x', position: 0, disabled_at: null, disabled_reason: null, created_at: new Date().toISOString() }).execute();
+      expect(await moved()).toBe(true);
+      expect((await list()).find((r) => r.id === second.id)!.destinations).toHaveLength(1);
+
+      await other.db.updateTable('reminders').set({ message: 'changed by the delivery thread' }).where('id', '=', second.id).execute();
+      expect(await moved()).toBe(true);
+      expect((await list()).find((r) => r.id === second.id)!.message).toBe('changed by the delivery thread');
+
+      await other.db.deleteFrom('reminders').where('id', '=', first.id).execute();
+      expect(await moved()).toBe(true);
+      expect((await list()).map((r) => r.id)).toEqual([second.id]);
+    } finally {
+      await other.db.destroy();
+    }
+  });
+
+  it('on SQLite, keeps an account\'s cached list valid while other accounts write', async () => {
+    const a = await signUp(server.url);
+    const b = await signUp(server.url);
+    await a.api.post('/api/reminders', body);
+    const before = await reminderListToken(server.app, a.id);
+    const created = await b.api.post('/api/reminders', body);
+    await b.api.post(`/api/reminders/${created.body.id}/pause`);
+    await b.api.delete(`/api/reminders/${created.body.id}`);
+    const after = await reminderListToken(server.app, a.id);
+    // PostgreSQL keeps the database-wide token: several instances would deadlock on per-account counters.
+    if (server.app.dbDialect === 'sqlite') expect(after).toBe(before);
+    else expect(after).not.toBe(before);
   });
 
   it('never serves one account the list of another', async () => {

@@ -16,6 +16,11 @@ export interface AccountsTable {
   username: string;
   timezone: string;
   locale: string | null;
+  /**
+   * Moves whenever one of the account's reminders or their destinations changes, by any connection
+   * (SQLite triggers; migration 2026-11-23-012). Always 0 on PostgreSQL. What the list cache checks.
+   */
+  list_version: ColumnType<number, number | undefined, number>;
   created_at: Instant;
   updated_at: Instant;
 }

@@ -1,11 +1,13 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
-import { createDatabase, type DB } from '../db/connection.ts';
+import { createDatabase, type DatabaseDialect, type DB } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: DB;
+    /** Which engine DATABASE_URL chose; what differs between them is said where it is used. */
+    dbDialect: DatabaseDialect;
     config: Config;
     /** Cheap liveness probe for /healthz: 'ok', 'degraded' (another process holds the write lock), or 'unavailable'. */
     checkDatabase(): Promise<'ok' | 'degraded' | 'unavailable'>;
@@ -20,10 +22,11 @@ declare module 'fastify' {
 
 export default fp<{ config: Config }>(
   async (app, { config }) => {
-    const { db, changeToken, freshChangeToken, watchChanges, busy, probe } = createDatabase(config.databaseUrl);
+    const { db, dialect, changeToken, freshChangeToken, watchChanges, busy, probe } = createDatabase(config.databaseUrl);
     const applied = await migrateToLatest(db);
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
     app.decorate('db', db);
+    app.decorate('dbDialect', dialect);
     app.decorate('config', config);
     app.decorate('dbChangeToken', changeToken);
     app.decorate('dbFreshChangeToken', freshChangeToken);

@@ -13,7 +13,7 @@ import { destinationModule } from '../destinations/registry.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { requireTimeZone } from '../lib/validation.ts';
-import { findAccountById, listIdentities } from '../repositories/accounts.ts';
+import { findAccountById, listIdentities, reminderListVersion } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
 import {
   countRemindersOfAccount,
@@ -68,6 +68,18 @@ export async function getReminder(deps: Pick<ReminderDeps, 'db'>, accountId: str
 
 export function listReminders(deps: Pick<ReminderDeps, 'db'>, accountId: string): Promise<ReminderWithDestinations[]> {
   return listRemindersOfAccount(deps.db, accountId);
+}
+
+/**
+ * What a cached copy of the account's list is checked against: while it has not moved, the list is
+ * the same. On SQLite, the account's own change counter, which triggers move on any change to its
+ * reminders or destinations, by any connection: other accounts' writes leave the copy valid. On
+ * PostgreSQL, the database-wide token (exact across instances; see the migration for why).
+ * Read it before the list: a change racing the read then makes the copy stale, never wrong.
+ */
+export async function reminderListToken(deps: Pick<FastifyInstance, 'db' | 'dbDialect' | 'dbFreshChangeToken'>, accountId: string): Promise<string> {
+  if (deps.dbDialect !== 'sqlite') return deps.dbFreshChangeToken();
+  return `account:${(await reminderListVersion(deps.db, accountId)) ?? 'gone'}`;
 }
 
 // -------------------------------------------------------------------------------------------

@@ -37,11 +37,18 @@ export async function createAccount(
     username: input.username.trim(),
     timezone: input.timezone,
     locale: input.locale ?? null,
+    list_version: 0,
     created_at: now,
     updated_at: now,
   };
   await db.insertInto('accounts').values(account).execute();
   return account;
+}
+
+/** See AccountsTable.list_version; undefined when the account is gone. */
+export async function reminderListVersion(db: Executor, accountId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('accounts').select('list_version').where('id', '=', accountId).executeTakeFirst();
+  return row?.list_version;
 }
 
 export async function addIdentity(

@@ -113,7 +113,7 @@ export async function startWebhookSink(): Promise<WebhookSink> {
 // scheduler can be tested without going through the reminders API.
 
 
-export async function seedAccount(db: Kysely<Database>, overrides: Partial<Database['accounts']> = {}) {
+export async function seedAccount(db: Kysely<Database>, overrides: Partial<Omit<Database['accounts'], 'list_version'>> = {}) {
   const now = new Date().toISOString();
   const id = randomUUID();
   await db

@@ -9,6 +9,7 @@ import {
   listReminders,
   pauseReminder,
   previewOccurrences,
+  reminderListToken,
   removeReminder,
   resumeReminder,
   snoozeReminder,
@@ -33,12 +34,12 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
   const created = { response: { 201: ReminderOut, ...errorResponses } };
   const params = IdParams;
 
-  // The dashboard polls this list; while nothing was written, the serialized answer is reused.
+  // The dashboard polls this list; while nothing of the account's changed, the serialized answer is reused.
   const listCache = new ResponseCache();
   app.get('/api/reminders', { schema: { response: { 200: Type.Array(ReminderOut), ...errorResponses } } }, async (request, reply) => {
     const accountId = request.auth!.accountId;
     // Read the token before the query: a write racing the query then invalidates the entry.
-    const token = await app.dbFreshChangeToken();
+    const token = await reminderListToken(app, accountId);
     const language = lang(request);
     const key = `${accountId}|${language}`;
     let body = listCache.get(key, token);
