@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Config, hasRole } from './config.ts';
 import databasePlugin from './plugins/database.ts';
 import errorsPlugin from './plugins/errors.ts';
+import noNulTextPlugin from './plugins/no-nul-text.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
 import authPlugin from './plugins/auth.ts';
 import schedulerPlugin from './scheduler/plugin.ts';
@@ -132,6 +133,7 @@ export async function buildApp({
 
   await app.register(databasePlugin, { config });
   await app.register(errorsPlugin);
+  await app.register(noNulTextPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(authPlugin);
   await app.register(mailPlugin);

@@ -24,6 +24,11 @@ export default fp(
         // Another process holds SQLite's write lock (sqlite-busy.ts): nothing was written; try again.
         return reply.status(503).header('retry-after', '2').send({ error: 'The database is busy. Please try again in a moment.', code: 'DATABASE_BUSY' });
       }
+      if ((error as { code?: unknown }).code === '22021') {
+        // PostgreSQL refused text it cannot store (a NUL that reached it some other way than a request
+        // field, which no-nul-text.ts refuses first): the input is at fault, and nothing was written.
+        return reply.status(400).send({ error: 'The request contains text that cannot be stored', code: 'VALIDATION_FAILED' });
+      }
       const fe = error as FastifyError;
       if (fe.validation) {
         return reply.status(400).send({ error: validationMessage(fe), code: 'VALIDATION_FAILED' });
