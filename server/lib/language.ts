@@ -39,3 +39,8 @@ export function accountLanguage(locale: string | null | undefined): Language | n
   const primary = locale.toLowerCase().split(/[-_]/)[0];
   return LANGUAGES.find((l) => l === primary) ?? 'en';
 }
+
+/** An account locale, or a Discord locale, as the language to write in: English when none is stored or known. */
+export function languageOfLocale(locale: string | null | undefined): Language {
+  return accountLanguage(locale) ?? 'en';
+}

@@ -1,32 +1,14 @@
 /**
- * The words of recurrence sentences: locales/{en,fr,es}/recurrence.json (dotted keys, `{{var}}`
- * interpolation, English fallback, as bot/i18n.ts), and the names Intl knows (weekdays, months,
- * lists, numbers, long dates).
+ * The words of recurrence sentences: locales/{en,fr,es}/recurrence.json (through
+ * lib/string-catalog.ts), and the names Intl knows (weekdays, months, lists, numbers, long dates).
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Language } from '../../lib/language.ts';
-import { LOCALES_DIR } from '../../lib/paths.ts';
+import { loadStringCatalog, type Vars } from '../../lib/string-catalog.ts';
 import type { RRuleWeekday } from '../../time/rrule.ts';
 
-type Tree = { [key: string]: string | Tree };
+export type { Vars };
 
-function load(lang: Language): Tree {
-  return JSON.parse(readFileSync(path.join(LOCALES_DIR, lang, 'recurrence.json'), 'utf8')) as Tree;
-}
-
-const catalogs: Record<Language, Tree> = { en: load('en'), fr: load('fr'), es: load('es') };
-
-function lookup(tree: Tree, key: string): string | undefined {
-  let node: string | Tree | undefined = tree;
-  for (const part of key.split('.')) {
-    if (node === undefined || typeof node === 'string') return undefined;
-    node = node[part];
-  }
-  return typeof node === 'string' ? node : undefined;
-}
-
-export type Vars = Record<string, string | number>;
+const catalog = loadStringCatalog('recurrence');
 
 /** The words for one language. */
 export class Words {
@@ -43,8 +25,7 @@ export class Words {
   }
 
   t(key: string, vars: Vars = {}): string {
-    const value = lookup(catalogs[this.lang], key) ?? lookup(catalogs.en, key) ?? key;
-    return value.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+    return catalog.translate(this.lang, key, vars);
   }
 
   and(items: string[]): string {
