@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDiscord, startFakeDiscord } from '../fake-discord/index.ts';
-import { MOBILE, screenshot as rawScreenshot, useE2E } from './helpers.ts';
+import { linkDiscordAccount, MOBILE, openWizardDestinations, screenshot as rawScreenshot, useE2E } from './helpers.ts';
 
 const PUBLIC_URL = 'http://localhost:5173';
 const DISCORD_USER = '100000000000000001';
@@ -72,35 +72,13 @@ afterAll(async () => {
 describe('destinations editor and server picker (browser, fake Discord)', () => {
   const e2e = useE2E({ env });
 
-  /** Links the fake's Discord user to a Chime account through the real OAuth link flow. */
   async function linkDiscord(user: Awaited<ReturnType<typeof e2e.signUp>>, discordId = DISCORD_USER) {
-    const headers = { authorization: `Bearer ${user.token}`, origin: e2e.server.url };
-    const start = await fetch(`${e2e.server.url}/api/auth/discord/authorize-url?mode=link`, { headers });
-    expect(start.status).toBe(200);
-    const stateCookie = start.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    const { url } = (await start.json()) as { url: string };
-    fake.setAuthorizingUser(discordId);
-    const redirect = await fetch(url, { redirect: 'manual' });
-    const target = new URL(redirect.headers.get('location')!);
-    const res = await fetch(`${e2e.server.url}/api/auth/discord/callback`, {
-      method: 'POST',
-      headers: { ...headers, cookie: stateCookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ code: target.searchParams.get('code'), state: target.searchParams.get('state') }),
-    });
-    expect(res.status).toBe(200);
+    await linkDiscordAccount(e2e.server.url, fake, user, discordId);
     const caps = await user.api.get('/api/account/capabilities');
     expect(caps.body).toMatchObject({ hasDiscordIdentity: true, discordConfigured: true });
   }
 
-  async function toDestinations(page: Page) {
-    await page.goto(e2e.url('/reminders/create'));
-    await page.getByTestId('wizard-step-1').waitFor();
-    await page.getByTestId('reminder-date').fill(FUTURE_DATE);
-    await page.getByTestId('reminder-time').fill('08:00');
-    await page.getByTestId('reminder-message').fill('Team sync');
-    await page.getByTestId('wizard-next').click();
-    await page.getByTestId('destinations-editor').waitFor();
-  }
+  const toDestinations = (page: Page) => openWizardDestinations(page, e2e.server.url, FUTURE_DATE);
 
   /** Serves guild icons locally and records window.open calls instead of opening tabs. */
   async function preparePage(page: Page) {

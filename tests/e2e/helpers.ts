@@ -15,8 +15,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../server/config.ts';
+import type { FakeDiscord } from '../fake-discord/index.ts';
 import { signUp, startTestServer, type TestServer } from '../helpers/server.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -157,4 +158,33 @@ export async function axeViolations(page: Page): Promise<string[]> {
     const result = await axe.run('#main', { resultTypes: ['violations'] });
     return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
   });
+}
+
+/** Links the fake's Discord user `discordId` to the account through the real OAuth link flow: authorize URL, the fake's consent redirect, the callback. */
+export async function linkDiscordAccount(serverUrl: string, fake: FakeDiscord, user: { token: string }, discordId: string): Promise<void> {
+  const headers = { authorization: `Bearer ${user.token}`, origin: serverUrl };
+  const start = await fetch(`${serverUrl}/api/auth/discord/authorize-url?mode=link`, { headers });
+  expect(start.status).toBe(200);
+  const stateCookie = start.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const { url } = (await start.json()) as { url: string };
+  fake.setAuthorizingUser(discordId);
+  const redirect = await fetch(url, { redirect: 'manual' });
+  const target = new URL(redirect.headers.get('location')!);
+  const res = await fetch(`${serverUrl}/api/auth/discord/callback`, {
+    method: 'POST',
+    headers: { ...headers, cookie: stateCookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ code: target.searchParams.get('code'), state: target.searchParams.get('state') }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** Opens the wizard, fills its first step (`date` at 08:00, "Team sync") and moves on to the destinations. */
+export async function openWizardDestinations(page: Page, serverUrl: string, date: string): Promise<void> {
+  await page.goto(`${serverUrl}/reminders/create`);
+  await page.getByTestId('wizard-step-1').waitFor();
+  await page.getByTestId('reminder-date').fill(date);
+  await page.getByTestId('reminder-time').fill('08:00');
+  await page.getByTestId('reminder-message').fill('Team sync');
+  await page.getByTestId('wizard-next').click();
+  await page.getByTestId('destinations-editor').waitFor();
 }
