@@ -11,6 +11,7 @@ import { Label } from '@/components/ui/label';
 import { changePassword } from '@/lib/api/reminders';
 import { errorMessage } from '@/lib/api-client';
 import { PASSWORD_SUCCESS_MS } from '../api/account-api';
+import { Spinner } from '@/components/ui/spinner';
 
 type Field = 'current' | 'next' | 'confirm';
 type Errors = Partial<Record<Field | 'form', string>>;
@@ -137,7 +138,7 @@ export function ChangePasswordCard() {
         </CardContent>
         <CardFooter className="mt-5 justify-end">
           <Button type="submit" disabled={saving} className="w-full sm:w-auto" data-testid="password-submit">
-            {saving && <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" />}
+            {saving && <Spinner />}
             {saving ? t('password.submitting') : t('password.submit')}
           </Button>
         </CardFooter>

@@ -17,6 +17,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { deleteAccount } from '@/lib/api/reminders';
 import { DELETE_CONFIRMATION_WORD } from '../api/account-api';
+import { Spinner } from '@/components/ui/spinner';
 
 /** Danger zone: delete the account, confirmed by typing DELETE (SPEC section 5). */
 export function DeleteAccountCard({ onDeleted }: { onDeleted: () => void }) {
@@ -109,7 +110,7 @@ export function DeleteAccountCard({ onDeleted }: { onDeleted: () => void }) {
                 {t('actions.cancel')}
               </AlertDialogCancel>
               <Button type="submit" variant="destructive" disabled={deleting || done} data-testid="delete-account-confirm">
-                {deleting && <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" />}
+                {deleting && <Spinner />}
                 {deleting || done ? t('danger.deleting') : t('danger.confirmButton')}
               </Button>
             </AlertDialogFooter>

@@ -3,6 +3,7 @@ import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState 
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
 
 export interface InlineEditFieldProps {
   /** Used for ids and test ids: `${name}-display`, `${name}-input`, `${name}-edit`, `${name}-save`, `${name}-cancel`, `${name}-error`. */
@@ -107,7 +108,7 @@ export function InlineEditField({ name, label, value, emptyText, type = 'text', 
             />
             <div className="flex shrink-0 gap-2">
               <Button type="submit" disabled={saving} className="flex-1 sm:flex-none" data-testid={`${name}-save`}>
-                {saving ? <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" /> : <Check />}
+                {saving ? <Spinner /> : <Check />}
                 {saving ? t('actions.saving') : t('actions.save')}
               </Button>
               <Button type="button" variant="outline" onClick={cancel} disabled={saving} className="flex-1 sm:flex-none" data-testid={`${name}-cancel`}>

@@ -14,6 +14,7 @@ import { sleep } from '@/lib/utils';
 import { loginRequest } from '../api/auth-api';
 import { DiscordButton } from './discord-button';
 import { FormField } from './form-field';
+import { Spinner } from '@/components/ui/spinner';
 
 export const POST_LOGIN_DELAY_MS = 100;
 
@@ -83,7 +84,7 @@ export function SignInForm({ initialEmail = '', onError }: { initialEmail?: stri
         </Label>
       </div>
       <Button type="submit" className="w-full" size="lg" disabled={loading} data-testid="sign-in-submit">
-        {loading && <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />}
+        {loading && <Spinner />}
         {loading ? t('signIn.submitting') : t('signIn.submit')}
       </Button>
       <div className="relative flex items-center py-1 text-xs text-muted-foreground uppercase">

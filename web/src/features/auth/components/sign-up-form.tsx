@@ -11,6 +11,7 @@ import { defaultTimezone } from '@/lib/timezones';
 import { cn } from '@/lib/utils';
 import { registerRequest } from '../api/auth-api';
 import { FormField } from './form-field';
+import { Spinner } from '@/components/ui/spinner';
 
 export interface SignUpFormProps {
   onError: (message: string | null) => void;
@@ -136,7 +137,7 @@ export function SignUpForm({ onError, onRegistered, onPasswordChange }: SignUpFo
         <TimezoneCombobox id="signup-timezone" value={timezone} onChange={setTimezone} />
       </FormField>
       <Button type="submit" className="w-full" size="lg" disabled={!complete || loading} data-testid="sign-up-submit">
-        {loading && <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />}
+        {loading && <Spinner />}
         {loading ? t('signUp.submitting') : t('signUp.submit')}
       </Button>
     </form>

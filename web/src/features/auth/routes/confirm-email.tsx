@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api-client';
 import { usePageTitle } from '@/lib/use-page-title';
 import { confirmEmailAddress } from '../api/auth-api';
 import { AuthCard } from '../components/auth-card';
+import { Spinner } from '@/components/ui/spinner';
 
 /**
  * The page a confirmation link opens (/confirm-email?token=...). Confirming takes a click, not
@@ -51,7 +52,7 @@ export default function ConfirmEmailPage() {
           )}
           <p className="text-sm text-muted-foreground">{t('confirmEmail.ignore')}</p>
           <Button type="button" className="w-full" size="lg" disabled={!token || state.status === 'sending'} onClick={() => void confirm()} data-testid="confirm-email-submit">
-            {state.status === 'sending' ? <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" /> : <MailCheck />}
+            {state.status === 'sending' ? <Spinner /> : <MailCheck />}
             {t('confirmEmail.submit')}
           </Button>
         </>

@@ -10,6 +10,7 @@ import { usePageTitle } from '@/lib/use-page-title';
 import { requestPasswordReset, usePublicConfig } from '../api/auth-api';
 import { AuthCard } from '../components/auth-card';
 import { FormField } from '../components/form-field';
+import { Spinner } from '@/components/ui/spinner';
 
 /**
  * "Forgot password?": asks for the email and mails a link, with the same answer whether an
@@ -93,7 +94,7 @@ export default function ForgotPasswordPage() {
           />
         </FormField>
         <Button type="submit" className="w-full" size="lg" disabled={loading || !email.trim()} data-testid="forgot-submit">
-          {loading && <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />}
+          {loading && <Spinner />}
           {loading ? t('forgot.submitting') : t('forgot.submit')}
         </Button>
       </form>

@@ -14,6 +14,7 @@ import { cn } from '@/lib/utils';
 import { confirmPasswordReset } from '../api/auth-api';
 import { AuthCard } from '../components/auth-card';
 import { FormField } from '../components/form-field';
+import { Spinner } from '@/components/ui/spinner';
 
 /** Codes after which the link is of no more use: the page offers a new one. */
 const DEAD_LINK = new Set(['RESET_TOKEN_INVALID', 'RESET_TOKEN_USED', 'RESET_TOKEN_EXPIRED']);
@@ -101,7 +102,7 @@ export default function ResetPasswordPage() {
           />
         </FormField>
         <Button type="submit" className="w-full" size="lg" disabled={loading || !password || password !== confirm} data-testid="reset-submit">
-          {loading && <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" />}
+          {loading && <Spinner />}
           {loading ? t('reset.submitting') : t('reset.submit')}
         </Button>
       </form>

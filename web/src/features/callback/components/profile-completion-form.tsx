@@ -12,6 +12,7 @@ import { errorMessage } from '@/lib/api-client';
 import type { LoginResponse } from '@/lib/session';
 import { defaultTimezone } from '@/lib/timezones';
 import { completeSetup, type SetupRequired } from '../api/callback-api';
+import { Spinner } from '@/components/ui/spinner';
 
 type Field = 'email' | 'username' | 'password';
 type Errors = Partial<Record<Field, string>>;
@@ -114,7 +115,7 @@ export function ProfileCompletionForm({ setup, onDone }: { setup: SetupRequired;
         <span>{t('setup.tip')}</span>
       </Alert>
       <Button type="submit" size="lg" className="w-full" disabled={saving} data-testid="setup-submit">
-        {saving && <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" />}
+        {saving && <Spinner />}
         {saving ? t('setup.submitting') : t('setup.submit')}
       </Button>
     </form>

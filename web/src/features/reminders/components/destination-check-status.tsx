@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DestinationMetadata } from '@/lib/api/reminders';
 import { useDeliveryText } from '@/lib/delivery-text';
 import type { CheckState } from './use-destination-checks';
+import { Spinner } from '@/components/ui/spinner';
 
 /** The result of a destination's check, under it in the list: a spinner, "Ready", or the reason in words. */
 export function DestinationCheckStatus({ state, metadata, id }: { state: CheckState | undefined; metadata: DestinationMetadata; id?: string }) {
@@ -12,7 +13,7 @@ export function DestinationCheckStatus({ state, metadata, id }: { state: CheckSt
   if (state.status === 'checking') {
     return (
       <p id={id} className="flex items-center gap-1.5 text-xs text-muted-foreground" role="status" data-testid="destination-check" data-status="checking">
-        <span className="size-3 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden />
+        <Spinner className="size-3" />
         {t('check.checking')}
       </p>
     );

@@ -9,10 +9,6 @@ import { guildIconUrl, initials } from '../api/destinations';
 
 /* The server picker's building blocks: the radio-group lists and their options. */
 
-export function Spinner() {
-  return <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden />;
-}
-
 export function GuildAvatar({ guild, size = 'md' }: { guild: { id: string; name: string; icon: string | null }; size?: 'sm' | 'md' }) {
   const [failed, setFailed] = useState(false);
   const src = guildIconUrl(guild);

@@ -8,7 +8,8 @@ import { ApiError, errorMessage } from '@/lib/api-client';
 import { botInviteUrl, type Channel, type Guild, listChannels, listGuilds, listRoles, type Role } from '@/lib/api/reminders';
 import { cn } from '@/lib/utils';
 import { mentionableRoles, roleColor, TEXT_CHANNEL, type EditableDestination } from '../api/destinations';
-import { ChannelOption, EmptyText, GuildAvatar, ListSkeleton, Option, OptionList, Spinner } from './picker-options';
+import { Spinner } from '@/components/ui/spinner';
+import { ChannelOption, EmptyText, GuildAvatar, ListSkeleton, Option, OptionList } from './picker-options';
 
 type Mode = 'guild' | 'channel' | 'role';
 

@@ -11,6 +11,7 @@ import { useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
 import type { EditableDestination } from '../api/destinations';
 import { useWebhookUrlCheck } from './use-webhook-url-check';
+import { Spinner } from '@/components/ui/spinner';
 
 const PLATFORMS: WebhookPlatform[] = ['generic', 'discord', 'slack'];
 
@@ -161,7 +162,7 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
         </div>
         <div className="flex shrink-0 gap-2">
           <Button type="button" variant="outline" size="sm" disabled={blank || disabled || test.status === 'sending'} onClick={() => void sendTest()} aria-describedby={ids.result} data-testid="webhook-test">
-            {test.status === 'sending' ? <span className="size-3.5 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden /> : <Send />}
+            {test.status === 'sending' ? <Spinner className="size-3.5" /> : <Send />}
             {test.status === 'sending' ? t('webhook.test.sending') : t('webhook.test.send')}
           </Button>
           <Button type="button" size="sm" disabled={blank || disabled} onClick={submit} data-testid="webhook-add">

@@ -20,6 +20,7 @@ import { SecretDialog, type SecretEntry } from '../components/secret-dialog';
 import { useDestinationChecks } from '../components/use-destination-checks';
 import { useDestinationError } from '../components/use-destination-error';
 import { usePageTitle } from '@/lib/use-page-title';
+import { Spinner } from '@/components/ui/spinner';
 
 type Step = 1 | 2 | 3;
 const TOTAL_STEPS = 3;
@@ -296,7 +297,7 @@ export default function CreateReminder() {
               aria-describedby={inPast ? REVIEW_IN_PAST_ID : undefined}
               data-testid="wizard-create"
             >
-              {submitting ? <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden /> : <Check />}
+              {submitting ? <Spinner /> : <Check />}
               {submitting ? t('wizard.actions.creating') : t('wizard.actions.create')}
             </Button>
           )}

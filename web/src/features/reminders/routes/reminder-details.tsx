@@ -33,6 +33,7 @@ import { ReminderOverview } from '../components/details/reminder-overview';
 import { SkippedOccurrences } from '../components/details/skipped-occurrences';
 import { useDestinationError } from '../components/use-destination-error';
 import { titleFromMessage, usePageTitle } from '@/lib/use-page-title';
+import { Spinner } from '@/components/ui/spinner';
 
 function DetailsSkeleton() {
   const { t } = useTranslation('common');
@@ -52,10 +53,6 @@ function DetailsSkeleton() {
       </div>
     </div>
   );
-}
-
-function Spinner() {
-  return <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" />;
 }
 
 type Busy = null | 'toggle' | 'duplicate' | 'save' | 'delete';

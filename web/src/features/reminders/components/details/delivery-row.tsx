@@ -8,14 +8,11 @@ import { type Delivery, type DestinationMetadata, resendDelivery } from '@/lib/a
 import { useDeliveryText } from '@/lib/delivery-text';
 import { formatDateTime, formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
+import { Spinner } from '@/components/ui/spinner';
 
 const STATUS_VARIANT = { pending: 'secondary', retrying: 'warning', delivered: 'success', failed: 'destructive' } as const;
 /** What "Resend" is offered on: a pending delivery is about to be sent anyway. */
 const RESENDABLE = new Set<Delivery['status']>(['delivered', 'failed', 'retrying']);
-
-function Spinner() {
-  return <span className="size-3.5 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" />;
-}
 
 /**
  * One delivery of one occurrence to one destination: its status, when it arrived or is tried
@@ -89,7 +86,7 @@ export function DeliveryRow({
             aria-label={t('history.resendLabel', { destination: label })}
             data-testid="delivery-resend"
           >
-            {busy ? <Spinner /> : <Send />}
+            {busy ? <Spinner className="size-3.5" /> : <Send />}
             {busy ? t('history.resending') : t('history.resend')}
           </Button>
         )}

@@ -24,16 +24,13 @@ import { useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
 import { maskWebhookUrl } from '../../api/destinations';
 import { EmailConfirmationStatus } from '../email-status';
+import { Spinner } from '@/components/ui/spinner';
 
 const PLATFORM_KEYS = {
   generic: 'destinations.platform.generic',
   discord: 'destinations.platform.discord',
   slack: 'destinations.platform.slack',
 } as const;
-
-function Spinner() {
-  return <span className="size-3.5 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" />;
-}
 
 function WebhookActions({ reminderId, destination, onTested }: { reminderId: string; destination: Destination; onTested: () => void }) {
   const { t } = useTranslation('details');
@@ -78,11 +75,11 @@ function WebhookActions({ reminderId, destination, onTested }: { reminderId: str
     <>
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" size="sm" onClick={() => void sendTest()} disabled={testing} data-testid="webhook-test">
-          {testing ? <Spinner /> : <Send />}
+          {testing ? <Spinner className="size-3.5" /> : <Send />}
           {testing ? t('destinations.sending') : t('destinations.sendTest')}
         </Button>
         <Button variant="outline" size="sm" onClick={() => setConfirmOpen(true)} disabled={rotating} data-testid="webhook-rotate">
-          {rotating ? <Spinner /> : <KeyRound />}
+          {rotating ? <Spinner className="size-3.5" /> : <KeyRound />}
           {rotating ? t('destinations.rotating') : t('destinations.rotate')}
         </Button>
       </div>
@@ -154,7 +151,7 @@ function DisabledNotice({ reminderId, destination, onChanged }: { reminderId: st
       <AlertTriangle className="size-4 shrink-0" />
       <span className="min-w-0 flex-1">{t('destinations.disabled', { reason })}</span>
       <Button variant="outline" size="sm" className="bg-background" onClick={() => void reenable()} disabled={busy} data-testid="destination-reenable">
-        {busy ? <Spinner /> : <Power />}
+        {busy ? <Spinner className="size-3.5" /> : <Power />}
         {busy ? t('delivery:reenable.busy') : t('delivery:reenable.action')}
       </Button>
     </div>

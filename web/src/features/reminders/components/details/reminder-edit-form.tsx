@@ -13,6 +13,7 @@ import { DestinationsEditor } from '../destinations-editor';
 import { useDestinationChecks } from '../use-destination-checks';
 import { repeatFromReminder } from '../../lib/repeat-rule';
 import { formRepetition, isReminderFormValid, normalizeRecurrence, ReminderFormFields, type ReminderFormState } from '../reminder-form-fields';
+import { Spinner } from '@/components/ui/spinner';
 
 /** SPEC section 3: the edit form defaults to ONCE and 10:00 when the stored reminder lacks them. */
 export const EDIT_DEFAULT_TIME = '10:00';
@@ -120,7 +121,7 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
             {t('actions.cancel')}
           </Button>
           <Button type="submit" disabled={saving || checks.blocked} className="w-full sm:w-auto" data-testid="edit-save">
-            {saving ? <span className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" /> : <Save />}
+            {saving ? <Spinner /> : <Save />}
             {saving ? t('actions.saving') : t('actions.save')}
           </Button>
         </CardFooter>
