@@ -1,6 +1,7 @@
 import { DEFAULT_LEASE_TIMING, type LeaseTiming } from './lib/leadership.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import { DEFAULT_LOGIN_THROTTLE, type ThrottlePolicy } from './lib/login-throttle.ts';
 
 export interface DiscordConfig {
@@ -72,6 +73,12 @@ export interface Config {
   roles: Role[];
   /** CHIME_SCHEDULER_MODE: the delivery loop in a worker thread (default) or on the main thread. */
   schedulerMode: SchedulerMode;
+  /**
+   * DELIVERY_THREADS: delivery threads in worker mode, each a whole scheduler with its own leases,
+   * so a burst is split over cores the way several instances split it. Default: 2 on a machine
+   * with 2 or more cores, else 1.
+   */
+  deliveryThreads: number;
 }
 
 /**
@@ -268,6 +275,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     gatewayLease: DEFAULT_LEASE_TIMING,
     roles: parseRoles(env.CHIME_ROLES, problems),
     schedulerMode: parseSchedulerMode(env.CHIME_SCHEDULER_MODE, problems),
+    deliveryThreads: parseInteger('DELIVERY_THREADS', env.DELIVERY_THREADS, Math.min(2, availableParallelism()), 1, 8, problems),
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -5,7 +5,7 @@
  * reminder, the scheduler-only one delivers it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseRoles } from '../server/config.ts';
@@ -44,6 +44,14 @@ describe('CHIME_ROLES parsing', () => {
     expect(loadConfig({}).schedulerMode).toBe('worker');
     expect(loadConfig({ CHIME_SCHEDULER_MODE: 'inline' }).schedulerMode).toBe('inline');
     expect(() => loadConfig({ CHIME_SCHEDULER_MODE: 'threads' })).toThrow(/CHIME_SCHEDULER_MODE must be worker or inline \(got "threads"\)/);
+  });
+
+  it('takes DELIVERY_THREADS from 1 to 8, 2 by default on 2 or more cores', () => {
+    expect(loadConfig({}).deliveryThreads).toBe(Math.min(2, availableParallelism()));
+    expect(loadConfig({ DELIVERY_THREADS: '1' }).deliveryThreads).toBe(1);
+    expect(loadConfig({ DELIVERY_THREADS: '4' }).deliveryThreads).toBe(4);
+    expect(() => loadConfig({ DELIVERY_THREADS: '0' })).toThrow(/DELIVERY_THREADS must be a whole number from 1 to 8 \(got "0"\)/);
+    expect(() => loadConfig({ DELIVERY_THREADS: 'two' })).toThrow(/DELIVERY_THREADS must be a whole number from 1 to 8/);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * The delivery loop in its worker thread, as `npm start` runs it: its own database connection and
- * senders, woken by the API thread, its figures forwarded to /metrics, restarted when it dies, and
- * stopped cleanly with the app.
+ * The delivery loop in its worker threads, as `npm start` runs it on a machine with 2 cores
+ * (DELIVERY_THREADS=2): each thread has its own database connection and senders, is woken by the
+ * API thread, forwards its figures to /metrics, is restarted when it dies, and stops cleanly with
+ * the app. Two threads split a burst without sending anything twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type TestServer } from './helpers/server.ts';
@@ -13,7 +14,7 @@ let user: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
   sink = await startWebhookSink();
-  server = await startTestServer({ overrides: { schedulerMode: 'worker' } });
+  server = await startTestServer({ overrides: { schedulerMode: 'worker', deliveryThreads: 2 } });
   await server.app.scheduler.worker!.ready();
   user = await signUp(server.url);
 });
@@ -39,9 +40,10 @@ async function createDue(message: string, inMs = 1500) {
 const received = (message: string) => sink.requests.filter((r) => r.body.includes(message));
 
 describe('scheduler worker thread', () => {
-  it('runs the loop off the API thread', () => {
+  it('runs the loop off the API thread, in two threads', () => {
     expect(server.app.scheduler.mode).toBe('worker');
-    expect(server.app.scheduler.worker!.starts).toBe(1);
+    expect(server.app.scheduler.worker!.hosts).toHaveLength(2);
+    expect(server.app.scheduler.worker!.starts).toBe(2);
   });
 
   it('delivers a reminder created through the API after the worker armed (wake)', async () => {
@@ -65,11 +67,46 @@ describe('scheduler worker thread', () => {
     expect(res.body).toMatch(/process_cpu_user_seconds_total/);
   });
 
+  it('splits a burst over both threads: each reminder delivered once, the figures summed', async () => {
+    // Small claims, so both threads take part (each claim is one write transaction).
+    server.app.scheduler.setOptions({ batchSize: 10 });
+    const before = sink.requests.length;
+    const at = new Date(Date.now() + 2500).toISOString();
+    const count = 120;
+    for (let i = 0; i < count; i++) {
+      const res = await user.api.post('/api/reminders', {
+        date: at.slice(0, 10),
+        time: at.slice(11, 19),
+        timezone: 'UTC',
+        message: `burst ${i}`,
+        destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hook`, platform: 'generic' } }],
+      });
+      expect(res.status).toBe(201);
+    }
+    await sink.waitFor(before + count, 20_000);
+    await server.app.scheduler.drain();
+    const bodies = sink.requests.slice(before).map((r) => (JSON.parse(r.body) as { message: string }).message);
+    expect(new Set(bodies).size).toBe(count);
+    expect(bodies).toHaveLength(count);
+    const rows = await server.app.db.selectFrom('deliveries').select(['status', 'lease_owner']).execute();
+    expect(rows.filter((r) => r.status === 'delivered')).toHaveLength(count + 1);
+    expect(rows.every((r) => r.lease_owner === null)).toBe(true);
+    const metrics = await client(server.url).get('/metrics');
+    expect(metrics.body).toMatch(new RegExp(`chime_deliveries_total\\{platform="generic",outcome="delivered"\\} ${count + 1}\\b`));
+    // Each thread sent a share (its own counters, before summing).
+    for (const host of server.app.scheduler.worker!.hosts) {
+      const figures = await host.call({ kind: 'metrics' });
+      const sent = figures.find((m) => m.name === 'chime_deliveries_total')?.values.reduce((n, v) => n + v.value, 0) ?? 0;
+      expect(sent).toBeGreaterThan(0);
+    }
+    server.app.scheduler.setOptions({ batchSize: 1000 });
+  });
+
   it('restarts a worker that died and delivers on', async () => {
     const host = server.app.scheduler.worker!;
-    await host.kill();
+    await host.kill(1);
     await host.ready();
-    expect(host.starts).toBe(2);
+    expect(host.starts).toBe(3);
     const count = sink.requests.length;
     await createDue('after the restart');
     await sink.waitFor(count + 1, 15_000);
@@ -86,8 +123,8 @@ describe('scheduler worker thread', () => {
     const host = server.app.scheduler.worker!;
     await server.close();
     // A stopped host neither restarts the thread nor answers calls.
-    await expect(host.call({ kind: 'tick' })).rejects.toThrow(/not running/);
-    expect(host.starts).toBe(2);
+    await expect(host.tick()).rejects.toThrow(/not running/);
+    expect(host.starts).toBe(3);
     server = undefined as never;
   });
 });

@@ -29,6 +29,8 @@ export interface SchedulerOptions {
   pruneCron: string;
   /** Days of delivery log kept. */
   retentionDays: number;
+  /** Run the retention sweep (one delivery thread of several does; the others would repeat it). */
+  pruneLog: boolean;
   /**
    * How long this instance's lease on the deliveries in its memory lasts without renewal (renewed
    * every third of it): when the instance dies, another sends them after at most this long.
@@ -51,5 +53,6 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   safetyNetCron: '*/30 * * * * *',
   pruneCron: '0 17 3 * * *',
   retentionDays: 30,
+  pruneLog: true,
   leaseMs: 30_000,
 };

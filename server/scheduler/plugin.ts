@@ -9,7 +9,7 @@ import { createModuleSenders } from './module-senders.ts';
 import { DEFAULT_SCHEDULER_OPTIONS, Scheduler, type SchedulerOptions } from './scheduler.ts';
 import { type TestableDestination, type TestContext, testDestination, webhookTest, type WebhookTestTarget } from './test-send.ts';
 import type { DestinationSender, SenderTuning, TestOutcome } from './types.ts';
-import { SchedulerWorkerHost } from './worker/host.ts';
+import { SchedulerWorkerPool } from './worker/pool.ts';
 
 /** Scheduler options plus what senders read (webhookTimeoutMs...): see SenderTuning. */
 export type SchedulerTuning = SchedulerOptions & SenderTuning;
@@ -46,8 +46,8 @@ export interface SchedulerHandle {
   stats(): { active: number; queued: number; known: number; pendingResults: number; timerAt: number };
   /** Where the delivery loop runs: 'worker' (a thread), 'inline' (this thread), or 'off' (no scheduler role, or disabled). */
   readonly mode: 'worker' | 'inline' | 'off';
-  /** The worker thread's supervisor (mode 'worker'), for tests: ready(), kill(), starts. */
-  readonly worker: SchedulerWorkerHost | null;
+  /** The delivery threads' supervisor (mode 'worker'), for tests: ready(), kill(), starts. */
+  readonly worker: SchedulerWorkerPool | null;
 }
 
 declare module 'fastify' {
@@ -130,13 +130,13 @@ function inlineScheduler(app: FastifyInstance, opts: Tuning, runsLoop: boolean):
   };
 }
 
-/** The loop in a worker thread (production): this thread only forwards to it. */
+/** The loop in DELIVERY_THREADS worker threads (production): this thread only forwards to them. */
 function workerScheduler(app: FastifyInstance, opts: Tuning): SchedulerHandle {
   const config = app.config;
   const registry = createAppRegistry(() => countDueReminders(app.db, new Date().toISOString()));
   let tuning: Tuning = { ...opts };
-  const host = new SchedulerWorkerHost(config, opts, app.log.child({ component: 'scheduler' }), () => tuning.shutdownTimeoutMs ?? DEFAULT_SCHEDULER_OPTIONS.shutdownTimeoutMs);
-  addRemoteDeliveryMetrics(registry, () => host.call({ kind: 'metrics' }));
+  const host = new SchedulerWorkerPool(config, opts, app.log.child({ component: 'scheduler' }), () => tuning.shutdownTimeoutMs ?? DEFAULT_SCHEDULER_OPTIONS.shutdownTimeoutMs);
+  addRemoteDeliveryMetrics(registry, () => host.metrics());
   const senders = testSenders(app, () => ({ perHostConcurrency: tuning.perHostConcurrency ?? DEFAULT_SCHEDULER_OPTIONS.perHostConcurrency, ...tuning }));
 
   // After every plugin is ready: migrations are applied before the thread opens its connection.
@@ -156,15 +156,15 @@ function workerScheduler(app: FastifyInstance, opts: Tuning): SchedulerHandle {
     wake: () => host.send({ type: 'wake' }),
     destinationEnabled: (destinationId) => host.send({ type: 'destinationEnabled', destinationId }),
     registerSender: (type, sender) => void senders.set(type, sender),
-    tick: async () => void (await host.call({ kind: 'tick' })),
-    drain: async (timeoutMs) => void (await host.call({ kind: 'drain', timeoutMs })),
-    runOnce: async () => void (await host.call({ kind: 'runOnce' })),
+    tick: () => host.tick(),
+    drain: (timeoutMs) => host.drain(timeoutMs),
+    runOnce: () => host.runOnce(),
     setOptions(options) {
       tuning = { ...tuning, ...options };
       host.send({ type: 'setOptions', options });
       for (const sender of senders.all()) sender.tune?.(options);
     },
-    prune: () => host.call({ kind: 'prune' }),
+    prune: () => host.prune(),
     stats: () => host.stats(),
   };
 }

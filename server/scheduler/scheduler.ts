@@ -148,11 +148,11 @@ export class Scheduler {
         this.pump.resetCursors();
         void this.tick();
       }),
-      new Cron(this.options.pruneCron, { protect: true, unref: true }, () => {
-        void this.prune();
-      }),
     );
-    void this.prune();
+    if (this.options.pruneLog) {
+      this.crons.push(new Cron(this.options.pruneCron, { protect: true, unref: true }, () => void this.prune()));
+      void this.prune();
+    }
     void this.tick();
   }
 

@@ -18,9 +18,9 @@ const STATS_EVERY_MS = 1000;
 
 if (!parentPort) throw new Error('server/scheduler/worker/entry.ts runs as a worker thread only');
 const port = parentPort;
-const { config, tuning: initialTuning } = workerData as WorkerData;
+const { config, index, tuning: initialTuning } = workerData as WorkerData;
 const post = (message: FromWorker) => port.postMessage(message);
-const log = bridgeLogger(post, config.logLevel, { thread: 'worker' });
+const log = bridgeLogger(post, config.logLevel, { thread: `delivery-${index}` });
 
 /**
  * A thread's error reaches the API thread without its message (a SqliteError arrives as
@@ -36,7 +36,12 @@ process.on('unhandledRejection', (err) => fatal(err, 'scheduler worker: unhandle
 // The same factory as the API thread's: SQLite today, whatever DATABASE_URL names tomorrow.
 const database = createDatabase(config.databaseUrl);
 const metrics = createDeliveryMetrics(new Registry());
-const scheduler = new Scheduler(database.db, log, metrics, { retentionDays: config.deliveryLogRetentionDays, leaseMs: config.deliveryLeaseMs, ...initialTuning });
+const scheduler = new Scheduler(database.db, log, metrics, {
+  retentionDays: config.deliveryLogRetentionDays,
+  leaseMs: config.deliveryLeaseMs,
+  pruneLog: index === 0,
+  ...initialTuning,
+});
 let tuning: SenderTuning = { perHostConcurrency: scheduler.options.perHostConcurrency, ...initialTuning };
 const owned = await createSenderDeps(database.db, config, log);
 const senders = createModuleSenders(owned.deps, tuning);

@@ -74,6 +74,8 @@ export class SchedulerWorkerHost {
     tuning: Partial<SchedulerTuning>,
     private readonly log: FastifyBaseLogger,
     private readonly shutdownTimeoutMs: () => number,
+    /** Which of the DELIVERY_THREADS threads this host runs. */
+    readonly index = 0,
   ) {
     this.tuning = { ...tuning };
   }
@@ -81,8 +83,8 @@ export class SchedulerWorkerHost {
   start(): void {
     if (this.stopping || this.worker) return;
     const entry = workerEntry();
-    const data: WorkerData = { config: this.config, tuning: this.tuning };
-    const worker = new Worker(entry.file, { workerData: data, name: 'chime-scheduler', eval: entry.eval });
+    const data: WorkerData = { config: this.config, index: this.index, tuning: this.tuning };
+    const worker = new Worker(entry.file, { workerData: data, name: `chime-delivery-${this.index}`, eval: entry.eval });
     this.worker = worker;
     this.isReady = false;
     this.starts += 1;

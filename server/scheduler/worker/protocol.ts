@@ -8,6 +8,8 @@ import type { SchedulerTuning } from '../plugin.ts';
 
 export interface WorkerData {
   config: Config;
+  /** Which of the DELIVERY_THREADS threads this is (0 runs the retention sweep). */
+  index: number;
   tuning: Partial<SchedulerTuning>;
 }
 
