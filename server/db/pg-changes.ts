@@ -9,7 +9,8 @@
  * already wake its scheduler directly.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../lib/load-on-use.ts';
 
 const CHANNEL = 'chime_changes';
 const NOTIFY_COALESCE_MS = 10;
@@ -60,7 +61,7 @@ export class PgChangeFeed {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.url, application_name: 'chime-listen' });
+    const client = new (loadPg().Client)({ connectionString: this.url, application_name: 'chime-listen' });
     this.client = client;
     client.on('notification', (msg) => {
       if (msg.payload !== this.id) this.fire();

@@ -12,7 +12,8 @@
  *    locked SQLite file does (503 DATABASE_BUSY with Retry-After).
  */
 import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, type QueryResult, type TransactionSettings } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../lib/load-on-use.ts';
 import type { Database } from './database.ts';
 import { PgChangeFeed } from './pg-changes.ts';
 import { DatabaseBusyError, type BusyMonitor } from './sqlite-busy.ts';
@@ -24,7 +25,7 @@ const PG_NUMERIC = 1700;
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
+    return loadPg().types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
 
@@ -195,7 +196,7 @@ export interface PostgresHandleParts {
 }
 
 export function openPostgres(url: string, options: { busyMaxWaitMs: number; poolSize?: number }): PostgresHandleParts {
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: url,
     // One connection, as on SQLite: statements run in the order they were issued, which the
     // scheduler relies on (a page read issued before a result write never returns after it).
@@ -206,7 +207,7 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
     types,
   });
   // Probes and change tokens on their own connection: /healthz is not queued behind busy queries.
-  const side = new pg.Pool({
+  const side = new (loadPg().Pool)({
     connectionString: url,
     max: 1,
     connectionTimeoutMillis: PROBE_TIMEOUT_MS,

@@ -3,7 +3,8 @@
  * its failures into stable codes. The URL carries the SMTP password: it is handed to nodemailer
  * and never logged, echoed in an error or returned by the API (nodemailer's own logger stays off).
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { loadNodemailer } from '../lib/load-on-use.ts';
 import type { MailConfig } from '../config.ts';
 import type { MailContent } from './templates.ts';
 
@@ -34,7 +35,7 @@ export interface Mailer {
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 export function createMailer(config: MailConfig): Mailer {
-  const transport: Transporter = nodemailer.createTransport({ url: config.smtpUrl, ...TIMEOUTS, logger: false, debug: false } as never, { from: config.from });
+  const transport: Transporter = loadNodemailer().createTransport({ url: config.smtpUrl, ...TIMEOUTS, logger: false, debug: false } as never, { from: config.from });
   return {
     async send(to, content) {
       try {
