@@ -74,11 +74,14 @@ export interface Config {
   /** CHIME_SCHEDULER_MODE: the delivery loop in a worker thread (default) or on the main thread. */
   schedulerMode: SchedulerMode;
   /**
-   * DELIVERY_THREADS: delivery threads in worker mode, each a whole scheduler with its own leases,
-   * so a burst is split over cores the way several instances split it. Default: 2 on a machine
-   * with 2 or more cores, else 1.
+   * DELIVERY_THREADS: at most this many delivery threads in worker mode, each a whole scheduler
+   * with its own leases, so a burst is split over cores the way several instances split it. The
+   * first always runs; the others start when it has a backlog. Default: 2 on a machine with 2 or
+   * more cores, else 1.
    */
   deliveryThreads: number;
+  /** How long an extra delivery thread stays without work before it stops; tests shorten it. */
+  deliveryHelperIdleMs: number;
 }
 
 /**
@@ -276,6 +279,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     roles: parseRoles(env.CHIME_ROLES, problems),
     schedulerMode: parseSchedulerMode(env.CHIME_SCHEDULER_MODE, problems),
     deliveryThreads: parseInteger('DELIVERY_THREADS', env.DELIVERY_THREADS, Math.min(2, availableParallelism()), 1, 8, problems),
+    deliveryHelperIdleMs: 30_000,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -2,7 +2,8 @@
  * The delivery loop in its worker threads, as `npm start` runs it on a machine with 2 cores
  * (DELIVERY_THREADS=2): each thread has its own database connection and senders, is woken by the
  * API thread, forwards its figures to /metrics, is restarted when it dies, and stops cleanly with
- * the app. Two threads split a burst without sending anything twice.
+ * the app. The second thread starts for a burst, shares it without sending anything twice, and
+ * stops when idle.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type TestServer } from './helpers/server.ts';
@@ -14,7 +15,7 @@ let user: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
   sink = await startWebhookSink();
-  server = await startTestServer({ overrides: { schedulerMode: 'worker', deliveryThreads: 2 } });
+  server = await startTestServer({ overrides: { schedulerMode: 'worker', deliveryThreads: 2, deliveryHelperIdleMs: 1500 } });
   await server.app.scheduler.worker!.ready();
   user = await signUp(server.url);
 });
@@ -40,10 +41,10 @@ async function createDue(message: string, inMs = 1500) {
 const received = (message: string) => sink.requests.filter((r) => r.body.includes(message));
 
 describe('scheduler worker thread', () => {
-  it('runs the loop off the API thread, in two threads', () => {
+  it('runs the loop off the API thread, in one thread while quiet', () => {
     expect(server.app.scheduler.mode).toBe('worker');
-    expect(server.app.scheduler.worker!.hosts).toHaveLength(2);
-    expect(server.app.scheduler.worker!.starts).toBe(2);
+    expect(server.app.scheduler.worker!.hosts).toHaveLength(1);
+    expect(server.app.scheduler.worker!.starts).toBe(1);
   });
 
   it('delivers a reminder created through the API after the worker armed (wake)', async () => {
@@ -67,11 +68,15 @@ describe('scheduler worker thread', () => {
     expect(res.body).toMatch(/process_cpu_user_seconds_total/);
   });
 
-  it('splits a burst over both threads: each reminder delivered once, the figures summed', async () => {
-    // Small claims, so both threads take part (each claim is one write transaction).
-    server.app.scheduler.setOptions({ batchSize: 10 });
+  it('starts a second thread for a burst, splits it without sending twice, and stops it when idle', async () => {
+    const pool = server.app.scheduler.worker!;
+    expect(pool.hosts).toHaveLength(1);
+    // Small claims and a small memory: thread 0 leaves most rows in the outbox, which thread 1
+    // reads; a slow sink keeps the burst going long enough for thread 1 to start.
+    server.app.scheduler.setOptions({ batchSize: 10, maxBuffered: 20, maxBufferedPerKey: 20, perHostConcurrency: 4 });
+    sink.reply({ status: 200, delayMs: 100 });
     const before = sink.requests.length;
-    const at = new Date(Date.now() + 2500).toISOString();
+    const at = new Date(Date.now() + 3000).toISOString();
     const count = 120;
     for (let i = 0; i < count; i++) {
       const res = await user.api.post('/api/reminders', {
@@ -83,28 +88,37 @@ describe('scheduler worker thread', () => {
       });
       expect(res.status).toBe(201);
     }
-    await sink.waitFor(before + count, 20_000);
+    await sink.waitFor(before + count, 30_000);
     await server.app.scheduler.drain();
-    const bodies = sink.requests.slice(before).map((r) => (JSON.parse(r.body) as { message: string }).message);
-    expect(new Set(bodies).size).toBe(count);
+    expect(pool.hosts).toHaveLength(2);
+    expect(pool.starts).toBe(2);
+
+    const bodies = sink.requests.slice(before).map((r) => (r.json as { message: string }).message);
     expect(bodies).toHaveLength(count);
+    expect(new Set(bodies).size).toBe(count);
     const rows = await server.app.db.selectFrom('deliveries').select(['status', 'lease_owner']).execute();
     expect(rows.filter((r) => r.status === 'delivered')).toHaveLength(count + 1);
     expect(rows.every((r) => r.lease_owner === null)).toBe(true);
-    const metrics = await client(server.url).get('/metrics');
-    expect(metrics.body).toMatch(new RegExp(`chime_deliveries_total\\{platform="generic",outcome="delivered"\\} ${count + 1}\\b`));
     // Each thread sent a share (its own counters, before summing).
-    for (const host of server.app.scheduler.worker!.hosts) {
+    for (const host of pool.hosts) {
       const figures = await host.call({ kind: 'metrics' });
       const sent = figures.find((m) => m.name === 'chime_deliveries_total')?.values.reduce((n, v) => n + v.value, 0) ?? 0;
       expect(sent).toBeGreaterThan(0);
     }
-    server.app.scheduler.setOptions({ batchSize: 1000 });
+
+    // Idle for deliveryHelperIdleMs: thread 1 stops; /metrics still counts what it sent.
+    for (const until = Date.now() + 15_000; pool.hosts.length > 1 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+    expect(pool.hosts).toHaveLength(1);
+    const metrics = await client(server.url).get('/metrics');
+    expect(metrics.body).toMatch(new RegExp(`chime_deliveries_total\\{platform="generic",outcome="delivered"\\} ${count + 1}\\b`));
+    expect(metrics.body).toMatch(new RegExp(`chime_delivery_lateness_seconds_count ${count + 1}\\b`));
+    sink.reply({ status: 200 });
+    server.app.scheduler.setOptions({ batchSize: 1000, maxBuffered: 8000, maxBufferedPerKey: 4000, perHostConcurrency: 32 });
   });
 
   it('restarts a worker that died and delivers on', async () => {
     const host = server.app.scheduler.worker!;
-    await host.kill(1);
+    await host.kill(0);
     await host.ready();
     expect(host.starts).toBe(3);
     const count = sink.requests.length;

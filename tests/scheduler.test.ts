@@ -196,6 +196,60 @@ describe('scheduler', () => {
     }
   });
 
+  it('claims only what memory holds: the rest stays due in its table, never written and read back', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    server.app.scheduler.setOptions({ maxBuffered: 6, maxBufferedPerKey: 6, batchSize: 4, perHostConcurrency: 2 });
+    sink.reply({ status: 200, delayMs: 40 });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) ids.push((await seedReminder(db, { accountId, at: Date.now() - 10, destinations: [{ url: `${sink.url}/slow` }] })).id);
+      await server.app.scheduler.tick();
+      let mostUnsent = 0;
+      const deadline = Date.now() + 10_000;
+      while (sink.requests.length < 30 && Date.now() < deadline) {
+        const open = await db.selectFrom('deliveries').select('id').where('reminder_id', 'in', ids).where('status', '=', 'pending').execute();
+        mostUnsent = Math.max(mostUnsent, open.length);
+        await sleep(5);
+      }
+      await server.app.scheduler.drain();
+      // Never more delivery rows waiting than memory holds (a claim of everything would write 30).
+      expect(mostUnsent).toBeGreaterThan(0);
+      expect(mostUnsent).toBeLessThanOrEqual(6);
+      expect(sink.requests).toHaveLength(30);
+      expect(new Set(sink.requests.map((r) => r.json.reminder_id))).toEqual(new Set(ids));
+      const open = await db.selectFrom('deliveries').select('id').where('status', '!=', 'delivered').where('reminder_id', 'in', ids).execute();
+      expect(open).toHaveLength(0);
+    } finally {
+      server.app.scheduler.setOptions({ maxBuffered: 8000, maxBufferedPerKey: 4000, batchSize: 1000, perHostConcurrency: 32 });
+    }
+  });
+
+  it('one slow host with a full share of memory does not hold back a reminder for another host', async () => {
+    const db = server.app.db;
+    const accountId = await seedAccount(db);
+    const fast = await startWebhookSink();
+    server.app.scheduler.setOptions({ maxBuffered: 40, maxBufferedPerKey: 5, batchSize: 20, perHostConcurrency: 1 });
+    sink.reply({ status: 200, delayMs: 300 });
+    try {
+      // 40 due for the slow host first, then one for another host, due a little later.
+      for (let i = 0; i < 40; i++) await seedReminder(db, { accountId, at: Date.now() - 1000, destinations: [{ url: `${sink.url}/slow` }] });
+      const { id } = await seedReminder(db, { accountId, at: Date.now() - 10, destinations: [{ url: `${fast.url}/fast` }] });
+      const started = Date.now();
+      await server.app.scheduler.tick();
+      await fast.waitFor(1, 5000);
+      // The slow host alone would take 40 x 300 ms; the other reminder goes out at the next probe.
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(fast.requests[0]!.json.reminder_id).toBe(id);
+      expect(sink.requests.length).toBeLessThan(40);
+    } finally {
+      sink.reply({ status: 200 });
+      await server.app.scheduler.drain(30_000);
+      server.app.scheduler.setOptions({ maxBuffered: 8000, maxBufferedPerKey: 4000, batchSize: 1000, perHostConcurrency: 32 });
+      await fast.close();
+    }
+  });
+
   it('a destination type without a sender (Discord without settings) fails with a code, without retrying', async () => {
     const db = server.app.db;
     const accountId = await seedAccount(db);

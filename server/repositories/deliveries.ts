@@ -56,8 +56,8 @@ export interface DueReminderRow {
   username: string;
 }
 
-/** Up to `limit` reminders due at `nowIso`, earliest first (paused ones never). */
-export async function selectDueReminders(db: Executor, nowIso: string, limit: number): Promise<DueReminderRow[]> {
+/** Up to `limit` reminders due at `nowIso`, earliest first (paused ones never); only `onlyIds` when given. */
+export async function selectDueReminders(db: Executor, nowIso: string, limit: number, onlyIds?: string[]): Promise<DueReminderRow[]> {
   // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
   const query = db
     .selectFrom('reminders as r')
@@ -83,11 +83,27 @@ export async function selectDueReminders(db: Executor, nowIso: string, limit: nu
     .where('r.next_fire_utc', 'is not', null)
     .where('r.is_paused', '=', sql.lit(0))
     .where('r.next_fire_utc', '<=', nowIso)
+    .$if(onlyIds !== undefined, (q) => q.where('r.id', 'in', onlyIds!))
     .orderBy('r.next_fire_utc')
     .limit(limit);
   // Several instances claiming at once take disjoint reminders (SQLite serializes the whole claim).
   const rows = takesRowLocks(db) ? await query.forUpdate('r').skipLocked().execute() : await query.execute();
   return rows as DueReminderRow[];
+}
+
+/** The ids of due reminders `offset` on, earliest first (read only: what a claim could take). */
+export async function selectDueReminderIds(db: Executor, nowIso: string, limit: number, offset: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('reminders')
+    .select('id')
+    .where('next_fire_utc', 'is not', null)
+    .where('is_paused', '=', sql.lit(0))
+    .where('next_fire_utc', '<=', nowIso)
+    .orderBy('next_fire_utc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 export interface EnabledDestinationRow {

@@ -38,15 +38,18 @@ export class Claimer {
     private readonly clock: Clock,
   ) {}
 
-  /** Claims up to `limit` reminders due now; the deliveries written are leased to `lease` (this instance sends them). */
-  claim(limit: number, lateThresholdMs: number, lease?: (nowMs: number) => DeliveryLease): Promise<ClaimResult> {
+  /**
+   * Claims up to `limit` reminders due now (only `onlyIds` when given; those no longer due are
+   * skipped); the deliveries written are leased to `lease` (this instance sends them).
+   */
+  claim(limit: number, lateThresholdMs: number, lease?: (nowMs: number) => DeliveryLease, onlyIds?: string[]): Promise<ClaimResult> {
     const nowMs = this.clock.now();
     const nowIso = iso(nowMs);
     // READ COMMITTED on PostgreSQL: the claim's rows are locked (FOR UPDATE SKIP LOCKED), so
     // instances claiming at once take disjoint reminders without the serialization conflicts (and
     // retries) of the default SERIALIZABLE. SQLite runs one writer at a time whatever the level.
     return this.db.transaction().setIsolationLevel('read committed').execute(async (trx) => {
-      const due = await selectDueReminders(trx, nowIso, limit);
+      const due = await selectDueReminders(trx, nowIso, limit, onlyIds);
       if (due.length === 0) return EMPTY;
       const destinations = await listEnabledDestinations(
         trx,

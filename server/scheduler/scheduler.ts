@@ -13,11 +13,13 @@ import {
   recoverOutbox,
   releaseDeliveryLeases,
   hasExpiredLeases,
+  listEnabledDestinations,
+  selectDueReminderIds,
   releaseOwnerLeases,
   renewDeliveryLeases,
   writeAttemptResults,
 } from '../repositories/deliveries.ts';
-import { Claimer } from './claimer.ts';
+import { type ClaimResult, Claimer } from './claimer.ts';
 import { type Clock, nextTurn, systemClock, type TimerHandle } from './clock.ts';
 import type { SchedulerMetrics } from './metrics.ts';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './options.ts';
@@ -26,6 +28,9 @@ import { SendPump } from './send-pump.ts';
 import type { DestinationSender } from './types.ts';
 
 export { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './options.ts';
+
+/** While memory is full, due reminders are looked at again at least this often. */
+const CLAIM_PROBE_MS = 1000;
 
 /**
  * The scheduler wires its parts to one timer. The database is the only source of truth
@@ -50,7 +55,13 @@ export class Scheduler {
   private wakeQueued = false;
   private ticking: Promise<void> | null = null;
   private tickAgain = false;
+  /** Due reminders wait for room in memory until the pump says there is, or until this instant. */
+  private claimsWaitUntil = 0;
+  /** Where the next probe reads the due reminders (past the ones for full keys). */
+  private probeOffset = 0;
   private leaseTimer: TimerHandle | null = null;
+  /** Called when more is due than one claim takes, or the outbox holds more than one page (worker/pool.ts). */
+  onBacklog: (() => void) | null = null;
   /** Who holds the leases on the deliveries this scheduler sends (one per scheduler, per process start). */
   readonly leaseOwner = `${instanceId}:${randomBytes(3).toString('hex')}`;
 
@@ -83,6 +94,8 @@ export class Scheduler {
       },
       senderFor: (type) => this.senders.get(type),
       onResult: (attempt) => this.recorder.record(attempt),
+      onBacklog: () => this.onBacklog?.(),
+      onRoom: () => void this.tick(),
       log,
     });
   }
@@ -182,6 +195,9 @@ export class Scheduler {
       try {
         do {
           this.tickAgain = false;
+          // What already waits in the outbox (retries, rows left behind) is older than what is
+          // due now: it gets the room first.
+          if (!this.pump.isCaughtUp) await this.pump.fill();
           await this.claimAll();
           await this.pump.fill();
           await this.arm();
@@ -263,7 +279,8 @@ export class Scheduler {
     if (!this.loopEnabled || this.stopping) return;
     const [fire, retry] = await Promise.all([nextReminderFire(this.db), nextDeliveryAttemptAfter(this.db, this.pump.seenUntilIso)]);
     let at = Number.POSITIVE_INFINITY;
-    if (fire) at = Date.parse(fire);
+    // Reminders waiting for room are claimed when the pump has room (onRoom), or at the probe.
+    if (fire) at = Math.max(Date.parse(fire), this.claimsWaitUntil);
     if (retry) at = Math.min(at, Date.parse(retry));
     this.setTimer(at);
   }
@@ -289,15 +306,58 @@ export class Scheduler {
   // -------------------------------------------------------------------------------------------
   // Claiming
 
+  private accept(claimed: ClaimResult): void {
+    for (const s of claimed.lateness) this.metrics.lateness.observe(s);
+    // Start sending this batch while the next one is claimed; what finds no room in memory
+    // stays pending in the table for the outbox sweep.
+    this.pump.acceptClaimed(claimed.rows, claimed.rows.length === claimed.deliveries);
+  }
+
+  /**
+   * The probe: reads a page of due reminders from `probeOffset` on, claims those whose every
+   * destination has room, and moves the offset past the ones it left (they stay due, ahead).
+   */
+  private async claimFitting(nowMs: number): Promise<void> {
+    const nowIso = new Date(nowMs).toISOString();
+    const ids = await selectDueReminderIds(this.db, nowIso, this.options.batchSize, this.probeOffset);
+    const fitting = ids.length > 0 ? this.pump.pickFitting(ids, await listEnabledDestinations(this.db, ids)) : [];
+    this.probeOffset = ids.length < this.options.batchSize ? 0 : this.probeOffset + ids.length - fitting.length;
+    if (fitting.length === 0) return;
+    this.accept(await this.claimer.claim(fitting.length, this.options.lateThresholdMs, (ms) => this.lease(ms), fitting));
+  }
+
+  /**
+   * Claims what is due, as far as memory has room for it: a reminder left unclaimed waits in its
+   * table, which costs nothing, while a delivery claimed without room would be written, released
+   * and read back. When the room is gone the pump says when it is back (onRoom). When only some
+   * keys are full (a slow host), a probe once per CLAIM_PROBE_MS looks further down the due
+   * reminders and claims the ones whose destinations all have room, so reminders for other hosts
+   * are not held behind that backlog.
+   */
   private async claimAll(): Promise<void> {
     for (;;) {
       if (this.stopping) return;
-      const claimed = await this.claimer.claim(this.options.batchSize, this.options.lateThresholdMs, (nowMs) => this.lease(nowMs));
-      for (const s of claimed.lateness) this.metrics.lateness.observe(s);
-      // Start sending this batch while the next one is claimed; what finds no room in memory
-      // stays pending in the table for the outbox sweep.
-      this.pump.acceptClaimed(claimed.rows, claimed.rows.length === claimed.deliveries);
-      if (claimed.reminders < this.options.batchSize) return;
+      const now = this.clock.now();
+      const room = this.pump.claimRoom();
+      const limit = Math.min(this.options.batchSize, room.fullestKey);
+      if (limit <= 0) {
+        this.pump.wantRoom();
+        if (now >= this.claimsWaitUntil) {
+          this.claimsWaitUntil = now + CLAIM_PROBE_MS;
+          if (room.total > 0) await this.claimFitting(now);
+        }
+        return;
+      }
+      const claimed = await this.claimer.claim(limit, this.options.lateThresholdMs, (nowMs) => this.lease(nowMs));
+      this.accept(claimed);
+      // Those came off the head of the due list, where the probe had skipped ahead.
+      this.probeOffset = Math.max(0, this.probeOffset - claimed.reminders);
+      if (claimed.reminders < limit) {
+        this.claimsWaitUntil = 0;
+        this.probeOffset = 0;
+        return;
+      }
+      this.onBacklog?.();
       // Let sends and API requests in between batches of a burst.
       await nextTurn(this.clock);
     }

@@ -6,7 +6,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { DestinationType } from '../db/database.ts';
-import type { OutboxCursor, OutboxRow } from '../repositories/deliveries.ts';
+import type { EnabledDestinationRow, OutboxCursor, OutboxRow } from '../repositories/deliveries.ts';
 import type { Clock } from './clock.ts';
 import type { SchedulerOptions } from './options.ts';
 import type { AttemptInput } from './result-recorder.ts';
@@ -25,6 +25,10 @@ export interface SendPumpDeps {
   senderFor(type: DestinationType): DestinationSender | undefined;
   /** Every attempt that was made (not the ones abandoned at shutdown). */
   onResult(attempt: AttemptInput): void;
+  /** A full page was read: the outbox holds more than one page of sendable rows. */
+  onBacklog?(): void;
+  /** After wantRoom(): there is room for a claim again. */
+  onRoom?(): void;
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -69,6 +73,9 @@ export class SendPump {
   private full = false;
   /** "now" of the last completed fill: rows due up to it have been seen. */
   private lastFillIso = new Date(0).toISOString();
+  /** The claimer waits for room (wantRoom): total room, and this key's if it was the full one. */
+  private roomWanted = false;
+  private roomKey: string | null = null;
 
   // Sending
   /** Deliveries loaded and not yet written back: never loaded twice. */
@@ -111,6 +118,83 @@ export class SendPump {
     this.infoCache.clear();
   }
 
+  /** The last outbox read reached its end and nothing was left behind since. */
+  get isCaughtUp(): boolean {
+    return this.caughtUp;
+  }
+
+  /**
+   * How many deliveries a claim may bring without leaving any in the table: the room left overall,
+   * and for the fullest key (a claim cannot tell which keys its rows will have). Claiming only
+   * what fits spares every row the round trip of being released to the table and read back.
+   */
+  claimRoom(): { total: number; fullestKey: number } {
+    const { maxBuffered, maxBufferedPerKey } = this.deps.options;
+    const total = Math.max(0, maxBuffered - this.known.size);
+    const [, load] = this.fullestKey();
+    return { total, fullestKey: Math.max(0, Math.min(total, maxBufferedPerKey - load)) };
+  }
+
+  private fullestKey(): [string | null, number] {
+    let key: string | null = null;
+    let load = 0;
+    for (const [k, queue] of this.queues) {
+      const n = queue.length + (this.activeByKey.get(k) ?? 0);
+      if (n > load) [key, load] = [k, n];
+    }
+    return [key, load];
+  }
+
+  private keyLoad(key: string): number {
+    return (this.queues.get(key)?.length ?? 0) + (this.activeByKey.get(key) ?? 0);
+  }
+
+  /**
+   * Of these due reminders, the ones whose every enabled destination has room now, counting the
+   * ones picked before it (reminders without any enabled destination fit: a claim only moves them on).
+   */
+  pickFitting(reminderIds: string[], destinations: EnabledDestinationRow[]): string[] {
+    const { maxBuffered, maxBufferedPerKey } = this.deps.options;
+    const byReminder = new Map<string, EnabledDestinationRow[]>();
+    for (const d of destinations) {
+      const list = byReminder.get(d.reminder_id);
+      if (list) list.push(d);
+      else byReminder.set(d.reminder_id, [d]);
+    }
+    const extra = new Map<string, number>();
+    let total = maxBuffered - this.known.size;
+    const picked: string[] = [];
+    for (const id of reminderIds) {
+      const list = byReminder.get(id) ?? [];
+      if (list.length > total) continue;
+      const keys = list.map((d) => this.keyOf(d.type, d.id, d.metadata, d.secret));
+      const fits = keys.every((key) => this.keyLoad(key) + (extra.get(key) ?? 0) + keys.filter((k) => k === key).length <= maxBufferedPerKey);
+      if (!fits) continue;
+      for (const key of keys) extra.set(key, (extra.get(key) ?? 0) + 1);
+      total -= list.length;
+      picked.push(id);
+    }
+    return picked;
+  }
+
+  /** The claimer found no room: call onRoom once half a key's share is free again. */
+  wantRoom(): void {
+    this.roomWanted = true;
+    const [key, load] = this.fullestKey();
+    this.roomKey = load >= this.deps.options.maxBufferedPerKey ? key : null;
+  }
+
+  private roomCameBack(): void {
+    if (!this.roomWanted || this.stopping) return;
+    const { maxBuffered, maxBufferedPerKey } = this.deps.options;
+    const enough = Math.max(1, Math.floor(Math.min(maxBuffered, maxBufferedPerKey) / 2));
+    if (maxBuffered - this.known.size < enough) return;
+    if (this.roomKey !== null && this.keyLoad(this.roomKey) > maxBufferedPerKey - enough) return;
+    this.roomWanted = false;
+    this.roomKey = null;
+    this.deps.onRoom?.();
+  }
+
   /** Next read starts from the beginning of the outbox (the safety net). */
   resetCursors(): void {
     this.cursors = { pending: null, retrying: null };
@@ -148,6 +232,7 @@ export class SendPump {
       this.full = false;
       void this.fill();
     }
+    this.roomCameBack();
   }
 
   /** Reads sendable deliveries from the outbox into memory, as far as there is room. */
@@ -207,6 +292,7 @@ export class SendPump {
           reachedEnd = true;
           break;
         }
+        this.deps.onBacklog?.();
         // One page past a held row, for other hosts; the rest waits until there is room again.
         if (held !== undefined) break;
       }
@@ -253,20 +339,28 @@ export class SendPump {
    * senders must not mutate them.
    */
   private destinationInfo(row: OutboxRow): DestinationInfo {
-    const cacheKey = `${row.destination_type}\u0000${row.metadata}`;
+    return this.infoOf(row.destination_type, row.destination_id, row.metadata, row.secret);
+  }
+
+  private keyOf(type: DestinationType, destinationId: string, metadataText: string, secret: string | null): string {
+    return this.infoOf(type, destinationId, metadataText, secret).key;
+  }
+
+  private infoOf(type: DestinationType, destinationId: string, metadataText: string, secret: string | null): DestinationInfo {
+    const cacheKey = `${type}\u0000${metadataText}`;
     let info = this.infoCache.get(cacheKey);
     if (info) return info;
-    const metadata = Object.freeze(parseMetadata(row.metadata));
-    const sender = this.deps.senderFor(row.destination_type);
-    let key = `missing:${row.destination_type}`;
-    let platform: string = row.destination_type;
+    const metadata = Object.freeze(parseMetadata(metadataText));
+    const sender = this.deps.senderFor(type);
+    let key = `missing:${type}`;
+    let platform: string = type;
     if (sender) {
-      const destination = { id: row.destination_id, type: row.destination_type, metadata, secret: row.secret };
+      const destination = { id: destinationId, type, metadata, secret };
       try {
         key = sender.concurrencyKey(destination);
         platform = sender.metricsLabel?.(destination) ?? platform;
       } catch {
-        key = `invalid:${row.destination_type}`;
+        key = `invalid:${type}`;
       }
     }
     info = { metadata, key, platform };
@@ -316,6 +410,7 @@ export class SendPump {
         if ((this.queues.get(key)?.length ?? 0) > 0 && left < this.deps.options.perHostConcurrency) this.runnable.add(key);
         this.pump();
         this.refillIfRoom(key);
+        this.roomCameBack();
       });
       this.inFlight.add(p);
     }

@@ -15,6 +15,7 @@ import { bridgeLogger } from './log-bridge.ts';
 import type { FromWorker, ToWorker, WorkerCall, WorkerData } from './protocol.ts';
 
 const STATS_EVERY_MS = 1000;
+const BACKLOG_EVERY_MS = 1000;
 
 if (!parentPort) throw new Error('server/scheduler/worker/entry.ts runs as a worker thread only');
 const port = parentPort;
@@ -46,6 +47,15 @@ let tuning: SenderTuning = { perHostConcurrency: scheduler.options.perHostConcur
 const owned = await createSenderDeps(database.db, config, log);
 const senders = createModuleSenders(owned.deps, tuning);
 for (const [type, sender] of senders) scheduler.registerSender(type, sender);
+
+// A backlog (more due than one claim takes): the pool may start more threads to share it.
+let lastBacklogAt = 0;
+scheduler.onBacklog = () => {
+  const now = Date.now();
+  if (now - lastBacklogAt < BACKLOG_EVERY_MS) return;
+  lastBacklogAt = now;
+  post({ type: 'backlog' });
+};
 
 // Another process wrote (a web node, the API thread): re-arm for what it was not told about.
 const unwatch = database.watchChanges(() => scheduler.wake());
@@ -79,7 +89,7 @@ function stop(): Promise<void> {
     await Promise.allSettled([...senders.values()].map((s) => s.close?.()));
     await owned.close();
     await database.db.destroy();
-    post({ type: 'stopped' });
+    post({ type: 'stopped', metrics: await metrics.registry.getMetricsAsJSON() });
     port.close();
   })();
   return stopping;

@@ -68,6 +68,8 @@ export class SchedulerWorkerHost {
   private tuning: Partial<SchedulerTuning>;
   /** Threads started, the first one included. */
   starts = 0;
+  /** What the thread counted, as it said when it stopped (pool.ts keeps it for /metrics). */
+  finalMetrics: MetricObjectWithValues<MetricValue<string>>[] | null = null;
 
   constructor(
     private readonly config: Config,
@@ -76,6 +78,8 @@ export class SchedulerWorkerHost {
     private readonly shutdownTimeoutMs: () => number,
     /** Which of the DELIVERY_THREADS threads this host runs. */
     readonly index = 0,
+    /** The thread has more work than it takes at once (see pool.ts). */
+    private readonly onBacklog: () => void = () => {},
   ) {
     this.tuning = { ...tuning };
   }
@@ -126,6 +130,11 @@ export class SchedulerWorkerHost {
     return this.lastStats;
   }
 
+  /** The thread is up and has started its loop. */
+  get isRunning(): boolean {
+    return this.worker !== null && this.isReady;
+  }
+
   /** Ends the thread abruptly, as a crash would (tests); it is restarted like after a crash. */
   async kill(): Promise<void> {
     await this.worker?.terminate();
@@ -170,7 +179,11 @@ export class SchedulerWorkerHost {
         else pending.reject(new Error(message.error));
         break;
       }
+      case 'backlog':
+        this.onBacklog();
+        break;
       case 'stopped':
+        this.finalMetrics = message.metrics;
         break;
     }
   }

@@ -3,8 +3,12 @@
  * connection, senders and lease owner, supervised by its own SchedulerWorkerHost. They split a
  * burst the way several instances do: a claim is one write transaction (BEGIN IMMEDIATE on
  * SQLite, FOR UPDATE SKIP LOCKED on PostgreSQL), so a reminder is claimed by exactly one thread,
- * and each thread sends what it claimed. One thread claims and records while another sends, so a
- * burst uses more than one core.
+ * and each thread sends what it claimed. While one thread writes to the database another sends,
+ * so a burst uses more than one core.
+ *
+ * Thread 0 always runs. The others are helpers: a thread's first full claim (more due than one
+ * claim takes) starts them, and each stops after `deliveryHelperIdleMs` without work. A thread
+ * costs about 25 MB, which a quiet server does not need to hold.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
@@ -15,30 +19,110 @@ import type { SchedulerStats, ToWorker } from './protocol.ts';
 
 type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
-export class SchedulerWorkerPool {
-  readonly hosts: SchedulerWorkerHost[];
+const sumMetrics = async (all: MetricsJson[]): Promise<MetricsJson> =>
+  all.length === 1 ? all[0]! : ((await AggregatorRegistry.aggregate(all).getMetricsAsJSON()) as MetricsJson);
 
-  constructor(config: Config, tuning: Partial<SchedulerTuning>, log: FastifyBaseLogger, shutdownTimeoutMs: () => number) {
-    const threads = Math.max(1, config.deliveryThreads);
-    this.hosts = Array.from({ length: threads }, (_, index) => new SchedulerWorkerHost(config, tuning, threads > 1 ? log.child({ thread: index }) : log, shutdownTimeoutMs, index));
+const isBusy = (s: SchedulerStats) => s.active + s.queued + s.known + s.pendingResults > 0;
+
+export class SchedulerWorkerPool {
+  private readonly primary: SchedulerWorkerHost;
+  /** Helper threads by index (1..DELIVERY_THREADS-1); null when not running. */
+  private readonly helpers: Array<SchedulerWorkerHost | null>;
+  /** Helpers being stopped: still counted in /metrics until their last figures are in. */
+  private readonly retiring = new Set<SchedulerWorkerHost>();
+  /** What stopped helpers counted, summed: /metrics counters never go back. */
+  private retired: MetricsJson[] = [];
+  private retiredStarts = 0;
+  private readonly idleSince = new Map<SchedulerWorkerHost, number>();
+  private idleTimer: NodeJS.Timeout | null = null;
+  private tuning: Partial<SchedulerTuning>;
+  private stopping = false;
+
+  constructor(
+    private readonly config: Config,
+    tuning: Partial<SchedulerTuning>,
+    private readonly log: FastifyBaseLogger,
+    private readonly shutdownTimeoutMs: () => number,
+  ) {
+    this.tuning = { ...tuning };
+    this.primary = this.newHost(0);
+    this.helpers = Array.from({ length: Math.max(0, config.deliveryThreads - 1) }, () => null);
+  }
+
+  private newHost(index: number): SchedulerWorkerHost {
+    const log = this.config.deliveryThreads > 1 ? this.log.child({ thread: index }) : this.log;
+    return new SchedulerWorkerHost(this.config, this.tuning, log, this.shutdownTimeoutMs, index, () => this.startHelpers());
+  }
+
+  /** The threads running now, thread 0 first. */
+  get hosts(): SchedulerWorkerHost[] {
+    return [this.primary, ...this.helpers.filter((h): h is SchedulerWorkerHost => h !== null)];
+  }
+
+  /** Threads started so far (restarts and stopped helpers included). */
+  get starts(): number {
+    return this.retiredStarts + this.hosts.reduce((n, h) => n + h.starts, 0) + [...this.retiring].reduce((n, h) => n + h.starts, 0);
   }
 
   start(): void {
-    for (const host of this.hosts) host.start();
+    this.primary.start();
+    if (this.helpers.length > 0) {
+      const every = Math.min(5000, Math.max(100, this.config.deliveryHelperIdleMs / 4));
+      this.idleTimer = setInterval(() => this.retireIdleHelpers(), every);
+      this.idleTimer.unref();
+    }
   }
 
-  /** Resolves once every thread has started its loop (tests and benchmarks). */
+  /** A thread has a backlog: start every helper not running. */
+  private startHelpers(): void {
+    if (this.stopping) return;
+    for (let i = 0; i < this.helpers.length; i++) {
+      if (this.helpers[i]) continue;
+      const host = this.newHost(i + 1);
+      this.helpers[i] = host;
+      host.start();
+      this.log.info({ thread: i + 1 }, 'scheduler: backlog, extra delivery thread started');
+    }
+  }
+
+  private retireIdleHelpers(): void {
+    const now = Date.now();
+    for (let i = 0; i < this.helpers.length; i++) {
+      const host = this.helpers[i];
+      if (!host) continue;
+      if (isBusy(host.stats()) || !host.isRunning) {
+        this.idleSince.delete(host);
+        continue;
+      }
+      const since = this.idleSince.get(host) ?? now;
+      this.idleSince.set(host, since);
+      if (now - since < this.config.deliveryHelperIdleMs) continue;
+      this.helpers[i] = null;
+      this.idleSince.delete(host);
+      void this.retire(host, i + 1);
+    }
+  }
+
+  private async retire(host: SchedulerWorkerHost, index: number): Promise<void> {
+    this.retiring.add(host);
+    try {
+      await host.stop();
+      this.retired = [await sumMetrics([...this.retired, host.finalMetrics ?? []])];
+      this.log.info({ thread: index }, 'scheduler: extra delivery thread stopped (no work)');
+    } finally {
+      this.retiredStarts += host.starts;
+      this.retiring.delete(host);
+    }
+  }
+
+  /** Resolves once every running thread has started its loop (tests and benchmarks). */
   async ready(): Promise<void> {
     await Promise.all(this.hosts.map((h) => h.ready()));
   }
 
-  /** Threads started so far, over all hosts (restarts included). */
-  get starts(): number {
-    return this.hosts.reduce((n, h) => n + h.starts, 0);
-  }
-
-  /** Wake-ups, re-enabled destinations and tuning reach every thread. */
+  /** Wake-ups, re-enabled destinations and tuning reach every thread (and helpers started later). */
   send(message: ToWorker): void {
+    if (message.type === 'setOptions') this.tuning = { ...this.tuning, ...message.options };
     for (const host of this.hosts) host.send(message);
   }
 
@@ -58,17 +142,18 @@ export class SchedulerWorkerPool {
 
   /** The retention sweep is thread 0's (the others do not run it). */
   prune(): Promise<number> {
-    return this.hosts[0]!.call({ kind: 'prune' });
+    return this.primary.call({ kind: 'prune' });
   }
 
-  /** Every thread's delivery counters and histograms, summed. */
+  /** Every thread's delivery counters and histograms, stopped helpers' included, summed. */
   async metrics(): Promise<MetricsJson> {
-    const all = await Promise.all(this.hosts.map((h) => h.call({ kind: 'metrics' })));
-    if (all.length === 1) return all[0]!;
-    return (await AggregatorRegistry.aggregate(all).getMetricsAsJSON()) as MetricsJson;
+    const live = await Promise.all(
+      [...this.hosts, ...this.retiring].map((h) => h.call({ kind: 'metrics' }).catch((err: unknown) => h.finalMetrics ?? Promise.reject(err))),
+    );
+    return sumMetrics([...live, ...this.retired]);
   }
 
-  /** The threads' last reports, added up (the timer: the earliest). */
+  /** The running threads' last reports, added up (the timer: the earliest). */
   stats(): SchedulerStats {
     const out: SchedulerStats = { active: 0, queued: 0, known: 0, pendingResults: 0, timerAt: Number.POSITIVE_INFINITY };
     for (const host of this.hosts) {
@@ -82,12 +167,15 @@ export class SchedulerWorkerPool {
     return out;
   }
 
-  /** Ends one thread abruptly, as a crash would (tests); its host restarts it. */
+  /** Ends one running thread abruptly, as a crash would (tests); its host restarts it. */
   kill(index = 0): Promise<void> {
     return this.hosts[index]!.kill();
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.hosts.map((h) => h.stop()));
+    this.stopping = true;
+    if (this.idleTimer) clearInterval(this.idleTimer);
+    this.idleTimer = null;
+    await Promise.all([...this.hosts, ...this.retiring].map((h) => h.stop()));
   }
 }

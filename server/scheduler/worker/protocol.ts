@@ -36,4 +36,7 @@ export type FromWorker =
   | { type: 'stats'; stats: SchedulerStats }
   | { type: 'result'; id: number; ok: true; value: number | MetricObjectWithValues<MetricValue<string>>[] | null }
   | { type: 'result'; id: number; ok: false; error: string }
-  | { type: 'stopped' };
+  /** More is due than one claim takes: the pool may start more threads (at most one a second). */
+  | { type: 'backlog' }
+  /** The last message: what the thread counted, so /metrics keeps it after the thread is gone. */
+  | { type: 'stopped'; metrics: MetricObjectWithValues<MetricValue<string>>[] };
