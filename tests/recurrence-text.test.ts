@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RecurrenceType } from '../server/db/database.ts';
+import { recurrenceSummary } from '../server/reminders/recurrence-summary.ts';
 import { describeRecurrence } from '../server/reminders/recurrence-text.ts';
+import { firstOccurrenceOf } from '../server/reminders/schedule.ts';
 import { firesAtLeastOnce, parseRRule, rruleOccurrences, type ParsedRRule } from '../server/time/rrule.ts';
 
 const LANGS = ['en', 'fr', 'es'] as const;
@@ -314,5 +316,29 @@ describe('describeRecurrence: random valid rules', () => {
       }),
       { numRuns: 300, seed: 7 },
     );
+  });
+});
+
+describe('stored reminders: answers remembered per schedule', () => {
+  // recurrenceSummary and firstOccurrenceOf keep answers by the stored fields: each field must count.
+  const base = { local_date: '2026-03-29', local_time: '02:30', timezone: 'Europe/Paris', recurrence_type: 'DAILY' as RecurrenceType, rrule: null, exceptions: '[]' };
+
+  it('the words follow the language and the rule, asked again and again', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(recurrenceSummary(base, 'en')).toBe(describeRecurrence({ recurrence: 'DAILY', rrule: null, anchor: { date: base.local_date, time: base.local_time, timeZone: base.timezone } }, 'en'));
+      expect(recurrenceSummary(base, 'fr')).not.toBe(recurrenceSummary(base, 'en'));
+      expect(recurrenceSummary({ ...base, recurrence_type: 'CUSTOM', rrule: 'FREQ=WEEKLY;BYDAY=MO,WE' }, 'en')).toMatch(/Monday/);
+    }
+  });
+
+  it('the first occurrence follows the zone, the time and the skipped occurrences', () => {
+    // 02:30 does not exist in Paris on 2026-03-29 (the clocks go from 02:00 to 03:00): it fires at 03:00.
+    const paris = firstOccurrenceOf(base)!;
+    expect(new Date(paris).toISOString()).toBe('2026-03-29T01:00:00.000Z');
+    expect(new Date(firstOccurrenceOf({ ...base, timezone: 'UTC' })!).toISOString()).toBe('2026-03-29T02:30:00.000Z');
+    expect(new Date(firstOccurrenceOf({ ...base, local_time: '04:00' })!).toISOString()).toBe('2026-03-29T02:00:00.000Z');
+    const skipped = firstOccurrenceOf({ ...base, exceptions: JSON.stringify([new Date(paris).toISOString()]) })!;
+    expect(new Date(skipped).toISOString()).toBe('2026-03-30T00:30:00.000Z');
+    expect(firstOccurrenceOf(base)).toBe(paris);
   });
 });

@@ -64,8 +64,21 @@ export function ruleOf(r: ScheduleFields): Series {
 /** The anchor's instant (remind_at_utc). */
 export const anchorOf = (r: ScheduleFields): number => anchorInstant(ruleOf(r));
 
+// Every list and every answer about a reminder shows its first occurrence; the same few schedules
+// come back again and again (a function of the stored fields only: no clock in it).
+const firstOccurrences = new Map<string, number | null>();
+
 /** The first occurrence the series has at all (for WORKDAYS on a Saturday: the Monday). */
-export const firstOccurrenceOf = (r: ScheduleFields): number | null => firstOccurrence(ruleOf(r));
+export function firstOccurrenceOf(r: ScheduleFields): number | null {
+  const key = `${r.local_date}|${r.local_time}|${r.timezone}|${r.recurrence_type}|${r.rrule ?? ''}|${r.exceptions ?? ''}`;
+  let first = firstOccurrences.get(key);
+  if (first === undefined) {
+    first = firstOccurrence(ruleOf(r));
+    if (firstOccurrences.size >= 5000) firstOccurrences.clear();
+    firstOccurrences.set(key, first);
+  }
+  return first;
+}
 
 /** The first occurrence the scheduler should fire from now on, or null when a one-off is long past. */
 export function firstFireFrom(r: ScheduleFields, nowMs: number): number | null {
