@@ -19,6 +19,7 @@ const POSTGRES_SUITES = [
   'tests/email-*.test.ts',
   'tests/login-throttle.test.ts',
   'tests/metrics.test.ts',
+  'tests/prepared-query.test.ts',
   'tests/reminder-*.test.ts',
   'tests/reminders-*.test.ts',
   'tests/roles.test.ts',

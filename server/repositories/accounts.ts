@@ -2,19 +2,26 @@ import type { Account, Identity, IdentityProvider } from '../db/database.ts';
 import { newId, nowIso } from '../lib/ids.ts';
 import { deleteAccountEmailData, moveAccountEmailData } from './email.ts';
 import type { Executor } from './executor.ts';
+import { prepared } from './prepared.ts';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
+const accountById = prepared(['id'], (db, p: { id: string }) => db.selectFrom('accounts').selectAll().where('id', '=', p.id));
+
 export async function findAccountById(db: Executor, id: string): Promise<Account | undefined> {
-  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await accountById(db, { id })).rows[0];
 }
 
 export async function findAccountByEmail(db: Executor, email: string): Promise<Account | undefined> {
   return db.selectFrom('accounts').selectAll().where('email_normalized', '=', normalizeEmail(email)).executeTakeFirst();
 }
 
+const identitiesOfAccount = prepared(['accountId'], (db, p: { accountId: string }) =>
+  db.selectFrom('identities').selectAll().where('account_id', '=', p.accountId).orderBy('created_at'),
+);
+
 export async function listIdentities(db: Executor, accountId: string): Promise<Identity[]> {
-  return db.selectFrom('identities').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
+  return (await identitiesOfAccount(db, { accountId })).rows;
 }
 
 export async function findIdentity(db: Executor, accountId: string, provider: IdentityProvider): Promise<Identity | undefined> {
@@ -46,9 +53,11 @@ export async function createAccount(
 }
 
 /** See AccountsTable.list_version; undefined when the account is gone. */
+// Read before every reminder list (the list cache's token).
+const listVersionOf = prepared(['id'], (db, p: { id: string }) => db.selectFrom('accounts').select('list_version').where('id', '=', p.id));
+
 export async function reminderListVersion(db: Executor, accountId: string): Promise<number | undefined> {
-  const row = await db.selectFrom('accounts').select('list_version').where('id', '=', accountId).executeTakeFirst();
-  return row?.list_version;
+  return (await listVersionOf(db, { id: accountId })).rows[0]?.list_version;
 }
 
 export async function addIdentity(

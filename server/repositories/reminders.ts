@@ -1,6 +1,7 @@
 import type { Destination, RecurrenceType, Reminder } from '../db/database.ts';
 import { newId, nowIso } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
+import { prepared } from './prepared.ts';
 
 export interface ReminderWithDestinations extends Reminder {
   destinations: Destination[];
@@ -61,28 +62,19 @@ export async function listRemindersOfAccount(db: Executor, accountId: string): P
   return out;
 }
 
-export async function findReminderOfAccount(db: Executor, accountId: string, id: string): Promise<ReminderWithDestinations | undefined> {
-  const reminder = await db.selectFrom('reminders').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-  if (!reminder) return undefined;
-  return (await attachDestinations(db, [reminder]))[0];
-}
+// Every read and write of one reminder starts here.
+const reminderOfAccount = prepared(['id', 'accountId'], (db, p: { id: string; accountId: string }) =>
+  db.selectFrom('reminders').selectAll().where('id', '=', p.id).where('account_id', '=', p.accountId),
+);
+const destinationsOfReminder = prepared(['reminderId'], (db, p: { reminderId: string }) =>
+  db.selectFrom('destinations').selectAll().where('reminder_id', '=', p.reminderId).orderBy('position'),
+);
 
-async function attachDestinations(db: Executor, reminders: Reminder[]): Promise<ReminderWithDestinations[]> {
-  if (reminders.length === 0) return [];
-  const byReminder = new Map<string, Destination[]>(reminders.map((r) => [r.id, []]));
-  // SQLite caps bound parameters; chunking keeps huge accounts working.
-  const ids = reminders.map((r) => r.id);
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db
-      .selectFrom('destinations')
-      .selectAll()
-      .where('reminder_id', 'in', ids.slice(i, i + 500))
-      .orderBy('reminder_id')
-      .orderBy('position')
-      .execute();
-    for (const row of rows) byReminder.get(row.reminder_id)?.push(row);
-  }
-  return reminders.map((r) => ({ ...r, destinations: byReminder.get(r.id) ?? [] }));
+export async function findReminderOfAccount(db: Executor, accountId: string, id: string): Promise<ReminderWithDestinations | undefined> {
+  const [reminder] = (await reminderOfAccount(db, { id, accountId })).rows;
+  if (!reminder) return undefined;
+  const destinations = (await destinationsOfReminder(db, { reminderId: id })).rows;
+  return { ...reminder, destinations };
 }
 
 export async function countRemindersOfAccount(db: Executor, accountId: string): Promise<number> {

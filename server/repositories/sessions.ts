@@ -1,6 +1,7 @@
 import type { Session } from '../db/database.ts';
 import { newId, nowIso, sha256Hex } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
+import { prepared } from './prepared.ts';
 
 export const SHORT_SESSION_MS = 24 * 60 * 60 * 1000;
 export const LONG_SESSION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -15,13 +16,13 @@ export async function insertSession(
   return session;
 }
 
+// Every authenticated request runs this.
+const liveSessionByHash = prepared(['tokenHash', 'now'], (db, p: { tokenHash: string; now: string }) =>
+  db.selectFrom('sessions').select(['id', 'account_id', 'expires_at', 'last_used_at']).where('token_hash', '=', p.tokenHash).where('expires_at', '>', p.now),
+);
+
 export async function findLiveSessionByToken(db: Executor, token: string) {
-  return db
-    .selectFrom('sessions')
-    .select(['id', 'account_id', 'expires_at', 'last_used_at'])
-    .where('token_hash', '=', sha256Hex(token))
-    .where('expires_at', '>', nowIso())
-    .executeTakeFirst();
+  return (await liveSessionByHash(db, { tokenHash: sha256Hex(token), now: nowIso() })).rows[0];
 }
 
 export async function touchSession(db: Executor, id: string) {
