@@ -440,7 +440,10 @@ export interface AttemptRecord {
  */
 export async function writeAttemptResults(db: Executor, records: AttemptRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await db.transaction().execute(async (trx) => {
+  // READ COMMITTED on PostgreSQL: every write here is keyed by id, and under SERIALIZABLE a batch
+  // of a thousand results conflicted with other instances' claims (40001) until retries ran out.
+  // A reminder deleted meanwhile fails the batch on its foreign key; the recorder writes it again.
+  await db.transaction().setIsolationLevel('read committed').execute(async (trx) => {
     const existing = new Set<string>();
     for (const part of idLists(records.map((r) => r.deliveryId))) {
       for (const row of await trx.selectFrom('deliveries').select('id').where('id', 'in', part).execute()) existing.add(row.id);
