@@ -5,12 +5,8 @@
  * its own cap, by its network's cap, and by a delay that grows with the account's failures from
  * everywhere (not a lock: it ends a fixed time after the last failure).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../server/db/connection.ts';
 import {
   type AttemptThrottle,
   DatabaseAttemptThrottle,
@@ -20,21 +16,15 @@ import {
   type AttemptGate,
   type ThrottlePolicy,
 } from '../server/lib/login-throttle.ts';
-import { testDatabaseUrl } from './helpers/test-database.ts';
+import { useMigratedDatabase } from './helpers/test-database.ts';
 
 const MIN = 60_000;
 
 // The same policy tests run on both stores: in memory, and in a real database (what the routes use).
-let dir: string;
+const migrated = useMigratedDatabase('chime-throttle-');
 let database: DatabaseHandle;
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'chime-throttle-'));
-  database = createDatabase(await testDatabaseUrl(dir));
-  await migrateToLatest(database.db);
-});
-afterAll(async () => {
-  await database?.db.destroy();
-  rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  database = migrated();
 });
 
 type Store = 'memory' | 'database';

@@ -3,27 +3,17 @@
  * databases, on the database and inside a transaction, it answers exactly what the same query
  * built by Kysely answers, and a value that looks like a placeholder stays a value.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../server/db/connection.ts';
 import { prepared } from '../server/repositories/prepared.ts';
 import { seedAccount } from './helpers/webhook-sink.ts';
-import { onPostgres, testDatabaseUrl } from './helpers/test-database.ts';
+import { onPostgres, useMigratedDatabase } from './helpers/test-database.ts';
 
-let dir: string;
+const migrated = useMigratedDatabase('chime-prepared-');
 let database: DatabaseHandle;
 
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'chime-prepared-'));
-  database = createDatabase(await testDatabaseUrl(dir));
-  await migrateToLatest(database.db);
-});
-afterAll(async () => {
-  await database?.db.destroy();
-  rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  database = migrated();
 });
 
 const byZone = prepared(['zone', 'after'], (db, p: { zone: string; after: string }) =>

@@ -3,29 +3,19 @@
  * single-use records (Discord OAuth states, setup tickets) and fixed-window counters. Two stores
  * over one real SQLite file stand for two instances.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../server/db/connection.ts';
 import { RateWindow } from '../server/lib/rate-window.ts';
 import { SharedRecordStore } from '../server/lib/shared-records.ts';
-import { testDatabaseUrl } from './helpers/test-database.ts';
+import { useMigratedDatabase } from './helpers/test-database.ts';
 
-let dir: string;
+const migrated = useMigratedDatabase('chime-shared-');
 let database: DatabaseHandle;
 let now = Date.parse('2026-11-23T10:00:00.000Z');
 const clock = () => now;
 
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'chime-shared-'));
-  database = createDatabase(await testDatabaseUrl(dir));
-  await migrateToLatest(database.db);
-});
-afterAll(async () => {
-  await database?.db.destroy();
-  rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  database = migrated();
 });
 
 describe('single-use records', () => {

@@ -4,11 +4,14 @@
  * throwaway database, created from TEST_POSTGRES_URL (a role allowed to CREATE DATABASE) and
  * dropped when the server closes, or at the end of the test file when the test kept the folder.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { createDatabase, type DatabaseHandle } from '../../server/db/connection.ts';
+import { migrateToLatest } from '../../server/db/migrate.ts';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -73,6 +76,25 @@ export async function releaseTestDatabase(dir: string): Promise<void> {
   if (!onPostgres || !existsSync(file)) return;
   await dropPostgresDatabase(readFileSync(file, 'utf8').trim());
   rmSync(file, { force: true });
+}
+
+/**
+ * A migrated database for the whole test file, without a server (a SQLite file in a temporary
+ * folder, or a throwaway PostgreSQL database): call the returned function once beforeAll ran.
+ */
+export function useMigratedDatabase(prefix: string): () => DatabaseHandle {
+  let dir = '';
+  let database: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), prefix));
+    database = createDatabase(await testDatabaseUrl(dir));
+    await migrateToLatest(database.db);
+  });
+  afterAll(async () => {
+    await database?.db.destroy();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => database!;
 }
 
 // Whatever a test file left behind (a folder it kept for a restart, a failed close). Registered
