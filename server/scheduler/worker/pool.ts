@@ -28,10 +28,14 @@ export class SchedulerWorkerPool {
   private readonly primary: SchedulerWorkerHost;
   /** Helper threads by index (1..DELIVERY_THREADS-1); null when not running. */
   private readonly helpers: Array<SchedulerWorkerHost | null>;
-  /** Helpers being stopped: still counted in /metrics until their last figures are in. */
-  private readonly retiring = new Set<SchedulerWorkerHost>();
-  /** What stopped helpers counted, summed: /metrics counters never go back. */
+  /** Helpers being stopped, each with its last figures to come: /metrics waits for those. */
+  private readonly retiring = new Map<SchedulerWorkerHost, Promise<MetricsJson>>();
+  /**
+   * What stopped helpers counted: /metrics counters never go back. A helper moves from
+   * `retiring` to here in one synchronous step, so a /metrics read never counts it twice.
+   */
   private retired: MetricsJson[] = [];
+  private compacting = false;
   private retiredStarts = 0;
   private readonly idleSince = new Map<SchedulerWorkerHost, number>();
   private idleTimer: NodeJS.Timeout | null = null;
@@ -61,7 +65,7 @@ export class SchedulerWorkerPool {
 
   /** Threads started so far (restarts and stopped helpers included). */
   get starts(): number {
-    return this.retiredStarts + this.hosts.reduce((n, h) => n + h.starts, 0) + [...this.retiring].reduce((n, h) => n + h.starts, 0);
+    return this.retiredStarts + this.hosts.reduce((n, h) => n + h.starts, 0) + [...this.retiring.keys()].reduce((n, h) => n + h.starts, 0);
   }
 
   start(): void {
@@ -104,14 +108,27 @@ export class SchedulerWorkerPool {
   }
 
   private async retire(host: SchedulerWorkerHost, index: number): Promise<void> {
-    this.retiring.add(host);
+    // The thread's 'stopped' message arrives before its exit, so finalMetrics is set by then.
+    const final = host.stop().then(() => host.finalMetrics ?? [], () => host.finalMetrics ?? []);
+    this.retiring.set(host, final);
+    const figures = await final;
+    this.retired.push(figures);
+    this.retiring.delete(host);
+    this.retiredStarts += host.starts;
+    this.log.info({ thread: index }, 'scheduler: extra delivery thread stopped (no work)');
+    await this.compactRetired();
+  }
+
+  /** One summed entry rather than one per burst. One compaction at a time; entries only append meanwhile. */
+  private async compactRetired(): Promise<void> {
+    if (this.compacting || this.retired.length < 2) return;
+    this.compacting = true;
     try {
-      await host.stop();
-      this.retired = [await sumMetrics([...this.retired, host.finalMetrics ?? []])];
-      this.log.info({ thread: index }, 'scheduler: extra delivery thread stopped (no work)');
+      const parts = this.retired.slice();
+      const summed = await sumMetrics(parts);
+      this.retired = [summed, ...this.retired.slice(parts.length)];
     } finally {
-      this.retiredStarts += host.starts;
-      this.retiring.delete(host);
+      this.compacting = false;
     }
   }
 
@@ -147,10 +164,11 @@ export class SchedulerWorkerPool {
 
   /** Every thread's delivery counters and histograms, stopped helpers' included, summed. */
   async metrics(): Promise<MetricsJson> {
-    const live = await Promise.all(
-      [...this.hosts, ...this.retiring].map((h) => h.call({ kind: 'metrics' }).catch((err: unknown) => h.finalMetrics ?? Promise.reject(err))),
-    );
-    return sumMetrics([...live, ...this.retired]);
+    // One synchronous snapshot of who is where: a helper stopping meanwhile is counted once.
+    const retired = [...this.retired];
+    const leaving = [...this.retiring.values()];
+    const live = this.hosts.map((h) => h.call({ kind: 'metrics' }).catch((err: unknown) => h.finalMetrics ?? Promise.reject(err)));
+    return sumMetrics([...(await Promise.all([...live, ...leaving])), ...retired]);
   }
 
   /** The running threads' last reports, added up (the timer: the earliest). */
@@ -176,6 +194,6 @@ export class SchedulerWorkerPool {
     this.stopping = true;
     if (this.idleTimer) clearInterval(this.idleTimer);
     this.idleTimer = null;
-    await Promise.all([...this.hosts, ...this.retiring].map((h) => h.stop()));
+    await Promise.all([...this.hosts, ...this.retiring.keys()].map((h) => h.stop()));
   }
 }
