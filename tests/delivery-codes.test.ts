@@ -25,7 +25,7 @@ describe('delivery codes', () => {
     ...Object.values(SEND_CODES),
     ...Object.values(EMAIL_CODES),
     ...accessCodes(),
-    // Set by the outbox when 5 deliveries in a row failed (server/repositories/deliveries.ts).
+    // Set by the outbox when 5 deliveries in a row failed (server/repositories/attempt-results.ts).
     'DESTINATION_FAILING',
   ];
 

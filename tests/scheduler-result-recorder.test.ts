@@ -3,7 +3,7 @@
  * clock and a fake writer. No timers, no database.
  */
 import { describe, expect, it } from 'vitest';
-import type { AttemptRecord } from '../server/repositories/deliveries.ts';
+import type { AttemptRecord } from '../server/repositories/attempt-results.ts';
 import { ManualClock } from '../server/scheduler/clock.ts';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../server/scheduler/options.ts';
 import { type AttemptInput, FLUSH_AT_COUNT, ResultRecorder, WRITE_RETRY_MS } from '../server/scheduler/result-recorder.ts';

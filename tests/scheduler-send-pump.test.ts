@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DestinationType } from '../server/db/database.ts';
-import type { OutboxCursor, OutboxRow } from '../server/repositories/deliveries.ts';
+import type { OutboxCursor, OutboxRow } from '../server/repositories/outbox.ts';
 import { ManualClock } from '../server/scheduler/clock.ts';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../server/scheduler/options.ts';
 import type { AttemptInput } from '../server/scheduler/result-recorder.ts';

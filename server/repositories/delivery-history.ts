@@ -1,11 +1,12 @@
 /**
  * What the owner reads and does about deliveries (README "Delivery history and problems"): the
  * history of a reminder with every attempt, resending one, the problems list and dismissing it.
- * The scheduler's own outbox queries are in deliveries.ts.
+ * The scheduler's own outbox queries are in outbox.ts, due-reminders.ts and attempt-results.ts.
  */
 import { sql } from 'kysely';
 import type { DeliveryStatus, DestinationType } from '../db/database.ts';
 import type { Executor } from './executor.ts';
+import { deliveriesWithTargets } from './delivery-joins.ts';
 
 export interface HistoryCursor {
   occurrenceUtc: string;
@@ -137,10 +138,7 @@ export interface DeliveryProblem {
  * delivery, however many attempts it took. The status literals match deliveries_problems_idx.
  */
 export async function listDeliveryProblems(db: Executor, accountId: string, limit: number): Promise<DeliveryProblem[]> {
-  return db
-    .selectFrom('deliveries as d')
-    .innerJoin('reminders as r', 'r.id', 'd.reminder_id')
-    .innerJoin('destinations as ds', 'ds.id', 'd.destination_id')
+  return deliveriesWithTargets(db)
     .select([
       'd.id as delivery_id',
       'd.reminder_id',

@@ -5,15 +5,8 @@
  * occurrence is never both skipped and unsent, nor claimed twice.
  */
 import type { DB } from '../db/connection.ts';
-import {
-  advanceReminders,
-  type DeliveryLease,
-  type EnabledDestinationRow,
-  insertDeliveries,
-  listEnabledDestinations,
-  type OutboxRow,
-  selectDueReminders,
-} from '../repositories/deliveries.ts';
+import { advanceReminders, type EnabledDestinationRow, insertDeliveries, listEnabledDestinations, selectDueReminders } from '../repositories/due-reminders.ts';
+import type { DeliveryLease, OutboxRow } from '../repositories/outbox.ts';
 import type { Clock } from './clock.ts';
 import { newMessageId, uuidv7 } from './ids.ts';
 import { planBatch } from './planner.ts';

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Registry } from 'prom-client';
 import { hasRole } from '../config.ts';
 import type { DestinationType } from '../db/database.ts';
-import { countDueReminders } from '../repositories/deliveries.ts';
+import { countDueReminders } from '../repositories/due-reminders.ts';
 import { addRemoteDeliveryMetrics, createAppRegistry, createSchedulerMetrics } from './metrics.ts';
 import { createModuleSenders } from './module-senders.ts';
 import { DEFAULT_SCHEDULER_OPTIONS, Scheduler, type SchedulerOptions } from './scheduler.ts';

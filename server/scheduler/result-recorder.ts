@@ -3,7 +3,8 @@
  * its next attempt time, failed), counts it, and writes attempts in batches (every
  * flushIntervalMs, or at once when many are waiting). A failed write is kept and tried again.
  */
-import type { AttemptRecord, OutboxRow } from '../repositories/deliveries.ts';
+import type { AttemptRecord } from '../repositories/attempt-results.ts';
+import type { OutboxRow } from '../repositories/outbox.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import type { SchedulerMetrics } from './metrics.ts';
 import type { SchedulerOptions } from './options.ts';

@@ -4,21 +4,10 @@ import type { DB } from '../db/connection.ts';
 import type { DestinationType } from '../db/database.ts';
 import { randomBytes } from 'node:crypto';
 import { instanceId } from '../lib/leadership.ts';
-import {
-  claimOutboxPage,
-  type DeliveryLease,
-  nextDeliveryAttemptAfter,
-  nextReminderFire,
-  pruneDeliveryLog,
-  recoverOutbox,
-  releaseDeliveryLeases,
-  hasExpiredLeases,
-  listEnabledDestinations,
-  selectDueReminderIds,
-  releaseOwnerLeases,
-  renewDeliveryLeases,
-  writeAttemptResults,
-} from '../repositories/deliveries.ts';
+import { writeAttemptResults } from '../repositories/attempt-results.ts';
+import { pruneDeliveryLog } from '../repositories/delivery-retention.ts';
+import { listEnabledDestinations, nextReminderFire, selectDueReminderIds } from '../repositories/due-reminders.ts';
+import { claimOutboxPage, type DeliveryLease, hasExpiredLeases, nextDeliveryAttemptAfter, recoverOutbox, releaseDeliveryLeases, releaseOwnerLeases, renewDeliveryLeases } from '../repositories/outbox.ts';
 import { type ClaimResult, Claimer } from './claimer.ts';
 import { type Clock, nextTurn, systemClock, type TimerHandle } from './clock.ts';
 import type { SchedulerMetrics } from './metrics.ts';

@@ -6,7 +6,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { DestinationType } from '../db/database.ts';
-import type { EnabledDestinationRow, OutboxCursor, OutboxRow } from '../repositories/deliveries.ts';
+import type { EnabledDestinationRow } from '../repositories/due-reminders.ts';
+import type { OutboxCursor, OutboxRow } from '../repositories/outbox.ts';
 import type { Clock } from './clock.ts';
 import type { SchedulerOptions } from './options.ts';
 import type { AttemptInput } from './result-recorder.ts';

@@ -11,7 +11,7 @@ import { oneLine, reminderUrl, truncate } from '../../../bot/format.ts';
 import { t } from '../../../bot/i18n.ts';
 import type { DB } from '../../db/connection.ts';
 import { findIdentity, updateIdentity } from '../../repositories/accounts.ts';
-import { hasFailedAttemptSince } from '../../repositories/deliveries.ts';
+import { hasFailedAttemptSince } from '../../repositories/attempt-results.ts';
 import type { SendContext, SendFailure } from '../../scheduler/types.ts';
 import { DISCORD_CODES } from '../discord-common/delivery.ts';
 

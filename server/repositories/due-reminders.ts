@@ -1,0 +1,198 @@
+import { sql } from 'kysely';
+import type { DestinationType, StoredRecurrence } from '../db/database.ts';
+import type { Executor } from './executor.ts';
+import type { DeliveryLease, OutboxRow } from './outbox.ts';
+import { idLists, insertChunks, takesRowLocks } from './statement-shapes.ts';
+
+/*
+ * Claiming due reminders: the primitives the claimer (server/scheduler/claimer.ts) runs in one
+ * transaction, with the planner in between, and what the scheduler asks of reminders that are due.
+ */
+
+/** A due reminder with what its deliveries need of it and of its account. */
+export interface DueReminderRow {
+  id: string;
+  account_id: string;
+  message: string;
+  local_date: string;
+  local_time: string;
+  remind_at_utc: string;
+  timezone: string;
+  recurrence_type: StoredRecurrence;
+  rrule: string | null;
+  exceptions: string;
+  snoozed_at_utc: string | null;
+  next_fire_utc: string;
+  next_occurrence_utc: string | null;
+  account_timezone: string;
+  locale: string | null;
+  username: string;
+}
+
+/** Up to `limit` reminders due at `nowIso`, earliest first (paused ones never); only `onlyIds` when given. */
+export async function selectDueReminders(db: Executor, nowIso: string, limit: number, onlyIds?: string[]): Promise<DueReminderRow[]> {
+  // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
+  const query = db
+    .selectFrom('reminders as r')
+    .innerJoin('accounts as a', 'a.id', 'r.account_id')
+    .select([
+      'r.id',
+      'r.account_id',
+      'r.message',
+      'r.local_date',
+      'r.local_time',
+      'r.remind_at_utc',
+      'r.timezone',
+      'r.recurrence_type',
+      'r.rrule',
+      'r.exceptions',
+      'r.snoozed_at_utc',
+      'r.next_fire_utc',
+      'r.next_occurrence_utc',
+      'a.timezone as account_timezone',
+      'a.locale',
+      'a.username',
+    ])
+    .where('r.next_fire_utc', 'is not', null)
+    .where('r.is_paused', '=', sql.lit(0))
+    .where('r.next_fire_utc', '<=', nowIso)
+    .$if(onlyIds !== undefined, (q) => q.where('r.id', 'in', onlyIds!))
+    .orderBy('r.next_fire_utc')
+    .limit(limit);
+  // Several instances claiming at once take disjoint reminders (SQLite serializes the whole claim).
+  const rows = takesRowLocks(db) ? await query.forUpdate('r').skipLocked().execute() : await query.execute();
+  return rows as DueReminderRow[];
+}
+
+/** The ids of due reminders `offset` on, earliest first (read only: what a claim could take). */
+export async function selectDueReminderIds(db: Executor, nowIso: string, limit: number, offset: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('reminders')
+    .select('id')
+    .where('next_fire_utc', 'is not', null)
+    .where('is_paused', '=', sql.lit(0))
+    .where('next_fire_utc', '<=', nowIso)
+    .orderBy('next_fire_utc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export interface EnabledDestinationRow {
+  id: string;
+  reminder_id: string;
+  type: DestinationType;
+  metadata: string;
+  secret: string | null;
+}
+
+/** The destinations of these reminders that are not disabled, in each reminder's order. */
+export async function listEnabledDestinations(db: Executor, reminderIds: string[]): Promise<EnabledDestinationRow[]> {
+  const out: EnabledDestinationRow[] = [];
+  for (const part of idLists(reminderIds)) {
+    const rows = await db
+      .selectFrom('destinations')
+      .select(['id', 'reminder_id', 'type', 'metadata', 'secret'])
+      .where('reminder_id', 'in', part)
+      .where('disabled_at', 'is', null)
+      .orderBy('position')
+      .execute();
+    for (const row of rows) out.push(row);
+  }
+  return out;
+}
+
+/** A pending delivery to write to the outbox. */
+export type NewDelivery = Pick<
+  OutboxRow,
+  'id' | 'reminder_id' | 'destination_id' | 'account_id' | 'occurrence_utc' | 'idempotency_key' | 'next_attempt_at' | 'late'
+>;
+
+/**
+ * Writes pending deliveries; one that already exists for its (reminder, occurrence, destination)
+ * is skipped. `written` holds the rows known to be in the table now: on a conflict a chunk cannot
+ * tell which of its rows went in, so none of that chunk is listed (the outbox sweep reads them back).
+ */
+export async function insertDeliveries<T extends NewDelivery>(db: Executor, rows: T[], nowIso: string, lease?: DeliveryLease): Promise<{ inserted: number; written: T[] }> {
+  let inserted = 0;
+  const written: T[] = [];
+  for (const part of insertChunks(rows)) {
+    const res = await db
+      .insertInto('deliveries')
+      .values(
+        part.map((d) => ({
+          id: d.id,
+          reminder_id: d.reminder_id,
+          destination_id: d.destination_id,
+          account_id: d.account_id,
+          occurrence_utc: d.occurrence_utc,
+          idempotency_key: d.idempotency_key,
+          status: 'pending' as const,
+          attempts: 0,
+          next_attempt_at: d.next_attempt_at,
+          late: d.late,
+          created_at: nowIso,
+          updated_at: nowIso,
+          lease_owner: lease?.owner ?? null,
+          lease_expires_at: lease?.until ?? null,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['reminder_id', 'occurrence_utc', 'destination_id']).doNothing())
+      .executeTakeFirst();
+    const n = Number(res.numInsertedOrUpdatedRows ?? 0);
+    inserted += n;
+    if (n === part.length) written.push(...part);
+  }
+  return { inserted, written };
+}
+
+/**
+ * Moves reminders that just fired to their next fire (null: nothing left), clearing a snooze.
+ * `completed` also marks them completed.
+ */
+export async function advanceReminders(
+  db: Executor,
+  reminderIds: string[],
+  next: { nextFireUtc: string | null; completed: boolean },
+  nowIso: string,
+): Promise<void> {
+  for (const part of idLists(reminderIds)) {
+    await db
+      .updateTable('reminders')
+      .set({
+        next_fire_utc: next.nextFireUtc,
+        next_occurrence_utc: next.nextFireUtc,
+        snoozed_at_utc: null,
+        last_fired_at: nowIso,
+        ...(next.completed ? { completed_at: nowIso } : {}),
+      })
+      .where('id', 'in', part)
+      .execute();
+  }
+}
+
+/** The earliest next_fire_utc over reminders that can fire (uses the partial due index). */
+export async function nextReminderFire(db: Executor): Promise<string | null> {
+  const row = await db
+    .selectFrom('reminders')
+    .select('next_fire_utc')
+    .where('next_fire_utc', 'is not', null)
+    .where('is_paused', '=', sql.lit(0))
+    .orderBy('next_fire_utc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.next_fire_utc ?? null;
+}
+
+/** Reminders that are due but not claimed yet. */
+export async function countDueReminders(db: Executor, nowIso: string): Promise<number> {
+  const row = await db
+    .selectFrom('reminders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('next_fire_utc', 'is not', null)
+    .where('is_paused', '=', sql.lit(0))
+    .where('next_fire_utc', '<=', nowIso)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
