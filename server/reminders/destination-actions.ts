@@ -12,6 +12,7 @@ import { findAccountById } from '../repositories/accounts.ts';
 import { clearDestinationDisabled, findDestinationOfAccount, setDestinationSecret } from '../repositories/destinations.ts';
 import type { WebhookPlatform } from '../destinations/webhook/index.ts';
 import type { TestOutcome } from '../scheduler/types.ts';
+import { parseJsonObject } from '../lib/json-object.ts';
 
 export type DestinationActionDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config'>;
 
@@ -46,15 +47,6 @@ async function ownedDestination(deps: Pick<DestinationActionDeps, 'db'>, account
   return { reminder: found.reminder, destination: found.destination };
 }
 
-function parseMetadata(text: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
 export interface UnsavedWebhook {
   url: string;
   platform: WebhookPlatform;
@@ -75,7 +67,7 @@ export async function testUnsavedWebhook(deps: DestinationActionDeps, accountId:
  */
 export async function testSavedDestination(deps: DestinationActionDeps, accountId: string, reminderId: string, destinationId: string): Promise<TestOutcome> {
   const { reminder, destination } = await ownedDestination(deps, accountId, reminderId, destinationId);
-  const metadata = parseMetadata(destination.metadata);
+  const metadata = parseJsonObject(destination.metadata);
   if (destination.type === 'webhook') {
     const problem = checkWebhookUrl(typeof metadata.url === 'string' ? metadata.url : '', deps.config.webhookAllowPrivateTargets);
     if (problem) return { ok: false, error: problem.message };

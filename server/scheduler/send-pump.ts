@@ -11,7 +11,9 @@ import type { OutboxCursor, OutboxRow } from '../repositories/outbox.ts';
 import type { Clock } from './clock.ts';
 import type { SchedulerOptions } from './options.ts';
 import type { AttemptInput } from './result-recorder.ts';
-import { type DestinationSender, SEND_CODES, type SendContext, type SendResult } from './types.ts';
+import { type DestinationInfo, DestinationInfoCache } from './destination-info.ts';
+import { attemptDelivery } from './send-attempt.ts';
+import type { DestinationSender } from './types.ts';
 
 export type OutboxStatus = 'pending' | 'retrying';
 
@@ -33,24 +35,9 @@ export interface SendPumpDeps {
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
-interface DestinationInfo {
-  metadata: Record<string, unknown>;
-  key: string;
-  platform: string;
-}
-
 interface Job {
   row: OutboxRow;
   info: DestinationInfo;
-}
-
-function parseMetadata(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 export class SendPump {
@@ -87,13 +74,14 @@ export class SendPump {
   private active = 0;
   private queued = 0;
   private readonly disabledDestinations = new Set<string>();
-  private readonly infoCache = new Map<string, DestinationInfo>();
+  private readonly infoCache: DestinationInfoCache;
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly deps: SendPumpDeps) {
     // Every in-flight send listens for shutdown on this one signal.
     setMaxListeners(0, this.abort.signal);
+    this.infoCache = new DestinationInfoCache((type) => deps.senderFor(type));
   }
 
   /** Rows due up to this instant have been read from the outbox (the timer arms after it). */
@@ -334,40 +322,12 @@ export class SendPump {
     return true;
   }
 
-  /**
-   * Parsed metadata, concurrency key and metrics label of a destination, cached by its metadata
-   * text: a burst to one webhook parses one URL, not 100,000. Metadata objects are shared:
-   * senders must not mutate them.
-   */
   private destinationInfo(row: OutboxRow): DestinationInfo {
-    return this.infoOf(row.destination_type, row.destination_id, row.metadata, row.secret);
+    return this.infoCache.of(row.destination_type, row.destination_id, row.metadata, row.secret);
   }
 
   private keyOf(type: DestinationType, destinationId: string, metadataText: string, secret: string | null): string {
-    return this.infoOf(type, destinationId, metadataText, secret).key;
-  }
-
-  private infoOf(type: DestinationType, destinationId: string, metadataText: string, secret: string | null): DestinationInfo {
-    const cacheKey = `${type}\u0000${metadataText}`;
-    let info = this.infoCache.get(cacheKey);
-    if (info) return info;
-    const metadata = Object.freeze(parseMetadata(metadataText));
-    const sender = this.deps.senderFor(type);
-    let key = `missing:${type}`;
-    let platform: string = type;
-    if (sender) {
-      const destination = { id: destinationId, type, metadata, secret };
-      try {
-        key = sender.concurrencyKey(destination);
-        platform = sender.metricsLabel?.(destination) ?? platform;
-      } catch {
-        key = `invalid:${type}`;
-      }
-    }
-    info = { metadata, key, platform };
-    if (this.infoCache.size >= 5000) this.infoCache.clear();
-    this.infoCache.set(cacheKey, info);
-    return info;
+    return this.infoCache.of(type, destinationId, metadataText, secret).key;
   }
 
   /** Rows were left in the table for lack of room and room came back: read on. */
@@ -421,47 +381,15 @@ export class SendPump {
     const { row, info } = job;
     const attempt = row.attempts + 1;
     const startedMs = this.deps.clock.now();
-    let result: SendResult;
-    const sender = this.deps.senderFor(row.destination_type);
-    if (row.disabled_at || this.disabledDestinations.has(row.destination_id)) {
-      result = {
-        ok: false,
-        retryable: false,
-        code: SEND_CODES.DESTINATION_DISABLED,
-        error: `Destination is disabled${row.disabled_reason ? `: ${row.disabled_reason}` : ''}`,
-      };
-    } else if (!sender) {
-      result = {
-        ok: false,
-        retryable: false,
-        code: SEND_CODES.DESTINATION_NOT_CONFIGURED,
-        error: `This server is not set up to deliver ${row.destination_type} destinations`,
-      };
-    } else {
-      const ctx: SendContext = {
-        deliveryId: row.id,
-        idempotencyKey: row.idempotency_key,
-        attempt,
-        reminder: {
-          id: row.reminder_id,
-          message: row.message,
-          recurrence_type: row.recurrence_type,
-          timezone: row.reminder_timezone,
-          remind_at_utc: row.remind_at_utc,
-        },
-        account: { id: row.account_id, timezone: row.account_timezone, locale: row.locale, username: row.username },
-        destination: { id: row.destination_id, type: row.destination_type, metadata: info.metadata, secret: row.secret },
-        occurrenceUtc: row.occurrence_utc,
-        firedAt: new Date(startedMs).toISOString(),
-        late: row.late === 1,
-        signal: this.abort.signal,
-      };
-      try {
-        result = await sender.send(ctx);
-      } catch (err) {
-        result = { ok: false, retryable: true, code: SEND_CODES.SEND_CRASHED, error: `Unexpected error: ${(err as Error)?.message ?? String(err)}` };
-      }
-    }
+    const result = await attemptDelivery({
+      row,
+      info,
+      sender: this.deps.senderFor(row.destination_type),
+      attempt,
+      startedMs,
+      destinationDisabled: this.disabledDestinations.has(row.destination_id),
+      signal: this.abort.signal,
+    });
     if (!result.ok && this.abort.signal.aborted) {
       // Abandoned at shutdown: not an attempt; the row stays as it was and is resent on start.
       this.known.delete(row.id);
