@@ -152,7 +152,7 @@ async function validate(deps: ReminderDeps, accountId: string, input: ReminderIn
   return { message, schedule, anchorMs: anchorOf(schedule), nextMs, destinations };
 }
 
-/** The checks of a create, without writing: transfer.ts runs each imported row through them. */
+/** The checks of a create, without writing: transfer/prepare-row.ts runs each imported row through them. */
 export function validateNewReminder(deps: ReminderDeps, accountId: string, input: ReminderInput, nowMs: number): Promise<ValidReminder> {
   return validate(deps, accountId, input, null, nowMs);
 }

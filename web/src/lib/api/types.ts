@@ -24,6 +24,7 @@ import type {
   ReminderOut,
   SnoozeBody,
 } from '../../../../server/routes/reminders/schemas.ts';
+import type { Format as TransferFormatSchema, ImportBody, ImportOut } from '../../../../server/routes/transfer/schemas.ts';
 import type { Ok as OkSchema } from '../../../../server/schemas/common.ts';
 
 /** Compile-time check: fails unless `Actual` is assignable to `Expected`. */
@@ -87,3 +88,12 @@ type _PayloadsMatchTheServer = [
   Accepts<Static<typeof ReminderBody>, ReminderPayload>,
   Accepts<Static<typeof DestinationBody>, DestinationInput>,
 ];
+
+/** A file format of export and import. */
+export type TransferFormat = Static<typeof TransferFormatSchema>;
+
+/** Body of POST /api/reminders/import. */
+export type ImportPayload = Static<typeof ImportBody>;
+
+/** Answer of POST /api/reminders/import: the check, the preview of the first rows, what was created. */
+export type ImportResult = Static<typeof ImportOut>;

@@ -1,4 +1,5 @@
 import { api, apiErrorFromResponse } from '@/lib/api-client';
+import type { ImportPayload, ImportResult, TransferFormat } from '@/lib/api/types';
 import { getToken } from '@/lib/session';
 
 /** The account's calendar feed address (created on first call). */
@@ -6,30 +7,9 @@ export const getCalendarFeed = () => api.get<{ url: string }>('/api/account/cale
 export const rotateCalendarFeed = () => api.post<{ url: string }>('/api/account/calendar-feed/rotate');
 export const disableCalendarFeed = () => api.delete<{ ok: boolean }>('/api/account/calendar-feed');
 
-export type TransferFormat = 'json' | 'csv' | 'ics';
+export type { ImportResult, TransferFormat };
 
-export interface ImportPreviewRow {
-  row: number;
-  message: string;
-  date: string;
-  time: string;
-  timezone: string;
-  recurrence: string;
-  rrule: string | null;
-  exceptions: string[];
-  paused: boolean;
-  destinations: Array<{ type: string; metadata: Record<string, unknown> }>;
-  next_fire_utc: string | null;
-}
-
-export interface ImportResult {
-  valid: number;
-  created: number;
-  errors: Array<{ row: number; code: string; error: string }>;
-  preview: ImportPreviewRow[];
-}
-
-export const importReminders = (body: { format: TransferFormat; content: string; dry_run: boolean; mode: 'all_or_nothing' | 'valid_only' }) =>
+export const importReminders = (body: ImportPayload) =>
   api.post<ImportResult>('/api/reminders/import', body, { timeoutMs: 60_000 });
 
 /** The format of a picked file, by its extension; null when it is none Chime reads. */

@@ -1,0 +1,114 @@
+/**
+ * Import: a file of reminders read (read-json-csv.ts, read-ics.ts), each row through the same
+ * checks as a create (prepare-row.ts), then created in one transaction (README "Calendar feed,
+ * export and import").
+ */
+import type { StoredRecurrence } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import { findAccountById } from '../../repositories/accounts.ts';
+import { countRemindersOfAccount, insertReminder } from '../../repositories/reminders.ts';
+import { MAX_REMINDERS_PER_ACCOUNT } from '../input.ts';
+import { saveDestinations, type ReminderDeps } from '../service.ts';
+import { fileError, MAX_IMPORT_BYTES, type ImportMode, type TransferFormat, type TransferReminder } from './formats.ts';
+import { prepareRow, type PreparedRow } from './prepare-row.ts';
+import { readIcs } from './read-ics.ts';
+import { readCsv, readJson } from './read-json-csv.ts';
+
+const PREVIEW_ROWS = 20;
+
+export interface ImportRequest {
+  format: TransferFormat;
+  content: string;
+  dry_run?: boolean | undefined;
+  mode?: ImportMode | undefined;
+}
+
+/** A row as it would be created: the file's reminder once checked, and when it would first fire. */
+export interface ImportPreview extends TransferReminder {
+  row: number;
+  next_fire_utc: string | null;
+}
+
+export interface ImportResult {
+  valid: number;
+  created: number;
+  errors: Array<{ row: number; code: string; error: string }>;
+  preview: ImportPreview[];
+}
+
+function previewOf(p: PreparedRow): ImportPreview {
+  const s = p.valid.schedule;
+  return {
+    row: p.row,
+    message: p.valid.message,
+    date: s.local_date,
+    time: s.local_time,
+    timezone: s.timezone,
+    recurrence: s.recurrence_type,
+    rrule: s.rrule ?? null,
+    exceptions: JSON.parse(p.exceptions) as string[],
+    paused: p.paused,
+    destinations: p.valid.destinations.map((d) => ({ type: d.type, metadata: { ...d.metadata } })),
+    next_fire_utc: new Date(p.nextMs).toISOString(),
+  };
+}
+
+const limitMessage = `An account can hold at most ${MAX_REMINDERS_PER_ACCOUNT.toLocaleString('en-US')} reminders. Delete some first.`;
+
+/**
+ * Reads a file of reminders, checks every row as a create would, and (unless dry_run) creates
+ * them in one transaction: all of them or none (all_or_nothing), or the valid ones (valid_only).
+ * A file that cannot be read at all is an AppError (400); a row that fails is listed in errors.
+ */
+export async function importReminders(deps: ReminderDeps, accountId: string, request: ImportRequest, nowMs = Date.now()): Promise<ImportResult> {
+  const mode: ImportMode = request.mode ?? 'all_or_nothing';
+  if (Buffer.byteLength(request.content) > MAX_IMPORT_BYTES) throw new AppError('IMPORT_TOO_LARGE', 'The file is larger than 1 MiB');
+  const account = await findAccountById(deps.db, accountId);
+  if (!account) throw new AppError('NOT_AUTHENTICATED', 'Your account no longer exists');
+  const rows = request.format === 'json' ? readJson(request.content) : request.format === 'csv' ? readCsv(request.content) : readIcs(request.content, account.timezone);
+  if (rows.length === 0) throw fileError('The file holds no reminder');
+
+  const errors: ImportResult['errors'] = [];
+  const prepared: PreparedRow[] = [];
+  let room = MAX_REMINDERS_PER_ACCOUNT - (await countRemindersOfAccount(deps.db, accountId));
+  for (const raw of rows) {
+    try {
+      const p = await prepareRow(deps, accountId, raw, nowMs);
+      if (room <= 0) throw new AppError('REMINDER_LIMIT', limitMessage);
+      room -= 1;
+      prepared.push(p);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      errors.push({ row: raw.row, code: err.code, error: err.message });
+    }
+  }
+  const result: ImportResult = { valid: prepared.length, created: 0, errors, preview: prepared.slice(0, PREVIEW_ROWS).map(previewOf) };
+  if (request.dry_run || prepared.length === 0 || (mode === 'all_or_nothing' && errors.length > 0)) return result;
+
+  await deps.db.transaction().execute(async (trx) => {
+    // Checked again in the transaction: another request may have created reminders meanwhile.
+    if ((await countRemindersOfAccount(trx, accountId)) + prepared.length > MAX_REMINDERS_PER_ACCOUNT) throw new AppError('REMINDER_LIMIT', limitMessage);
+    for (const p of prepared) {
+      const v = p.valid;
+      const next = new Date(p.nextMs).toISOString();
+      const row = await insertReminder(trx, {
+        account_id: accountId,
+        message: v.message,
+        ...v.schedule,
+        recurrence_type: v.schedule.recurrence_type as StoredRecurrence,
+        rrule: v.schedule.rrule ?? null,
+        exceptions: p.exceptions,
+        remind_at_utc: new Date(v.anchorMs).toISOString(),
+        is_paused: p.paused ? 1 : 0,
+        snoozed_at_utc: null,
+        next_fire_utc: next,
+        next_occurrence_utc: next,
+      });
+      // New signing secrets for webhooks (shown by rotating them from the reminder's page).
+      await saveDestinations(trx, row.id, v.destinations);
+    }
+  });
+  deps.scheduler.wake();
+  result.created = prepared.length;
+  return result;
+}

@@ -1,0 +1,54 @@
+/** Reading a JSON or CSV file into rows, unvalidated (prepare-row.ts checks them). */
+import { AppError } from '../../errors.ts';
+import { CsvSyntaxError, parseCsv, unguardCell } from '../../lib/csv.ts';
+import { CSV_COLUMNS, fileError, MAX_IMPORT_ROWS, tooManyRowsError, type RawRow } from './formats.ts';
+
+export function readJson(content: string): RawRow[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw fileError(`The file is not valid JSON: ${(err as Error).message}`);
+  }
+  const list = Array.isArray(parsed) ? parsed : parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>).reminders : undefined;
+  if (!Array.isArray(list)) throw fileError('The JSON file must hold a "reminders" array (as Chime exports it) or an array of reminders');
+  if (list.length > MAX_IMPORT_ROWS) throw tooManyRowsError();
+  return list.map((item, i) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? { row: i + 1, fields: item as Record<string, unknown> }
+      : { row: i + 1, fields: {}, error: new AppError('VALIDATION_FAILED', 'Each reminder must be a JSON object') },
+  );
+}
+
+export function readCsv(content: string): RawRow[] {
+  let records: string[][];
+  try {
+    records = parseCsv(content, MAX_IMPORT_ROWS + 1);
+  } catch (err) {
+    if (err instanceof CsvSyntaxError && err.message.startsWith('more than')) throw tooManyRowsError();
+    throw fileError(`The file is not valid CSV: ${(err as Error).message}`);
+  }
+  const header = records.shift()?.map((h) => h.trim().toLowerCase());
+  if (!header || !['message', 'date', 'time'].every((c) => header.includes(c))) {
+    throw fileError(`The first line of the CSV file must name its columns: ${CSV_COLUMNS.join(',')}`);
+  }
+  return records.map((cells, i) => {
+    const fields: Record<string, unknown> = {};
+    header.forEach((name, col) => {
+      if ((CSV_COLUMNS as readonly string[]).includes(name)) fields[name] = unguardCell(cells[col] ?? '');
+    });
+    const row: RawRow = { row: i + 1, fields };
+    const destinations = String(fields.destinations ?? '').trim();
+    if (destinations === '') fields.destinations = [];
+    else {
+      try {
+        fields.destinations = JSON.parse(destinations) as unknown;
+      } catch {
+        row.error = new AppError('INVALID_DESTINATION', 'destinations must be a JSON array such as [{"type":"discord_dm","metadata":{}}]');
+      }
+    }
+    if (fields.rrule === '') fields.rrule = null;
+    if (fields.timezone === '') delete fields.timezone;
+    return row;
+  });
+}
