@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DISCORD_CODES } from '../server/destinations/discord-common/delivery.ts';
-import { WEBHOOK_CODES } from '../server/destinations/webhook/sender.ts';
+import { WEBHOOK_CODES } from '../server/destinations/webhook/codes.ts';
 import { EMAIL_CODES } from '../server/mail/transport.ts';
 import { SEND_CODES } from '../server/scheduler/types.ts';
 

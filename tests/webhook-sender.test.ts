@@ -4,7 +4,8 @@
  */
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookSender, resultOfStatus, type WebhookSender, webhookSenderOf } from '../server/destinations/webhook/sender.ts';
+import { resultOfStatus } from '../server/destinations/webhook/codes.ts';
+import { createWebhookSender, type WebhookSender, webhookSenderOf } from '../server/destinations/webhook/sender.ts';
 import type { SendContext } from '../server/scheduler/types.ts';
 import { startWebhookSink, verifyStandardWebhook, type WebhookSink } from './helpers/webhook-sink.ts';
 

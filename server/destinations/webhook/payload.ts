@@ -1,0 +1,65 @@
+/** The JSON body per platform (generic, Discord, Slack) and the target and body of one reminder send. */
+import type { SendContext, SendFailure } from '../../scheduler/types.ts';
+import { fail, WEBHOOK_CODES } from './codes.ts';
+import type { WebhookPlatform } from './index.ts';
+import type { WebhookTarget } from './post.ts';
+
+const DISCORD_CONTENT_MAX = 2000;
+const SLACK_TEXT_MAX = 40_000;
+
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Cut on a code point boundary so a surrogate pair is never split.
+  return Array.from(text).slice(0, max - 1).join('') + '…';
+}
+
+export function webhookBody(
+  platform: WebhookPlatform,
+  fields: { type: 'reminder.due' | 'webhook.test'; id: string; message: string; username?: string | undefined } & Record<string, unknown>,
+): string {
+  if (platform === 'discord') {
+    return JSON.stringify({
+      content: truncate(fields.message, DISCORD_CONTENT_MAX),
+      ...(fields.username ? { username: fields.username } : {}),
+      // A reminder text must never ping @everyone or roles by accident.
+      allowed_mentions: { parse: [] },
+    });
+  }
+  if (platform === 'slack') {
+    return JSON.stringify({ text: truncate(fields.message, SLACK_TEXT_MAX), ...(fields.username ? { username: fields.username } : {}) });
+  }
+  const { username: _username, ...generic } = fields;
+  return JSON.stringify(generic);
+}
+
+/** The platform of stored metadata; anything unknown is a generic webhook. */
+export function platformOf(metadata: Record<string, unknown>): WebhookPlatform {
+  const p = metadata.platform;
+  return p === 'discord' || p === 'slack' ? p : 'generic';
+}
+
+/** The body and target of one send; a test send carries a `webhook.test` payload. */
+export function sendPayload(ctx: SendContext): { target: WebhookTarget; body: string } | SendFailure {
+  const meta = ctx.destination.metadata as { url?: unknown; username?: unknown };
+  if (typeof meta.url !== 'string') return fail(WEBHOOK_CODES.URL_INVALID, 'Webhook URL is missing', false);
+  const platform = platformOf(ctx.destination.metadata);
+  const username = typeof meta.username === 'string' && meta.username ? meta.username : undefined;
+  const target: WebhookTarget = { url: meta.url, platform, username, secret: ctx.destination.secret };
+  if (ctx.test) {
+    return { target, body: webhookBody(platform, { type: 'webhook.test', id: ctx.idempotencyKey, message: ctx.reminder.message, fired_at: ctx.firedAt, username }) };
+  }
+  const body = webhookBody(platform, {
+    type: 'reminder.due',
+    id: ctx.idempotencyKey,
+    reminder_id: ctx.reminder.id,
+    message: ctx.reminder.message,
+    occurrence_at: ctx.occurrenceUtc,
+    fired_at: ctx.firedAt,
+    recurrence: ctx.reminder.recurrence_type,
+    timezone: ctx.reminder.timezone,
+    late: ctx.late,
+    attempt: ctx.attempt,
+    username,
+  });
+  return { target, body };
+}
