@@ -98,6 +98,17 @@ const nasty: fc.Arbitrary<unknown> = fc.oneof(
 const oneOfOr = <T>(good: fc.Arbitrary<T>, goodWeight = 3) => fc.oneof({ weight: goodWeight, arbitrary: good as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: nasty });
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
+/**
+ * A fuzz value as text. String() throws on objects whose toString/valueOf keys are not functions,
+ * which fc.jsonValue makes ({"toString": 1}); those go out as their JSON instead.
+ */
+const asText = (v: unknown): string => {
+  try {
+    return String(v);
+  } catch {
+    return JSON.stringify(v) ?? '';
+  }
+};
 /** encodeURIComponent throws on lone surrogates; UTF-8 round-trip turns them into U+FFFD first. */
 const enc = (s: string) => encodeURIComponent(Buffer.from(s, 'utf8').toString('utf8'));
 const dateStr = fc.oneof(
@@ -342,7 +353,7 @@ const importContent = fc.oneof(
   fc.array(reminderFields, { maxLength: 3 }).map((list) => ['message,date,time,timezone,recurrence,rrule,paused,destinations', ...list.map((r) => [r.message, r.date, r.time, r.timezone, r.recurrence, r.rrule, 'false', JSON.stringify(r.destinations ?? [])].map(csvCell).join(','))].join('\r\n')),
   fc.tuple(oneOfOr(fc.string({ maxLength: 40 })), dateStr, oneOfOr(rrule), zone).map(
     ([summary, date, rule, tz]) =>
-      `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nSUMMARY:${String(summary)}\r\nDTSTART;TZID=${String(tz)}:${String(date).replaceAll('-', '')}T090000\r\nRRULE:${String(rule)}\r\nEXDATE:${String(date).replaceAll('-', '')}T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`,
+      `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nSUMMARY:${asText(summary)}\r\nDTSTART;TZID=${asText(tz)}:${asText(date).replaceAll('-', '')}T090000\r\nRRULE:${asText(rule)}\r\nEXDATE:${asText(date).replaceAll('-', '')}T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`,
   ),
   fc.constantFrom('', '[]', '{}', 'BEGIN:VCALENDAR', 'BEGIN:VCALENDAR\r\nEND:VEVENT', 'message\r\n"unterminated', '[1,2,3]', '{"reminders":[null,1,"x",[]]}'),
   fc.string({ maxLength: 300 }),
@@ -385,7 +396,7 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
     600,
   ],
   ['POST /api/reminders/:id/skip', bodyRoute('POST', '/api/reminders/{id}/skip', { occurrence: oneOfOr(isoStr) }), 300],
-  ['DELETE /api/reminders/:id/skip/:occurrence', fc.oneof(isoStr, nasty.map(String)).chain((o) => queryRoute('DELETE', `/api/reminders/{id}/skip/${enc(o)}`, {})), 200],
+  ['DELETE /api/reminders/:id/skip/:occurrence', fc.oneof(isoStr, nasty.map(asText)).chain((o) => queryRoute('DELETE', `/api/reminders/{id}/skip/${enc(o)}`, {})), 200],
   ['GET /api/reminders/:id/occurrences', queryRoute('GET', '/api/reminders/{id}/occurrences', { count: oneOfOr(fc.integer({ min: -5, max: 1500 }).map(String)), from: oneOfOr(isoStr), to: oneOfOr(isoStr) }), 600],
   ['GET /api/reminders/preview', queryRoute('GET', '/api/reminders/preview', { date: dateStr, time: timeStr, recurrence, rrule: oneOfOr(rrule), timezone: zone, count: oneOfOr(fc.integer({ min: -5, max: 1500 }).map(String)) }), 800],
   ['GET /api/reminders/errors', queryRoute('GET', '/api/reminders/errors', { x: nasty }), 40],
