@@ -1,0 +1,60 @@
+import { Hash, type LucideIcon, Mail, MessageCircle, Webhook } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DestinationInput } from '@/lib/api/reminders';
+import { countByType, DESTINATION_CAPS, type EditableDestination } from '../api/destinations';
+import { AvailabilityHint } from './availability-hint';
+import type { Availability } from './use-destination-availability';
+
+/** The kinds the editor offers; a kind's name is also the stem of its texts (`dm.title`) and test ids (`option-dm`). */
+export const OPTION_KINDS = {
+  dm: { icon: MessageCircle, type: 'discord_dm' },
+  channel: { icon: Hash, type: 'discord_channel' },
+  webhook: { icon: Webhook, type: 'webhook' },
+  email: { icon: Mail, type: 'email' },
+} as const satisfies Record<string, { icon: LucideIcon; type: DestinationInput['type'] }>;
+
+export type OptionKind = keyof typeof OPTION_KINDS;
+
+interface DestinationOptionRowProps {
+  kind: OptionKind;
+  /** The destinations in the list, counted against the kind's cap. */
+  destinations: readonly EditableDestination[];
+  availability: Availability;
+  action: ReactNode;
+  children?: ReactNode;
+}
+
+/** One way to add a destination: its icon, title, usage against the cap, description, why it is unavailable, and its button. */
+export function DestinationOptionRow({ kind, destinations, availability, action, children }: DestinationOptionRowProps) {
+  const { t } = useTranslation('destinations');
+  const { icon: Icon, type } = OPTION_KINDS[kind];
+  const count = countByType(destinations, type);
+  const cap = DESTINATION_CAPS[type];
+  return (
+    <div className="p-4" data-testid={`option-${kind}`}>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:gap-4">
+        <div className="flex min-w-0 flex-1 items-start gap-3">
+          <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary dark:bg-primary/20">
+            <Icon className="size-4.5" aria-hidden />
+          </span>
+          <div className="min-w-0 flex-1 space-y-0.5">
+            <p className="flex flex-wrap items-center gap-x-2 text-sm font-semibold">
+              {t(`${kind}.title`)}
+              <span className="text-xs font-normal tabular-nums text-muted-foreground" title={t('editor.usage', { used: count, cap })}>
+                <span aria-hidden>
+                  {count}/{cap}
+                </span>
+                <span className="sr-only">{t('editor.usage', { used: count, cap })}</span>
+              </span>
+            </p>
+            <p className="text-xs text-muted-foreground">{t(`${kind}.description`)}</p>
+            <AvailabilityHint availability={availability} testId={`${kind}-hint`} />
+          </div>
+        </div>
+        <div className="shrink-0 sm:w-auto">{action}</div>
+      </div>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSearch } from 'wouter';
+import type { EditableDestination } from '../api/destinations';
+import { currentTime, isReminderFormValid, type ReminderFormState } from './reminder-form-fields';
+
+/** The ?date=YYYY-MM-DD the calendar links with, when it is a real date; else no date. */
+function dateFromQuery(search: string): string {
+  const value = new URLSearchParams(search).get('date') ?? '';
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return '';
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value) ? value : '';
+}
+
+/**
+ * The create wizard's draft: the reminder's fields (the date from the calendar's link, the time
+ * on the account's clock) and its destinations, and whether the user has put anything in it yet.
+ */
+export function useWizardDraft(timezone: string | undefined) {
+  const search = useSearch();
+  const [initialDate] = useState(() => dateFromQuery(search));
+  // SPEC leaves the wizard's default recurrence open (section 3); ONCE, as in the edit form.
+  const [form, setForm] = useState<ReminderFormState>(() => ({
+    date: initialDate,
+    time: currentTime(),
+    message: '',
+    recurrence: 'ONCE',
+    custom: null,
+    end: { kind: 'never' },
+    raw: null,
+  }));
+  const [destinations, setDestinations] = useState<EditableDestination[]>([]);
+  const timeEdited = useRef(false);
+
+  // "Current local time" means the account's wall clock: once the zone is known, follow it
+  // unless the user already picked a time.
+  useEffect(() => {
+    if (timezone && !timeEdited.current) setForm((f) => ({ ...f, time: currentTime(timezone) }));
+  }, [timezone]);
+
+  function updateForm(next: ReminderFormState) {
+    if (next.time !== form.time) timeEdited.current = true;
+    setForm(next);
+  }
+
+  // Anything the user typed or picked (the date from the calendar and the clock's default time are not theirs).
+  const touched =
+    form.message.trim() !== '' ||
+    form.date !== initialDate ||
+    form.recurrence !== 'ONCE' ||
+    form.custom !== null ||
+    form.end.kind !== 'never' ||
+    destinations.length > 0 ||
+    timeEdited.current;
+
+  return { form, updateForm, destinations, setDestinations, valid: isReminderFormValid(form), touched };
+}

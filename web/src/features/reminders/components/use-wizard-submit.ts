@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { useSWRConfig } from 'swr';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { createReminder, remindersKey } from '@/lib/api/reminders';
+import { type EditableDestination, toDestinationInputs } from '../api/destinations';
+import { useLeaveGuard } from './leave-guard';
+import { formRepetition, type ReminderFormState } from './reminder-form-fields';
+import type { SecretEntry } from './secret-dialog';
+import { useDestinationError } from './use-destination-error';
+
+const CREATED_TOAST_MS = 3000;
+
+/**
+ * The wizard's Create: sends the draft, shows the new webhooks' secrets once, then leaves for the
+ * dashboard. Until it is saved, leaving a touched draft asks first (the leave guard).
+ */
+export function useWizardSubmit(form: ReminderFormState, destinations: EditableDestination[], touched: boolean) {
+  const { t } = useTranslation('reminders');
+  const { mutate } = useSWRConfig();
+  const destinationError = useDestinationError();
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [secrets, setSecrets] = useState<SecretEntry[] | null>(null);
+  const [saved, setSaved] = useState(false);
+  // The review step found no occurrence left (or Create was refused as past): Create waits for a
+  // later date, and the review step says why, once.
+  const [inPast, setInPast] = useState(false);
+  const [refusedAsPast, setRefusedAsPast] = useState(false);
+  const guard = useLeaveGuard(touched && !saved);
+
+  /** Forgets the last attempt's failure (on a change of step). */
+  function clearAttempt() {
+    setError(null);
+    setRefusedAsPast(false);
+  }
+
+  function finish() {
+    setSecrets(null);
+    toast.success(t('wizard.created'), { duration: CREATED_TOAST_MS });
+    guard.leaveTo('/home');
+  }
+
+  async function create() {
+    setSubmitting(true);
+    setError(null);
+    const fallback = t('wizard.createFailed');
+    try {
+      // The server reads date and time in the account zone (no timezone sent).
+      const created = await createReminder({
+        date: form.date,
+        time: form.time,
+        message: form.message.trim(),
+        ...formRepetition(form),
+        destinations: toDestinationInputs(destinations),
+      });
+      if (!created?.id) throw new Error(fallback);
+      setSaved(true);
+      void mutate(remindersKey);
+      const fresh = created.destinations.filter((d) => d.type === 'webhook' && d.secret).map((d) => ({ id: d.id, url: d.metadata.url, secret: d.secret as string }));
+      if (fresh.length > 0) setSecrets(fresh);
+      else finish();
+    } catch (err) {
+      console.error('Failed to create reminder', err);
+      if (err instanceof ApiError && err.code === 'REMINDER_IN_PAST') {
+        // The time passed while the user read the review: the review step says so (not a toast too).
+        setRefusedAsPast(true);
+        return;
+      }
+      // A destination at fault is named, with the server's reason in the user's language.
+      const message = destinationError(err, destinations) ?? (errorMessage(err, fallback) || fallback);
+      setError(message);
+      toast.error(message);
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return { submitting, error, secrets, inPast, setInPast, refusedAsPast, guard, clearAttempt, finish, create };
+}
