@@ -50,13 +50,16 @@ export function AddDestinationOptions({ value, onAdd, disabled, idPrefix, accoun
   );
 }
 
+/** Spelled out (not built from the kind) so the locale test sees them used. */
+const ADD_LABELS = { dm: 'dm.add', channel: 'channel.add' } as const;
+
 /** The "Add" button of the DM and channel rows (the channel's opens the server picker). */
 function AddButton({ kind, disabled, onClick, opensDialog }: { kind: 'dm' | 'channel'; disabled?: boolean; onClick: () => void; opensDialog?: boolean }) {
   const { t } = useTranslation('destinations');
   return (
     <Button type="button" variant="outline" size="sm" className="w-full sm:w-auto" disabled={disabled} onClick={onClick} aria-haspopup={opensDialog ? 'dialog' : undefined} data-testid={`add-${kind}`}>
       <Plus />
-      {t(`${kind}.add`)}
+      {t(ADD_LABELS[kind])}
     </Button>
   );
 }

@@ -6,13 +6,16 @@ import { countByType, DESTINATION_CAPS, type EditableDestination } from '../api/
 import { AvailabilityHint } from './availability-hint';
 import type { Availability } from './use-destination-availability';
 
-/** The kinds the editor offers; a kind's name is also the stem of its texts (`dm.title`) and test ids (`option-dm`). */
+/**
+ * The kinds the editor offers; a kind's name is also the stem of its test ids (`option-dm`). Text
+ * keys are spelled out, not built from the name: the locale test finds used keys as literals.
+ */
 export const OPTION_KINDS = {
-  dm: { icon: MessageCircle, type: 'discord_dm' },
-  channel: { icon: Hash, type: 'discord_channel' },
-  webhook: { icon: Webhook, type: 'webhook' },
-  email: { icon: Mail, type: 'email' },
-} as const satisfies Record<string, { icon: LucideIcon; type: DestinationInput['type'] }>;
+  dm: { icon: MessageCircle, type: 'discord_dm', title: 'dm.title', description: 'dm.description' },
+  channel: { icon: Hash, type: 'discord_channel', title: 'channel.title', description: 'channel.description' },
+  webhook: { icon: Webhook, type: 'webhook', title: 'webhook.title', description: 'webhook.description' },
+  email: { icon: Mail, type: 'email', title: 'email.title', description: 'email.description' },
+} as const satisfies Record<string, { icon: LucideIcon; type: DestinationInput['type']; title: string; description: string }>;
 
 export type OptionKind = keyof typeof OPTION_KINDS;
 
@@ -28,7 +31,7 @@ interface DestinationOptionRowProps {
 /** One way to add a destination: its icon, title, usage against the cap, description, why it is unavailable, and its button. */
 export function DestinationOptionRow({ kind, destinations, availability, action, children }: DestinationOptionRowProps) {
   const { t } = useTranslation('destinations');
-  const { icon: Icon, type } = OPTION_KINDS[kind];
+  const { icon: Icon, type, title, description } = OPTION_KINDS[kind];
   const count = countByType(destinations, type);
   const cap = DESTINATION_CAPS[type];
   return (
@@ -40,7 +43,7 @@ export function DestinationOptionRow({ kind, destinations, availability, action,
           </span>
           <div className="min-w-0 flex-1 space-y-0.5">
             <p className="flex flex-wrap items-center gap-x-2 text-sm font-semibold">
-              {t(`${kind}.title`)}
+              {t(title)}
               <span className="text-xs font-normal tabular-nums text-muted-foreground" title={t('editor.usage', { used: count, cap })}>
                 <span aria-hidden>
                   {count}/{cap}
@@ -48,7 +51,7 @@ export function DestinationOptionRow({ kind, destinations, availability, action,
                 <span className="sr-only">{t('editor.usage', { used: count, cap })}</span>
               </span>
             </p>
-            <p className="text-xs text-muted-foreground">{t(`${kind}.description`)}</p>
+            <p className="text-xs text-muted-foreground">{t(description)}</p>
             <AvailabilityHint availability={availability} testId={`${kind}-hint`} />
           </div>
         </div>

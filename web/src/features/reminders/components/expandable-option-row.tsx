@@ -6,6 +6,12 @@ import { countByType, DESTINATION_CAPS, type EditableDestination } from '../api/
 import { DestinationOptionRow, OPTION_KINDS } from './destination-option-row';
 import type { Availability } from './use-destination-availability';
 
+/** Spelled out (not built from the kind) so the locale test sees them used. */
+const TOGGLE_LABELS = {
+  webhook: { open: 'webhook.open', cancel: 'webhook.cancel' },
+  email: { open: 'email.open', cancel: 'email.cancel' },
+} as const;
+
 interface ExpandableOptionRowProps {
   kind: 'webhook' | 'email';
   destinations: readonly EditableDestination[];
@@ -50,7 +56,7 @@ export function ExpandableOptionRow({ kind, destinations, availability, disabled
           data-testid={`toggle-${kind}`}
         >
           {shown ? <X /> : <Plus />}
-          {shown ? t(`${kind}.cancel`) : t(`${kind}.open`)}
+          {shown ? t(TOGGLE_LABELS[kind].cancel) : t(TOGGLE_LABELS[kind].open)}
         </Button>
       }
     >
