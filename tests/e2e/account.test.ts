@@ -60,11 +60,18 @@ describe('account page (browser)', () => {
 
     await page.getByTestId('timezone-select').click();
     expect(await page.getByRole('option').count()).toBe(23);
-    // The check mark and the toast show for a few seconds only: wait for them from before the
-    // click, so a slow moment in the test process cannot miss them.
-    const saved = page.getByTestId('timezone-saved').waitFor();
+    // The check mark shows for 2.5 s only. An observer in the page, set up before the click,
+    // records that it appeared however briefly; the wait for it starts after the click, which
+    // can itself take seconds on a loaded CI machine (a wait started before it once ran out).
+    await page.evaluate(() => {
+      const w = window as unknown as { timezoneSaved: boolean };
+      w.timezoneSaved = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="timezone-saved"]')) w.timezoneSaved = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await page.getByRole('option', { name: 'Tokyo (UTC+09:00)' }).click();
-    await saved;
+    await page.waitForFunction(() => (window as unknown as { timezoneSaved: boolean }).timezoneSaved);
     expect((await user.api.get('/api/account')).body.timezone).toBe('Asia/Tokyo');
     await page.reload();
     await page.getByTestId('account-page').waitFor();
