@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.ts';
-import { seedAccount, seedReminder, startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
+import { refusedUrl, seedAccount, seedReminder, startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -142,10 +142,7 @@ describe('webhook delivery', () => {
   });
 
   it('reports a refused connection readably and retries it', async () => {
-    const closed = await startWebhookSink();
-    const url = closed.url;
-    await closed.close();
-    const { id } = await fire([{ url }]);
+    const { id } = await fire([{ url: await refusedUrl() }]);
     const [d] = await settle(id);
     expect(d).toMatchObject({ status: 'failed', attempts: 4, last_error: 'Connection refused', last_error_code: 'WEBHOOK_CONNECTION_REFUSED' });
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultOfStatus } from '../server/destinations/webhook/codes.ts';
 import { createWebhookSender, type WebhookSender, webhookSenderOf } from '../server/destinations/webhook/sender.ts';
 import type { SendContext } from '../server/scheduler/types.ts';
-import { startWebhookSink, verifyStandardWebhook, type WebhookSink } from './helpers/webhook-sink.ts';
+import { refusedUrl, startWebhookSink, verifyStandardWebhook, type WebhookSink } from './helpers/webhook-sink.ts';
 
 let sink: WebhookSink;
 let open: WebhookSender;
@@ -57,10 +57,7 @@ describe('webhook result codes', () => {
   });
 
   it('network failures and refused targets', async () => {
-    const closed = await startWebhookSink();
-    const port = closed.port;
-    await closed.close();
-    expect(await open.send(ctx({ url: `http://127.0.0.1:${port}/` }))).toEqual({ ok: false, retryable: true, code: 'WEBHOOK_CONNECTION_REFUSED', error: 'Connection refused' });
+    expect(await open.send(ctx({ url: `${await refusedUrl()}/` }))).toEqual({ ok: false, retryable: true, code: 'WEBHOOK_CONNECTION_REFUSED', error: 'Connection refused' });
 
     const noSuchHost = (_h: string, _o: unknown, cb: (err: NodeJS.ErrnoException | null, a: LookupAddress[]) => void) =>
       cb(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), []);

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database, RecurrenceType } from '../../server/db/database.ts';
 import { instantToDateTime } from '../../server/time/zoned.ts';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { isForbiddenWebhookPort } from '../../server/net/address-policy.ts';
 
 export interface SinkRequest {
   method: string;
@@ -106,6 +107,28 @@ export async function startWebhookSink(): Promise<WebhookSink> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A loopback URL where nothing listens: connecting is refused. A closed sink's port is no good for
+ * this: tests running in parallel are given ports from the same ephemeral range (32768-60999 on
+ * Linux), and one took a closed sink's port and answered 404 in a CI run. Ports above that range
+ * are never handed out by listen(0); one that refuses a connection now stays refused.
+ */
+export async function refusedUrl(): Promise<string> {
+  const refuses = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+    });
+  for (let port = 65_000; port > 61_000; port--) {
+    if (!isForbiddenWebhookPort(port) && (await refuses(port))) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error('no refusing port found above the ephemeral range');
 }
 
 // ---------------------------------------------------------------------------------------------
