@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { client } from '../helpers/server.ts';
-import { axeViolations, MOBILE, screenshot, useE2E } from './helpers.ts';
+import { axeViolations, chooseOption, MOBILE, screenshot, useE2E } from './helpers.ts';
 
 
 /** Account page (SPEC section 2): inline edits, time zone, identities, change password, delete. */
@@ -70,7 +70,7 @@ describe('account page (browser)', () => {
         if (document.querySelector('[data-testid="timezone-saved"]')) w.timezoneSaved = true;
       }).observe(document.body, { childList: true, subtree: true });
     });
-    await page.getByRole('option', { name: 'Tokyo (UTC+09:00)' }).click();
+    await chooseOption(page, page.getByRole('option', { name: 'Tokyo (UTC+09:00)' }));
     await page.waitForFunction(() => (window as unknown as { timezoneSaved: boolean }).timezoneSaved);
     expect((await user.api.get('/api/account')).body.timezone).toBe('Asia/Tokyo');
     await page.reload();
@@ -81,7 +81,7 @@ describe('account page (browser)', () => {
     await page.route('**/api/account/timezone', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom","code":"INTERNAL"}' }));
     await page.getByTestId('timezone-select').click();
     const failed = page.getByText('Failed to update timezone').waitFor();
-    await page.getByRole('option', { name: /^Paris \(UTC/ }).click();
+    await chooseOption(page, page.getByRole('option', { name: /^Paris \(UTC/ }));
     await failed;
     await page.waitForFunction(() => document.querySelector('[data-testid="timezone-select"]')?.textContent?.includes('Tokyo (UTC+09:00)'));
     expect((await user.api.get('/api/account')).body.timezone).toBe('Asia/Tokyo');

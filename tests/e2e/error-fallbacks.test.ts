@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { screenshot, sessionStorageEntries, useE2E } from './helpers.ts';
+import { chooseOption, screenshot, sessionStorageEntries, useE2E } from './helpers.ts';
 
 type Failure = 'empty-500' | 'html-502' | 'drop';
 
@@ -167,7 +167,7 @@ describe('error fallbacks behind a reverse proxy (browser)', () => {
       const toast = [...document.querySelectorAll('[data-sonner-toast]')].find((t) => t.textContent?.includes('Failed to update timezone'));
       return toast && { title: toast.querySelector('[data-title]')?.textContent, descriptions: toast.querySelectorAll('[data-description]').length };
     });
-    await page.getByRole('option', { name: 'Tokyo (UTC+09:00)' }).click();
+    await chooseOption(page, page.getByRole('option', { name: 'Tokyo (UTC+09:00)' }));
     // The title alone: no "Bad Gateway", no invented description.
     expect(await (await toastSeen).jsonValue()).toEqual({ title: 'Failed to update timezone', descriptions: 0 });
     expect((await user.api.get('/api/account')).body.timezone).toBe('UTC');

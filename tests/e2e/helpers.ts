@@ -14,7 +14,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../server/config.ts';
 import type { FakeDiscord } from '../fake-discord/index.ts';
@@ -32,6 +32,25 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-artifacts/screenshots');
+
+/**
+ * Clicks an option of an open Radix Select. On a loaded machine Radix can register its "ignore the
+ * pointerup of the opening click" listener after that pointerup has passed; it then swallows the
+ * next pointerup, the option's, and the list stays open with nothing chosen (seen in CI, and
+ * reproduced under CPU load). A person clicks again; so does this, once, when the list is still
+ * open a moment later.
+ */
+export async function chooseOption(page: Page, option: Locator): Promise<void> {
+  await option.click();
+  const listbox = page.getByRole('listbox');
+  try {
+    await listbox.waitFor({ state: 'hidden', timeout: 2000 });
+  } catch {
+    await option.click({ timeout: 5000 }).catch(async (err: unknown) => {
+      if (await listbox.isVisible()) throw err;
+    });
+  }
+}
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const MOBILE = { width: 390, height: 844 } as const;
