@@ -26,6 +26,7 @@ import { formatRRule, presetToRRule, type ParsedRRule } from '../time/rrule.ts';
 import { firstOccurrence, isOccurrence } from '../time/series.ts';
 import { wallClockToInstant, zonedParts } from '../time/zoned.ts';
 import { ruleOf } from './schedule.ts';
+import { BoundedMemo } from '../lib/bounded-memo.ts';
 
 export type CalendarReminder = Pick<
   Reminder,
@@ -201,19 +202,15 @@ function buildEvent(r: CalendarReminder, options: CalendarOptions, host: string,
  * Built events by everything they are made of: a feed is rebuilt whenever the database changed
  * (any write), while its reminders mostly did not. Bounded; cleared when full.
  */
-const eventCache = new Map<string, BuiltEvent | null>();
-const MAX_CACHED_EVENTS = 50_000;
+const eventCache = new BoundedMemo<BuiltEvent | null>(50_000);
 
 function cachedEvent(r: CalendarReminder, options: CalendarOptions, host: string, toYear: number): BuiltEvent | null {
   const key = JSON.stringify([r.id, r.message, r.local_date, r.local_time, r.timezone, r.recurrence_type, r.rrule, r.exceptions, r.is_paused, r.updated_at, options.publicUrl, !!options.chimeProperties, toYear, options.chimeProperties ? r.destinations : null]);
-  let built = eventCache.get(key);
-  if (built === undefined) {
-    built = buildEvent(r, options, host, toYear);
+  return eventCache.get(key, () => {
+    const built = buildEvent(r, options, host, toYear);
     if (built) built.text = serializeLines(built.lines);
-    if (eventCache.size >= MAX_CACHED_EVENTS) eventCache.clear();
-    eventCache.set(key, built);
-  }
-  return built;
+    return built;
+  });
 }
 
 /** The calendar text (CRLF, folded) of these reminders. Reminders without any occurrence are left out. */

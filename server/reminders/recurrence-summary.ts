@@ -5,19 +5,14 @@
 import type { Language } from '../lib/language.ts';
 import { describeRecurrence } from './recurrence-text.ts';
 import { storedRule, type ScheduleFields } from './schedule.ts';
+import { BoundedMemo } from '../lib/bounded-memo.ts';
 
 // Lists show this for every reminder; it is a function of a few stored fields and the language.
-const summaries = new Map<string, string>();
+const summaries = new BoundedMemo<string>(5000);
 
 export function recurrenceSummary(r: ScheduleFields, language: Language): string {
   const key = `${language}|${r.recurrence_type}|${r.rrule ?? ''}|${r.local_date}|${r.local_time}|${r.timezone}`;
-  let text = summaries.get(key);
-  if (text === undefined) {
-    text = summarize(r, language);
-    if (summaries.size >= 5000) summaries.clear();
-    summaries.set(key, text);
-  }
-  return text;
+  return summaries.get(key, () => summarize(r, language));
 }
 
 function summarize(r: ScheduleFields, language: Language): string {

@@ -6,6 +6,7 @@
 import type { Reminder } from '../db/database.ts';
 import { parseRRule, type ParsedRRule } from '../time/rrule.ts';
 import { anchorInstant, firstOccurrence, nextOccurrenceAfter, type Series } from '../time/series.ts';
+import { BoundedMemo } from '../lib/bounded-memo.ts';
 
 /**
  * The wizard defaults the time to "now" at minute precision, so a one-off reminder for the
@@ -21,19 +22,15 @@ export type ScheduleFields = Pick<Reminder, 'local_date' | 'local_time' | 'timez
 };
 
 // Stored rules are few and read on every planning: parse each text once.
-const parsedRules = new Map<string, ParsedRRule>();
+const parsedRules = new BoundedMemo<ParsedRRule>(5000);
 
 /** A stored (already validated) rule; throws on a corrupt one, which the planner turns into a stop. */
 export function storedRule(text: string): ParsedRRule {
-  let rule = parsedRules.get(text);
-  if (!rule) {
+  return parsedRules.get(text, () => {
     const parsed = parseRRule(text);
     if (!parsed.ok) throw new RangeError(`stored rrule is invalid: ${parsed.message}`);
-    rule = parsed.rule;
-    if (parsedRules.size >= 5000) parsedRules.clear();
-    parsedRules.set(text, rule);
-  }
-  return rule;
+    return parsed.rule;
+  });
 }
 
 const NONE: ReadonlySet<number> = new Set();
@@ -66,18 +63,12 @@ export const anchorOf = (r: ScheduleFields): number => anchorInstant(ruleOf(r));
 
 // Every list and every answer about a reminder shows its first occurrence; the same few schedules
 // come back again and again (a function of the stored fields only: no clock in it).
-const firstOccurrences = new Map<string, number | null>();
+const firstOccurrences = new BoundedMemo<number | null>(5000);
 
 /** The first occurrence the series has at all (for WORKDAYS on a Saturday: the Monday). */
 export function firstOccurrenceOf(r: ScheduleFields): number | null {
   const key = `${r.local_date}|${r.local_time}|${r.timezone}|${r.recurrence_type}|${r.rrule ?? ''}|${r.exceptions ?? ''}`;
-  let first = firstOccurrences.get(key);
-  if (first === undefined) {
-    first = firstOccurrence(ruleOf(r));
-    if (firstOccurrences.size >= 5000) firstOccurrences.clear();
-    firstOccurrences.set(key, first);
-  }
-  return first;
+  return firstOccurrences.get(key, () => firstOccurrence(ruleOf(r)));
 }
 
 /** The first occurrence the scheduler should fire from now on, or null when a one-off is long past. */

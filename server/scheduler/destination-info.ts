@@ -1,6 +1,7 @@
 import type { DestinationType } from '../db/database.ts';
-import type { DestinationSender } from './types.ts';
+import { BoundedMemo } from '../lib/bounded-memo.ts';
 import { parseJsonObject } from '../lib/json-object.ts';
+import type { DestinationSender } from './types.ts';
 
 /** What the send pump needs of a destination: its parsed metadata, concurrency key and metrics label. */
 export interface DestinationInfo {
@@ -9,16 +10,14 @@ export interface DestinationInfo {
   platform: string;
 }
 
-/** A cache bounded this way is cleared whole when full: a burst touches few destinations. */
-const MAX_ENTRIES = 5000;
-
 /**
  * Parsed metadata, concurrency key and metrics label of destinations, cached by their metadata
  * text: a burst to one webhook parses one URL, not 100,000. Metadata objects are shared (frozen):
  * senders must not mutate them.
  */
 export class DestinationInfoCache {
-  private readonly entries = new Map<string, DestinationInfo>();
+  // Cleared whole when full: a burst touches few destinations.
+  private readonly entries = new BoundedMemo<DestinationInfo>(5000);
 
   constructor(private readonly senderFor: (type: DestinationType) => DestinationSender | undefined) {}
 
@@ -28,9 +27,10 @@ export class DestinationInfoCache {
   }
 
   of(type: DestinationType, destinationId: string, metadataText: string, secret: string | null): DestinationInfo {
-    const cacheKey = `${type}\u0000${metadataText}`;
-    let info = this.entries.get(cacheKey);
-    if (info) return info;
+    return this.entries.get(`${type}\u0000${metadataText}`, () => this.build(type, destinationId, metadataText, secret));
+  }
+
+  private build(type: DestinationType, destinationId: string, metadataText: string, secret: string | null): DestinationInfo {
     const metadata = Object.freeze(parseJsonObject(metadataText));
     const sender = this.senderFor(type);
     let key = `missing:${type}`;
@@ -44,9 +44,6 @@ export class DestinationInfoCache {
         key = `invalid:${type}`;
       }
     }
-    info = { metadata, key, platform };
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(cacheKey, info);
-    return info;
+    return { metadata, key, platform };
   }
 }

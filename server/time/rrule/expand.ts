@@ -10,6 +10,7 @@
 import { DAY, cacheFor, civilFromDays, daysFromCivil, localDays, localToInstant, monthLength, weekdayOf, type OffsetCache } from '../civil.ts';
 import { canonicalTimeZone } from '../zoned.ts';
 import { WEEKDAY_NUMBER, formatRRule, type ParsedRRule, type RRuleFreq } from './parse.ts';
+import { BoundedMemo } from '../../lib/bounded-memo.ts';
 
 /** The reminder's wall clock: local date `YYYY-MM-DD`, time `HH:MM` or `HH:MM:SS`, IANA zone. */
 export interface RRuleAnchor {
@@ -388,8 +389,7 @@ export function walk(c: Compiled, after: number, visit: Visit): void {
 // otherwise by walking the days (or steps) from the start once, at most COUNT of them; the result
 // is cached.
 
-const countEnds = new Map<string, number>();
-const MAX_COUNT_ENDS = 20_000;
+const countEnds = new BoundedMemo<number>(20_000);
 
 /**
  * Where the count-th occurrence is: for HOURLY/MINUTELY its instant, for DAILY and coarser its
@@ -444,14 +444,10 @@ const LAST_CHECK = (LAST_DAY - 1) * DAY;
 const LAST_POSSIBLE = (LAST_DAY + 2) * DAY;
 
 export function applyCount(c: Compiled, rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
-  if (rule.count === null) return c;
+  const count = rule.count;
+  if (count === null) return c;
   const key = `${formatRRule(rule)}|${anchor.date}|${anchor.time}|${c.zone}`;
-  let end = countEnds.get(key);
-  if (end === undefined) {
-    end = countEnd(c, rule.count);
-    if (countEnds.size >= MAX_COUNT_ENDS) countEnds.clear();
-    countEnds.set(key, end);
-  }
+  const end = countEnds.get(key, () => countEnd(c, count));
   if (end === Infinity) return c;
   if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') {
     c.endMs = Math.min(c.endMs, end);
