@@ -17,14 +17,15 @@ export interface TestServer {
 /**
  * A real Chime server on 127.0.0.1 with its own SQLite file in a temp folder (or, under
  * CHIME_TEST_DB=postgres, its own PostgreSQL database: see test-database.ts).
- * `env` takes the same variables as production; `overrides` sets Config fields directly.
+ * `env` takes the same variables as production; `overrides` sets Config fields directly;
+ * `databaseUrl` picks the database instead (a test that needs SQLite and PostgreSQL side by side).
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; overrides?: Partial<Config>; dir?: string } = {},
+  options: { env?: Record<string, string>; overrides?: Partial<Config>; dir?: string; databaseUrl?: string } = {},
 ): Promise<TestServer> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'chime-test-'));
   const config = loadConfig(
-    { PORT: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...options.env, DATABASE_URL: await testDatabaseUrl(dir) },
+    { PORT: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...options.env, DATABASE_URL: options.databaseUrl ?? (await testDatabaseUrl(dir)) },
     // The loop on the test's own thread unless a test asks for the worker: tests swap senders and step it.
     { serveWeb: false, schedulerMode: 'inline', ...options.overrides },
   );
