@@ -11,7 +11,8 @@ export const restBase = (apiUrl: string) => apiUrl.replace(/\/+$/, '').replace(/
 export const commandPayloads = () => commands.map((c) => c.data.toJSON());
 
 export interface ChimeBot {
-  client: Client;
+  /** The connected client; a new one after disconnect() and start(). */
+  readonly client: Client;
   /** Connects the gateway and registers the slash commands, in the background. */
   start(): void;
   /** Leaves the gateway (another instance took it over); start() connects again. */
@@ -26,31 +27,40 @@ export interface ChimeBot {
 
 export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot {
   const log = app.log.child({ component: 'discord-bot' });
-  const client = new Client({
-    // Slash commands and buttons arrive as interactions whatever the intents; Guilds keeps the
-    // guild/channel/role cache used by the permission checks. No privileged intents.
-    intents: [GatewayIntentBits.Guilds],
-    // As many shards as Discord recommends (GET /gateway/bot): one gateway connection stops at 2,500 servers.
-    shards: 'auto',
-    rest: { api: restBase(config.apiUrl), version: '10', retries: 1, timeout: 15_000 },
-    // Nothing the bot says pings anyone unless a reply explicitly allows it.
-    allowedMentions: { parse: [], repliedUser: false },
-  });
-  // Delivery uses REST only: it must work while the gateway is (re)connecting.
-  client.rest.setToken(config.token);
-  const ctx: BotContext = { app, client, log };
 
-  for (const event of events) {
-    const listener = (...args: unknown[]) => {
-      Promise.resolve((event.execute as (c: BotContext, ...a: unknown[]) => unknown)(ctx, ...args)).catch((err: unknown) =>
-        log.error({ err, event: event.name }, 'discord event handler failed'),
-      );
-    };
-    if (event.once) client.once(event.name, listener);
-    else client.on(event.name, listener);
+  /**
+   * A discord.js Client cannot log in again once destroyed (its gateway manager stays marked
+   * destroyed and never emits clientReady again), so an instance that gives the gateway up and
+   * later takes it back builds a new one.
+   */
+  function buildClient(): Client {
+    const built = new Client({
+      // Slash commands and buttons arrive as interactions whatever the intents; Guilds keeps the
+      // guild/channel/role cache used by the permission checks. No privileged intents.
+      intents: [GatewayIntentBits.Guilds],
+      // As many shards as Discord recommends (GET /gateway/bot): one gateway connection stops at 2,500 servers.
+      shards: 'auto',
+      rest: { api: restBase(config.apiUrl), version: '10', retries: 1, timeout: 15_000 },
+      // Nothing the bot says pings anyone unless a reply explicitly allows it.
+      allowedMentions: { parse: [], repliedUser: false },
+    });
+    built.rest.setToken(config.token);
+    const ctx: BotContext = { app, client: built, log };
+    for (const event of events) {
+      const listener = (...args: unknown[]) => {
+        Promise.resolve((event.execute as (c: BotContext, ...a: unknown[]) => unknown)(ctx, ...args)).catch((err: unknown) =>
+          log.error({ err, event: event.name }, 'discord event handler failed'),
+        );
+      };
+      if (event.once) built.once(event.name, listener);
+      else built.on(event.name, listener);
+    }
+    built.rest.on('rateLimited', (info) => log.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
+    return built;
   }
-  client.rest.on('rateLimited', (info) => log.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
 
+  let client = buildClient();
+  let destroyed = false;
   let ready: Promise<void> | null = null;
   let stopped = false;
   /** Callers of whenReady() before start(). */
@@ -68,9 +78,15 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
   }
 
   return {
-    client,
+    get client() {
+      return client;
+    },
     start() {
       if (ready) return;
+      if (destroyed) {
+        client = buildClient();
+        destroyed = false;
+      }
       const registration = registerCommands().catch((err: unknown) => {
         log.error({ err }, 'could not register the discord slash commands');
         throw err;
@@ -90,11 +106,13 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
     },
     async disconnect() {
       ready = null;
+      destroyed = true;
       await client.destroy();
     },
     async stop() {
       stopped = true;
       ready = null;
+      destroyed = true;
       await client.destroy();
     },
     whenReady() {

@@ -3,6 +3,7 @@
  * Discord gateway and registers the commands; when it dies, another takes over and the bot keeps
  * answering. And the gateway is sharded as Discord recommends.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -113,4 +114,23 @@ it('keeps the Discord requests of every instance within one global budget', asyn
     for (const rest of rests) closeBotRest(rest);
     await database.db.destroy();
   }
+});
+
+it('an instance that lost the gateway takes it back and answers again', async () => {
+  for (const s of servers.splice(0)) await s.close();
+  await fake.waitFor(() => fake.gatewayConnections === 0, 3000, 'gateway closed');
+  const a = await start();
+  await a.app.bot!.whenReady();
+  const registered = commandRegistrations();
+  // Another instance's lease, as if it had taken over while this one could not renew.
+  await sql`update leases set owner = 'another-instance', expires_at = ${new Date(Date.now() + LEASE.ttlMs).toISOString()}`.execute(a.app.db);
+  await fake.waitFor(() => !a.app.gatewayLeadership!.isLeader, LEASE.ttlMs, 'a steps down');
+  await fake.waitFor(() => fake.gatewayConnections === 0, 3000, 'gateway closed');
+  await fake.waitFor(() => a.app.gatewayLeadership!.isLeader, LEASE.ttlMs * 2, 'a takes it back');
+  await a.app.bot!.whenReady();
+  expect(a.app.bot!.client.isReady()).toBe(true);
+  expect(commandRegistrations()).toBe(registered + 1);
+  await fake.waitFor(() => a.app.bot!.client.guilds.cache.has(ids.guild), 3000, 'guild cache');
+  const reply = await command(fake, { userId: ids.alice, name: 'reminders', guildId: ids.guild, channelId: ids.general });
+  expect(reply.content).not.toBe('');
 });
