@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { hasRole } from '../server/config.ts';
-import { Leadership } from '../server/lib/leadership.ts';
+import { PgAdvisoryLock } from '../server/db/pg-advisory-lock.ts';
+import { LeaseRow, Leadership } from '../server/lib/leadership.ts';
 import type { ChimeBot } from './bot.ts';
 
 declare module 'fastify' {
@@ -36,15 +37,20 @@ export default fp(
     app.decorate('bot', bot);
     // One instance holds the gateway and registers the commands (README "Running several
     // instances"); the others take over when it dies. Every instance still delivers over REST.
+    // PostgreSQL: an advisory lock, freed the moment its holder's connection closes; SQLite: a lease row.
+    const timing = app.config.gatewayLease;
+    const lock =
+      app.dbDialect === 'postgres'
+        ? new PgAdvisoryLock(app.config.databaseUrl, GATEWAY_LEASE, app.db, timing)
+        : new LeaseRow(app.db, GATEWAY_LEASE, timing.ttlMs);
     const leadership = new Leadership(
-      app.db,
-      GATEWAY_LEASE,
+      lock,
       {
         acquired: () => bot.start(),
         lost: () => bot.disconnect(),
       },
       app.log.child({ component: 'discord-gateway' }),
-      app.config.gatewayLease,
+      timing,
     );
     app.decorate('gatewayLeadership', leadership);
     app.addHook('onReady', async () => {

@@ -14,9 +14,10 @@ import { closeBotRest, createBotRest } from '../server/discord/rest.ts';
 import { startFakeDiscord, type FakeDiscord } from './fake-discord/index.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { command, discordEnv, ids, seedDiscord } from './bot-harness.ts';
-import { testDatabaseUrl } from './helpers/test-database.ts';
+import { onPostgres, testDatabaseUrl } from './helpers/test-database.ts';
 
-const LEASE = { ttlMs: 1500, renewEveryMs: 250 };
+// Longer on PostgreSQL, so "taken over before a lease could have expired" has room under load.
+const LEASE = onPostgres ? { ttlMs: 3000, renewEveryMs: 250 } : { ttlMs: 1500, renewEveryMs: 250 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let fake: FakeDiscord;
@@ -58,9 +59,16 @@ it('one instance holds the gateway; when it dies another takes over within the l
   a.app.gatewayLeadership!.halt();
   await a.app.bot!.disconnect();
   await fake.waitFor(() => fake.gatewayConnections === 0, 3000, 'gateway closed');
+  await fake.waitFor(() => b.app.gatewayLeadership!.isLeader, LEASE.ttlMs + LEASE.renewEveryMs * 8, 'b takes the gateway');
+  const takeoverMs = Date.now() - killedAt;
+  if (onPostgres) {
+    // The advisory lock went with the dead holder's session: no lease to wait out.
+    expect(takeoverMs).toBeLessThan(LEASE.ttlMs);
+  } else {
+    // The lease row must expire first: renewed at most renewEvery before the crash.
+    expect(takeoverMs).toBeGreaterThanOrEqual(LEASE.ttlMs - LEASE.renewEveryMs);
+  }
   await b.app.bot!.whenReady();
-  expect(Date.now() - killedAt).toBeLessThan(LEASE.ttlMs + LEASE.renewEveryMs * 4);
-  expect(b.app.gatewayLeadership!.isLeader).toBe(true);
   await fake.waitFor(() => fake.gatewayConnections === 1, 3000, 'gateway reconnected');
   await fake.waitFor(() => b.app.bot!.client.guilds.cache.has(ids.guild), 3000, 'guild cache');
   const reply = await command(fake, { userId: ids.alice, name: 'reminders', guildId: ids.guild, channelId: ids.general });
@@ -116,14 +124,55 @@ it('keeps the Discord requests of every instance within one global budget', asyn
   }
 });
 
+it.runIf(onPostgres)('a holder whose lock connection drops stops the gateway at once, and one instance takes it again', async () => {
+  for (const s of servers.splice(0)) await s.close();
+  await fake.waitFor(() => fake.gatewayConnections === 0, 3000, 'gateway closed');
+  const a = await start();
+  await a.app.bot!.whenReady();
+  const b = await start();
+  await sleep(LEASE.renewEveryMs * 3);
+  expect(a.app.gatewayLeadership!.isLeader).toBe(true);
+  expect(b.app.gatewayLeadership!.isLeader).toBe(false);
+  const { rows: holders } = await sql<{ owner: string }>`select owner from leases where name = 'discord-gateway'`.execute(a.app.db);
+  expect(holders).toEqual([{ owner: a.app.gatewayLeadership!.owner }]);
+
+  // Never two gateways, at any moment of what follows.
+  let most = 0;
+  const sampler = setInterval(() => (most = Math.max(most, fake.gatewayConnections)), 5);
+  try {
+    // PostgreSQL ends the lock's session (a failover, an administrator, a dropped network path).
+    const { rows } = await sql<{ ended: boolean }>`
+      select pg_terminate_backend(a.pid) as ended from pg_stat_activity a join pg_locks l on l.pid = a.pid
+      where l.locktype = 'advisory' and a.application_name = 'chime-gateway-lock' and a.datname = current_database()`.execute(a.app.db);
+    expect(rows).toEqual([{ ended: true }]);
+    const cutAt = Date.now();
+    await fake.waitFor(() => !a.app.gatewayLeadership!.isLeader, 2000, 'a steps down');
+    expect(Date.now() - cutAt).toBeLessThan(LEASE.renewEveryMs * 4);
+    await fake.waitFor(() => a.app.gatewayLeadership!.isLeader !== b.app.gatewayLeadership!.isLeader, LEASE.ttlMs, 'one holder again');
+    const holder = a.app.gatewayLeadership!.isLeader ? a : b;
+    await holder.app.bot!.whenReady();
+    await fake.waitFor(() => fake.gatewayConnections === 1 && holder.app.bot!.client.guilds.cache.has(ids.guild), 5000, 'gateway back');
+    const reply = await command(fake, { userId: ids.alice, name: 'reminders', guildId: ids.guild, channelId: ids.general });
+    expect(reply.content).not.toBe('');
+  } finally {
+    clearInterval(sampler);
+  }
+  expect(most).toBe(1);
+});
+
 it('an instance that lost the gateway takes it back and answers again', async () => {
   for (const s of servers.splice(0)) await s.close();
   await fake.waitFor(() => fake.gatewayConnections === 0, 3000, 'gateway closed');
   const a = await start();
   await a.app.bot!.whenReady();
   const registered = commandRegistrations();
-  // Another instance's lease, as if it had taken over while this one could not renew.
-  await sql`update leases set owner = 'another-instance', expires_at = ${new Date(Date.now() + LEASE.ttlMs).toISOString()}`.execute(a.app.db);
+  if (onPostgres) {
+    // PostgreSQL ends the lock's session.
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'chime-gateway-lock' and datname = current_database()`.execute(a.app.db);
+  } else {
+    // Another instance's lease, as if it had taken over while this one could not renew.
+    await sql`update leases set owner = 'another-instance', expires_at = ${new Date(Date.now() + LEASE.ttlMs).toISOString()}`.execute(a.app.db);
+  }
   await fake.waitFor(() => !a.app.gatewayLeadership!.isLeader, LEASE.ttlMs, 'a steps down');
   await fake.waitFor(() => fake.gatewayConnections === 0, 3000, 'gateway closed');
   await fake.waitFor(() => a.app.gatewayLeadership!.isLeader, LEASE.ttlMs * 2, 'a takes it back');

@@ -10,7 +10,10 @@ export interface LeaseTiming {
   renewEveryMs: number;
 }
 
-/** The Discord gateway moves to another instance within ttl + renewEvery (25 s) of its holder dying. */
+/**
+ * With the lease row (SQLite), the Discord gateway moves to another instance within ttl +
+ * renewEvery (25 s) of its holder dying; with PostgreSQL's advisory lock, within renewEvery.
+ */
 export const DEFAULT_LEASE_TIMING: LeaseTiming = { ttlMs: 20_000, renewEveryMs: 5_000 };
 
 export interface LeadershipHandlers {
@@ -28,11 +31,56 @@ interface Log {
 /** A name for this process that other instances can read in the leases table. */
 export const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
+/** What decides which instance holds a job: a lease row (any database) or a PostgreSQL advisory lock. */
+export interface LeaderLock {
+  /** The name other instances and the logs know the job by. */
+  readonly name: string;
+  /** Who this instance is, as written in the leases table. */
+  readonly owner: string;
+  /**
+   * Takes the lock or confirms this instance still holds it; answers whether it does. Throws only
+   * when it cannot tell (the database is unreachable): the holder then keeps the job while its
+   * last confirmation still covers it.
+   */
+  hold(now: number): Promise<boolean>;
+  /** Gives the lock up at once (a clean shutdown). */
+  release(): Promise<void>;
+  /** Stops without giving the lock up, as a crash would. */
+  abandon(): void;
+  /** `onLost` runs as soon as the lock is known lost between two rounds (its connection dropped). */
+  watch(onLost: () => void): void;
+}
+
+/**
+ * A row in the leases table that the holder renews every renewEvery, taken over once it expires.
+ * Works on every database and behind connection poolers.
+ */
+export class LeaseRow implements LeaderLock {
+  constructor(
+    private readonly db: Executor,
+    readonly name: string,
+    private readonly ttlMs: number,
+    readonly owner: string = `${instanceId}:${randomBytes(3).toString('hex')}`,
+  ) {}
+
+  hold(now: number): Promise<boolean> {
+    return acquireLease(this.db, this.name, this.owner, new Date(now).toISOString(), new Date(now + this.ttlMs).toISOString());
+  }
+
+  async release(): Promise<void> {
+    await releaseLease(this.db, this.name, this.owner);
+  }
+
+  abandon(): void {}
+
+  watch(): void {}
+}
+
 /**
  * Runs a job on exactly one instance among those sharing the database: each instance tries to
- * take a named lease every renewEvery; the holder renews it. A holder that cannot renew (the
- * database is unreachable) steps down before its lease can have expired, so two holders never
- * overlap for longer than one renewal.
+ * take the lock every renewEvery; the holder confirms it holds it. A holder that cannot confirm
+ * (the database is unreachable) steps down before a lease row can have expired, so two holders
+ * never overlap for longer than one renewal.
  */
 export class Leadership {
   private timer: NodeJS.Timeout | null = null;
@@ -41,15 +89,24 @@ export class Leadership {
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
 
+  private readonly name: string;
+
   constructor(
-    private readonly db: Executor,
-    private readonly name: string,
+    private readonly lock: LeaderLock,
     private readonly handlers: LeadershipHandlers,
     private readonly log: Log,
     private readonly timing: LeaseTiming = DEFAULT_LEASE_TIMING,
-    readonly owner: string = `${instanceId}:${randomBytes(3).toString('hex')}`,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.name = lock.name;
+    lock.watch(() => {
+      this.running = this.running.then(() => this.stepDown('lost the lock: its connection to the database dropped'));
+    });
+  }
+
+  get owner(): string {
+    return this.lock.owner;
+  }
 
   get isLeader(): boolean {
     return this.leader;
@@ -67,20 +124,32 @@ export class Leadership {
 
   /** Clean shutdown: stops the job and frees the lease for another instance right away. */
   async stop(): Promise<void> {
-    this.halt();
+    this.stopRounds();
     await this.running;
     if (this.leader) {
       this.leader = false;
       await this.handlers.lost();
     }
-    await releaseLease(this.db, this.name, this.owner).catch(() => {});
+    await this.lock.release().catch(() => {});
   }
 
-  /** Stops renewing without giving the lease up: what a crash looks like to the other instances. */
+  /** Stops renewing without giving the lock up: what a crash looks like to the other instances. */
   halt(): void {
+    this.stopRounds();
+    this.lock.abandon();
+  }
+
+  private stopRounds(): void {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  private async stepDown(why: string): Promise<void> {
+    if (!this.leader) return;
+    this.leader = false;
+    this.log.warn({ lease: this.name }, why);
+    await this.safely(() => this.handlers.lost());
   }
 
   private async attempt(): Promise<void> {
@@ -88,7 +157,7 @@ export class Leadership {
     const now = this.clock();
     let held: boolean;
     try {
-      held = await acquireLease(this.db, this.name, this.owner, new Date(now).toISOString(), new Date(now + this.timing.ttlMs).toISOString());
+      held = await this.lock.hold(now);
     } catch (err) {
       // Unknown: keep the job while the last renewal still covers us, not a moment longer.
       if (this.leader && now - this.lastRenewedAt >= this.timing.ttlMs - this.timing.renewEveryMs) {
@@ -106,10 +175,8 @@ export class Leadership {
         this.log.info({ lease: this.name, owner: this.owner }, 'took the lease');
         await this.safely(() => this.handlers.acquired());
       }
-    } else if (this.leader) {
-      this.leader = false;
-      this.log.warn({ lease: this.name }, 'lost the lease to another instance');
-      await this.safely(() => this.handlers.lost());
+    } else {
+      await this.stepDown('lost the lease to another instance');
     }
   }
 

@@ -27,3 +27,15 @@ export async function releaseLease(db: Executor, name: string, owner: string): P
 export async function findLease(db: Executor, name: string): Promise<{ owner: string; expires_at: string } | undefined> {
   return db.selectFrom('leases').select(['owner', 'expires_at']).where('name', '=', name).executeTakeFirst();
 }
+
+/**
+ * Writes who holds a job whose lock lives elsewhere (PostgreSQL's advisory lock), so the leases
+ * table still says which instance holds it. Unconditional: the lock, not this row, decides.
+ */
+export async function recordLeaseHolder(db: Executor, name: string, owner: string, expiresIso: string): Promise<void> {
+  await db
+    .insertInto('leases')
+    .values({ name, owner, expires_at: expiresIso })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ owner, expires_at: expiresIso }))
+    .execute();
+}
