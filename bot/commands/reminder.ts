@@ -2,7 +2,8 @@ import { SlashCommandBuilder, type SlashCommandSubcommandBuilder } from 'discord
 import type { Reminder } from '../../server/db/database.ts';
 import { listReminderChoices } from '../../server/repositories/reminders.ts';
 import { RECURRENCES } from '../../server/reminders/input.ts';
-import { editReminder, getReminder, pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../server/reminders/service.ts';
+import { pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../server/reminders/lifecycle.ts';
+import { editReminder, getReminder } from '../../server/reminders/service.ts';
 import { skipNextOccurrence } from '../../server/reminders/skip.ts';
 import { ensureAccountForDiscordUser, findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../command-text.ts';

@@ -1,6 +1,6 @@
 import { MessageFlags } from 'discord.js';
 import { findReminderById } from '../../server/repositories/reminders.ts';
-import { snoozeReminder } from '../../server/reminders/service.ts';
+import { snoozeReminder } from '../../server/reminders/lifecycle.ts';
 import { cancelPendingSnooze } from '../../server/reminders/snooze-cancel.ts';
 import { wallClockToInstant, zonedParts } from '../../server/time/zoned.ts';
 import { findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';

@@ -1,7 +1,9 @@
 /**
  * The reminders service: every rule about reminders lives here once, for the HTTP API and the
  * Discord bot alike (docs/architecture.md "Layers"). Adapters translate their transport into one
- * call of these functions and the result (or AppError) back.
+ * call of these functions and the result (or AppError) back. This file reads, validates, creates
+ * and edits; lifecycle.ts pauses, resumes, snoozes and deletes; occurrences.ts says when a
+ * reminder fires; skip.ts skips and restores single occurrences.
  *
  * A reminder stores what the user chose (local date, wall-clock time, IANA zone, recurrence);
  * remind_at_utc, next_fire_utc and next_occurrence_utc are derived here (README "Time").
@@ -18,7 +20,6 @@ import type { Executor } from '../repositories/executor.ts';
 import {
   countRemindersOfAccount,
   deleteDestinations,
-  deleteReminder,
   findReminderOfAccount,
   insertDestination,
   insertReminder,
@@ -29,9 +30,8 @@ import {
   updateReminder,
 } from '../repositories/reminders.ts';
 import { checkRRuleFires } from '../time/rrule.ts';
-import { nextOccurrenceAfter, nextOccurrences, occurrencesBetween } from '../time/series.ts';
 import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage, parseRepetition } from './input.ts';
-import { anchorOf, firstFireFrom, ruleOf, type ScheduleFields } from './schedule.ts';
+import { anchorOf, firstFireFrom, type ScheduleFields } from './schedule.ts';
 
 export type ReminderDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config' | 'discord' | 'log'>;
 
@@ -95,7 +95,7 @@ async function accountZone(deps: Pick<ReminderDeps, 'db'>, accountId: string): P
  * Date, time, zone and repetition -> the stored schedule fields (in the API's error order). A
  * custom rule must fire at least once from its anchor (RRULE_INVALID naming the part otherwise).
  */
-async function readSchedule(
+export async function readSchedule(
   deps: Pick<ReminderDeps, 'db'>,
   accountId: string,
   input: Pick<ReminderInput, 'date' | 'time' | 'recurrence' | 'rrule' | 'timezone'>,
@@ -304,106 +304,4 @@ export async function duplicateReminder(deps: ReminderDeps, accountId: string, i
   });
   deps.scheduler.wake();
   return { reminder: await getReminder(deps, accountId, created.id), secrets: created.secrets };
-}
-
-export async function pauseReminder(deps: ReminderDeps, accountId: string, id: string): Promise<ReminderWithDestinations> {
-  const existing = await getReminder(deps, accountId, id);
-  if (!existing.is_paused) await updateReminder(deps.db, existing.id, { is_paused: 1 });
-  deps.scheduler.wake();
-  return getReminder(deps, accountId, id);
-}
-
-/** Occurrences that passed while paused are skipped; a snooze still ahead is kept. */
-export async function resumeReminder(deps: ReminderDeps, accountId: string, id: string, nowMs = Date.now()): Promise<ReminderWithDestinations> {
-  const existing = await getReminder(deps, accountId, id);
-  if (existing.is_paused) {
-    const patch: Parameters<typeof updateReminder>[2] = { is_paused: 0 };
-    if (existing.recurrence_type !== 'ONCE') {
-      const snooze = existing.snoozed_at_utc && Date.parse(existing.snoozed_at_utc) > nowMs ? existing.snoozed_at_utc : null;
-      const next = iso(nextOccurrenceAfter(ruleOf(existing), nowMs));
-      Object.assign(patch, { snoozed_at_utc: snooze, next_occurrence_utc: next, next_fire_utc: snooze ?? next });
-    }
-    await updateReminder(deps.db, existing.id, patch);
-  }
-  deps.scheduler.wake();
-  return getReminder(deps, accountId, id);
-}
-
-/** "In N minutes", "until an instant" (ISO), or an instant the caller computed (the bot's buttons). */
-export type SnoozeRequest = { minutes?: number | undefined; until?: string | undefined; atMs?: number | undefined };
-
-function snoozeInstant(request: SnoozeRequest, nowMs: number): number {
-  if (request.atMs !== undefined) return request.atMs;
-  if (request.until !== undefined) {
-    const at = Date.parse(request.until);
-    if (!/^\d{4}-\d{2}-\d{2}T/.test(request.until) || Number.isNaN(at)) throw new AppError('VALIDATION_FAILED', 'until must be an ISO-8601 date-time');
-    return at;
-  }
-  if (request.minutes !== undefined) return nowMs + request.minutes * 60_000;
-  throw new AppError('VALIDATION_FAILED', 'Give minutes or until');
-}
-
-/**
- * Fires once more at the snooze instant (whole seconds); next_occurrence_utc is left alone so the
- * regular schedule goes on from it afterwards.
- */
-export async function snoozeReminder(deps: ReminderDeps, accountId: string, id: string, request: SnoozeRequest, nowMs = Date.now()): Promise<ReminderWithDestinations> {
-  const atMs = snoozeInstant(request, nowMs);
-  const existing = await getReminder(deps, accountId, id);
-  if (!Number.isFinite(atMs) || atMs <= nowMs) throw new AppError('REMINDER_IN_PAST', 'Snooze time must be in the future');
-  const snoozedAt = new Date(Math.floor(atMs / 1000) * 1000).toISOString();
-  await updateReminder(deps.db, existing.id, { snoozed_at_utc: snoozedAt, next_fire_utc: snoozedAt, completed_at: null });
-  deps.scheduler.wake();
-  return getReminder(deps, accountId, id);
-}
-
-export async function removeReminder(deps: ReminderDeps, accountId: string, id: string): Promise<void> {
-  const existing = await getReminder(deps, accountId, id);
-  await deps.db.transaction().execute((trx) => deleteReminder(trx, existing.id));
-  deps.scheduler.wake();
-}
-
-// -------------------------------------------------------------------------------------------
-// Occurrences
-
-const toIso = (list: number[]) => list.map((ms) => new Date(ms).toISOString());
-
-/** The next `count` (1-50, default 5) firings a reminder with these fields would have: the wizard's preview. */
-export async function previewOccurrences(
-  deps: Pick<ReminderDeps, 'db'>,
-  accountId: string,
-  input: Pick<ReminderInput, 'date' | 'time' | 'recurrence' | 'rrule' | 'timezone'> & { count?: number | undefined },
-  nowMs = Date.now(),
-): Promise<{ occurrences: string[]; schedule: ScheduleFields }> {
-  const schedule = await readSchedule(deps, accountId, input, null);
-  const count = Math.min(Math.max(input.count ?? 5, 1), 50);
-  const first = firstFireFrom(schedule, nowMs);
-  if (first === null) return { occurrences: [], schedule };
-  return { occurrences: toIso([first, ...nextOccurrences(ruleOf(schedule), first, count - 1)]), schedule };
-}
-
-/** Calendar ranges may span at most this long. */
-const MAX_RANGE_MS = 400 * 86_400_000;
-
-export type OccurrenceQuery = { count?: number | undefined; from?: string | undefined; to?: string | undefined };
-
-/**
- * A reminder's occurrences: in [from, to) for the calendar (at most 2,000), or the next `count`
- * (1-100, default 5) from its pending occurrence (from now while paused).
- */
-export async function listOccurrences(deps: Pick<ReminderDeps, 'db'>, accountId: string, id: string, query: OccurrenceQuery, nowMs = Date.now()): Promise<string[]> {
-  const r = await getReminder(deps, accountId, id);
-  const rule = ruleOf(r);
-  if (query.from !== undefined || query.to !== undefined) {
-    const fromMs = query.from ? Date.parse(query.from) : NaN;
-    const toMs = query.to ? Date.parse(query.to) : NaN;
-    if (Number.isNaN(fromMs) || Number.isNaN(toMs) || toMs <= fromMs) throw new AppError('VALIDATION_FAILED', 'from and to must be ISO-8601 date-times with from < to');
-    if (toMs - fromMs > MAX_RANGE_MS) throw new AppError('VALIDATION_FAILED', 'The range may span at most 400 days');
-    return toIso(occurrencesBetween(rule, fromMs, toMs, 2000));
-  }
-  const n = Math.min(Math.max(query.count ?? 5, 1), 100);
-  if (r.is_paused) return toIso(nextOccurrences(rule, nowMs, n));
-  if (!r.next_occurrence_utc) return [];
-  const first = Date.parse(r.next_occurrence_utc);
-  return toIso([first, ...nextOccurrences(rule, first, n - 1)]);
 }

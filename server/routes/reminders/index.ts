@@ -1,20 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ResponseCache } from '../../lib/response-cache.ts';
-import {
-  createReminder,
-  duplicateReminder,
-  getReminder,
-  listOccurrences,
-  listReminders,
-  pauseReminder,
-  previewOccurrences,
-  reminderListToken,
-  removeReminder,
-  resumeReminder,
-  snoozeReminder,
-  updateReminderFields,
-} from '../../reminders/service.ts';
+import { pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../reminders/lifecycle.ts';
+import { listOccurrences, previewOccurrences } from '../../reminders/occurrences.ts';
+import { createReminder, duplicateReminder, getReminder, listReminders, reminderListToken, updateReminderFields } from '../../reminders/service.ts';
 import { restoreOccurrence, skipOccurrence } from '../../reminders/skip.ts';
 import { errorResponses, IdParams, Ok } from '../../schemas/common.ts';
 import { languageFromHeader } from '../../lib/language.ts';

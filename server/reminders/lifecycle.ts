@@ -1,0 +1,68 @@
+/**
+ * A reminder's state changes after it was made: pause, resume, snooze and delete. Part of the
+ * reminders service (service.ts), shared by the API and the bot.
+ */
+import { AppError } from '../errors.ts';
+import { deleteReminder, type ReminderWithDestinations, updateReminder } from '../repositories/reminders.ts';
+import { nextOccurrenceAfter } from '../time/series.ts';
+import { ruleOf } from './schedule.ts';
+import { getReminder, type ReminderDeps } from './service.ts';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export async function pauseReminder(deps: ReminderDeps, accountId: string, id: string): Promise<ReminderWithDestinations> {
+  const existing = await getReminder(deps, accountId, id);
+  if (!existing.is_paused) await updateReminder(deps.db, existing.id, { is_paused: 1 });
+  deps.scheduler.wake();
+  return getReminder(deps, accountId, id);
+}
+
+/** Occurrences that passed while paused are skipped; a snooze still ahead is kept. */
+export async function resumeReminder(deps: ReminderDeps, accountId: string, id: string, nowMs = Date.now()): Promise<ReminderWithDestinations> {
+  const existing = await getReminder(deps, accountId, id);
+  if (existing.is_paused) {
+    const patch: Parameters<typeof updateReminder>[2] = { is_paused: 0 };
+    if (existing.recurrence_type !== 'ONCE') {
+      const snooze = existing.snoozed_at_utc && Date.parse(existing.snoozed_at_utc) > nowMs ? existing.snoozed_at_utc : null;
+      const next = iso(nextOccurrenceAfter(ruleOf(existing), nowMs));
+      Object.assign(patch, { snoozed_at_utc: snooze, next_occurrence_utc: next, next_fire_utc: snooze ?? next });
+    }
+    await updateReminder(deps.db, existing.id, patch);
+  }
+  deps.scheduler.wake();
+  return getReminder(deps, accountId, id);
+}
+
+/** "In N minutes", "until an instant" (ISO), or an instant the caller computed (the bot's buttons). */
+export type SnoozeRequest = { minutes?: number | undefined; until?: string | undefined; atMs?: number | undefined };
+
+function snoozeInstant(request: SnoozeRequest, nowMs: number): number {
+  if (request.atMs !== undefined) return request.atMs;
+  if (request.until !== undefined) {
+    const at = Date.parse(request.until);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(request.until) || Number.isNaN(at)) throw new AppError('VALIDATION_FAILED', 'until must be an ISO-8601 date-time');
+    return at;
+  }
+  if (request.minutes !== undefined) return nowMs + request.minutes * 60_000;
+  throw new AppError('VALIDATION_FAILED', 'Give minutes or until');
+}
+
+/**
+ * Fires once more at the snooze instant (whole seconds); next_occurrence_utc is left alone so the
+ * regular schedule goes on from it afterwards.
+ */
+export async function snoozeReminder(deps: ReminderDeps, accountId: string, id: string, request: SnoozeRequest, nowMs = Date.now()): Promise<ReminderWithDestinations> {
+  const atMs = snoozeInstant(request, nowMs);
+  const existing = await getReminder(deps, accountId, id);
+  if (!Number.isFinite(atMs) || atMs <= nowMs) throw new AppError('REMINDER_IN_PAST', 'Snooze time must be in the future');
+  const snoozedAt = new Date(Math.floor(atMs / 1000) * 1000).toISOString();
+  await updateReminder(deps.db, existing.id, { snoozed_at_utc: snoozedAt, next_fire_utc: snoozedAt, completed_at: null });
+  deps.scheduler.wake();
+  return getReminder(deps, accountId, id);
+}
+
+export async function removeReminder(deps: ReminderDeps, accountId: string, id: string): Promise<void> {
+  const existing = await getReminder(deps, accountId, id);
+  await deps.db.transaction().execute((trx) => deleteReminder(trx, existing.id));
+  deps.scheduler.wake();
+}
