@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import { type DiscordConfig, hasRole } from '../config.ts';
 import discordRoutes from '../routes/discord/index.ts';
 import discordOAuthRoutes from '../routes/discord/oauth.ts';
-import { type AccessResult, type ChannelAccessInput, checkChannelAccess, invalidateDiscordCache } from './access.ts';
+import { type AccessResult, type ChannelAccessInput, checkChannelAccess } from './access.ts';
+import { invalidateDiscordCache } from './guild-reads.ts';
 import { closeBotRest, createBotRest, createOAuthClient, type DiscordOAuthClient, UserTokens } from './rest.ts';
 
 export interface DiscordService {

@@ -8,7 +8,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/connection.ts';
 import type { SenderDeps } from '../destinations/types.ts';
-import { checkChannelAccess, invalidateDiscordCache } from '../discord/access.ts';
+import { checkChannelAccess } from '../discord/access.ts';
+import { invalidateDiscordCache } from '../discord/guild-reads.ts';
 import type { DiscordService } from '../discord/plugin.ts';
 import { closeBotRest, createBotRest, createOAuthClient, UserTokens } from '../discord/rest.ts';
 

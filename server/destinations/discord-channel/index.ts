@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.ts';
-import { accessError, type AccessResult, checkChannelAccess, loadGuild } from '../../discord/access.ts';
+import { accessError, type AccessResult, checkChannelAccess } from '../../discord/access.ts';
+import { loadGuild } from '../../discord/guild-reads.ts';
 import { botRestFailure } from '../../discord/errors.ts';
 import { findIdentity } from '../../repositories/accounts.ts';
 import type { DestinationModule } from '../types.ts';

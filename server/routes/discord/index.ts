@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireDiscordUserId } from '../../accounts/discord-accounts.ts';
-import { botGuildIds, listMentionableRoles, listPostableChannels } from '../../discord/access.ts';
+import { listMentionableRoles, listPostableChannels } from '../../discord/access.ts';
+import { botGuildIds } from '../../discord/guild-reads.ts';
 import { botRestFailure } from '../../discord/errors.ts';
 import { EMBED_LINKS, READ_MESSAGE_HISTORY, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
 import type { DiscordService } from '../../discord/plugin.ts';

@@ -1,0 +1,196 @@
+/**
+ * What the bot can read of a guild over REST (the guild, its roles and channels, a member, the
+ * guilds the bot is in), with a short cache per REST client so a send or a picker step costs one
+ * member lookup, not four calls. The access rules over these reads are in access.ts.
+ */
+import { DiscordAPIError, HTTPError, type REST } from '@discordjs/rest';
+import type { PermissionOverwrite } from './permissions.ts';
+
+export interface GuildRole {
+  id: string;
+  name: string;
+  color: number;
+  position: number;
+  permissions: string;
+  managed: boolean;
+  mentionable: boolean;
+}
+
+export interface GuildChannel {
+  id: string;
+  name: string;
+  type: number;
+  position: number;
+  parent_id: string | null;
+  permission_overwrites: PermissionOverwrite[];
+}
+
+export interface GuildMember {
+  roles: string[];
+  communication_disabled_until?: string | null;
+}
+
+export interface GuildSnapshot {
+  id: string;
+  name: string;
+  ownerId: string;
+  roles: GuildRole[];
+  channels: GuildChannel[];
+}
+
+export const GUILD_CACHE_TTL_MS = 30_000;
+/** Bot presence answers "did my invite work?": keep it fresher than the rest. */
+export const BOT_GUILDS_TTL_MS = 10_000;
+
+interface Entry<T> {
+  expires: number;
+  value: Promise<T>;
+}
+
+class TtlCache {
+  private readonly entries = new Map<string, Entry<unknown>>();
+
+  get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = this.entries.get(key) as Entry<T> | undefined;
+    if (hit && hit.expires > now) return hit.value;
+    const value = load();
+    this.entries.set(key, { expires: now + ttlMs, value });
+    // Failures are not cached: the next call asks Discord again.
+    value.catch(() => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+    });
+    if (this.entries.size > 5_000) this.sweep(now);
+    return value;
+  }
+
+  delete(prefix: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private sweep(now: number): void {
+    for (const [key, entry] of this.entries) if (entry.expires <= now) this.entries.delete(key);
+  }
+}
+
+const caches = new WeakMap<REST, TtlCache>();
+function cacheOf(rest: REST): TtlCache {
+  let cache = caches.get(rest);
+  if (!cache) {
+    cache = new TtlCache();
+    caches.set(rest, cache);
+  }
+  return cache;
+}
+
+/**
+ * Forgets cached guild data (one guild, or everything): the bot calls it on GUILD_ROLE_UPDATE,
+ * CHANNEL_UPDATE, GUILD_CREATE/DELETE... so changes apply before the 30 s expire.
+ */
+export function invalidateDiscordCache(rest: REST, guildId?: string): void {
+  const cache = caches.get(rest);
+  if (!cache) return;
+  if (!guildId) cache.clear();
+  else {
+    cache.delete(`guild:${guildId}`);
+    cache.delete(`channels:${guildId}`);
+    cache.delete(`botmember:${guildId}`);
+    cache.delete('botguilds');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// REST reads
+
+const apiCode = (err: unknown) => (err instanceof DiscordAPIError ? err.code : null);
+const apiStatus = (err: unknown) => (err instanceof DiscordAPIError || err instanceof HTTPError ? err.status : null);
+
+/** Unknown Guild (10004) or Missing Access (50001, 403): the bot is not there (any more). */
+function isBotNotInGuild(err: unknown): boolean {
+  const status = apiStatus(err);
+  return apiCode(err) === 10004 || apiCode(err) === 50001 || status === 404 || status === 403;
+}
+
+/** The bot's own user id (cached an hour). */
+export async function botUserId(rest: REST): Promise<string> {
+  return cacheOf(rest).get('botuser', 60 * 60_000, async () => ((await rest.get('/users/@me')) as { id: string }).id);
+}
+
+/** The guild as the bot sees it, or null when the bot is not a member. Throws on other failures. */
+export async function loadGuild(rest: REST, guildId: string): Promise<GuildSnapshot | null> {
+  const cache = cacheOf(rest);
+  try {
+    const guild = await cache.get(`guild:${guildId}`, GUILD_CACHE_TTL_MS, async () => {
+      const g = (await rest.get(`/guilds/${guildId}`)) as { id: string; name: string; owner_id: string; roles: GuildRole[] };
+      return { id: g.id, name: g.name, ownerId: g.owner_id, roles: g.roles.map(normalizeRole) };
+    });
+    const channels = await cache.get(`channels:${guildId}`, GUILD_CACHE_TTL_MS, async () => {
+      const list = (await rest.get(`/guilds/${guildId}/channels`)) as GuildChannel[];
+      return list.map(normalizeChannel);
+    });
+    return { ...guild, channels };
+  } catch (err) {
+    if (isBotNotInGuild(err)) return null;
+    throw err;
+  }
+}
+
+/** A member of the guild (fresh: roles change), or null when the user is not in it. */
+export async function fetchMember(rest: REST, guildId: string, userId: string): Promise<GuildMember | null> {
+  try {
+    const m = (await rest.get(`/guilds/${guildId}/members/${userId}`)) as GuildMember;
+    return { roles: m.roles ?? [], communication_disabled_until: m.communication_disabled_until ?? null };
+  } catch (err) {
+    if (apiCode(err) === 10007 || apiCode(err) === 10013) return null;
+    throw err;
+  }
+}
+
+/** The bot's own member in the guild (cached 30 s), or null when it is not in it. */
+export async function botMember(rest: REST, guildId: string): Promise<GuildMember | null> {
+  const id = await botUserId(rest);
+  return cacheOf(rest).get(`botmember:${guildId}`, GUILD_CACHE_TTL_MS, () => fetchMember(rest, guildId, id));
+}
+
+/** Ids of the guilds the bot is in (cached 10 s). */
+export async function botGuildIds(rest: REST): Promise<Set<string>> {
+  return cacheOf(rest).get('botguilds', BOT_GUILDS_TTL_MS, async () => {
+    const ids = new Set<string>();
+    let after: string | null = null;
+    for (let page = 0; page < 100; page++) {
+      const query = new URLSearchParams({ limit: '200', ...(after ? { after } : {}) });
+      const list = (await rest.get('/users/@me/guilds', { query })) as Array<{ id: string }>;
+      for (const g of list) ids.add(g.id);
+      if (list.length < 200) break;
+      after = list[list.length - 1]!.id;
+    }
+    return ids;
+  });
+}
+
+function normalizeRole(r: GuildRole): GuildRole {
+  return {
+    id: r.id,
+    name: r.name,
+    color: r.color ?? 0,
+    position: r.position ?? 0,
+    permissions: String(r.permissions ?? '0'),
+    managed: !!r.managed,
+    mentionable: !!r.mentionable,
+  };
+}
+
+function normalizeChannel(c: GuildChannel): GuildChannel {
+  return {
+    id: c.id,
+    name: c.name,
+    type: c.type,
+    position: c.position ?? 0,
+    parent_id: c.parent_id ?? null,
+    permission_overwrites: c.permission_overwrites ?? [],
+  };
+}
