@@ -14,6 +14,7 @@ import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Config } from '../../config.ts';
 import type { SchedulerTuning } from '../plugin.ts';
 import type { FromWorker, SchedulerStats, ToWorker, WorkerCall, WorkerData } from './protocol.ts';
+import { startWithDeliveryYoungGeneration } from './young-generation.ts';
 
 /** First restart delay; doubles on each crash in a row, up to RESTART_MAX_MS. */
 const RESTART_MIN_MS = 500;
@@ -88,7 +89,9 @@ export class SchedulerWorkerHost {
     if (this.stopping || this.worker) return;
     const entry = workerEntry();
     const data: WorkerData = { config: this.config, index: this.index, tuning: this.tuning };
-    const worker = new Worker(entry.file, { workerData: data, name: `chime-delivery-${this.index}`, eval: entry.eval });
+    const spawn = () => new Worker(entry.file, { workerData: data, name: `chime-delivery-${this.index}`, eval: entry.eval });
+    // The extra threads run only in bursts, where a larger young generation pays (young-generation.ts).
+    const worker = this.index > 0 ? startWithDeliveryYoungGeneration(spawn) : spawn();
     this.worker = worker;
     this.isReady = false;
     this.starts += 1;
