@@ -105,7 +105,7 @@ it('keeps the Discord requests of every instance within one global budget', asyn
   await migrateToLatest(database.db);
   const config = { token: fake.botToken, apiUrl: fake.apiUrl };
   // Two instances' REST clients with a budget of 10 a second between them.
-  const rests = [createBotRest(config, { db: database.db, perSecond: 10 }), createBotRest(config, { db: database.db, perSecond: 10 })];
+  const rests = [await createBotRest(config, { db: database.db, perSecond: 10 }), await createBotRest(config, { db: database.db, perSecond: 10 })];
   try {
     const from = fake.requests.length;
     await Promise.all(Array.from({ length: 30 }, (_, i) => rests[i % 2]!.get('/users/@me')));

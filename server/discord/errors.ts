@@ -1,6 +1,21 @@
-import { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
+import type { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../errors.ts';
+import { loadedDiscordRest } from '../lib/load-on-use.ts';
+
+/** Whether `err` is one of @discordjs/rest's errors (false while the package was never loaded). */
+export const isDiscordApiError = (err: unknown): err is DiscordAPIError => {
+  const rest = loadedDiscordRest();
+  return !!rest && err instanceof rest.DiscordAPIError;
+};
+export const isDiscordHttpError = (err: unknown): err is HTTPError => {
+  const rest = loadedDiscordRest();
+  return !!rest && err instanceof rest.HTTPError;
+};
+const isRateLimitError = (err: unknown): err is RateLimitError => {
+  const rest = loadedDiscordRest();
+  return !!rest && err instanceof rest.RateLimitError;
+};
 
 /**
  * Turns a failed bot REST call into the API error: Discord problems are 502 for the client,
@@ -8,14 +23,14 @@ import { AppError } from '../errors.ts';
  */
 export function botRestFailure(err: unknown, log?: FastifyBaseLogger): AppError {
   if (err instanceof AppError) return err;
-  if (err instanceof DiscordAPIError && err.status === 401) {
+  if (isDiscordApiError(err) && err.status === 401) {
     log?.error({ status: err.status, code: err.code }, 'Discord rejected the bot token (DISCORD_TOKEN)');
     return new AppError('DISCORD_UNAVAILABLE', 'The Discord bot of this server is misconfigured (its token was rejected). Tell the administrator.', 502);
   }
-  if (err instanceof RateLimitError) {
+  if (isRateLimitError(err)) {
     return new AppError('DISCORD_UNAVAILABLE', `Discord is rate limiting Chime. Try again in ${Math.ceil(err.retryAfter / 1000)} seconds.`, 502);
   }
-  if (err instanceof DiscordAPIError || err instanceof HTTPError) {
+  if (isDiscordApiError(err) || isDiscordHttpError(err)) {
     log?.warn({ status: err.status, method: err.method, path: safePath(err.url) }, 'Discord REST call failed');
   } else {
     log?.warn({ err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'Discord REST call failed');

@@ -3,7 +3,8 @@
  * guilds the bot is in), with a short cache per REST client so a send or a picker step costs one
  * member lookup, not four calls. The access rules over these reads are in access.ts.
  */
-import { DiscordAPIError, HTTPError, type REST } from '@discordjs/rest';
+import type { REST } from '@discordjs/rest';
+import { isDiscordApiError, isDiscordHttpError } from './errors.ts';
 import type { PermissionOverwrite } from './permissions.ts';
 
 export interface GuildRole {
@@ -106,8 +107,8 @@ export function invalidateDiscordCache(rest: REST, guildId?: string): void {
 // ---------------------------------------------------------------------------------------------
 // REST reads
 
-const apiCode = (err: unknown) => (err instanceof DiscordAPIError ? err.code : null);
-const apiStatus = (err: unknown) => (err instanceof DiscordAPIError || err instanceof HTTPError ? err.status : null);
+const apiCode = (err: unknown) => (isDiscordApiError(err) ? err.code : null);
+const apiStatus = (err: unknown) => (isDiscordApiError(err) || isDiscordHttpError(err) ? err.status : null);
 
 /** Unknown Guild (10004) or Missing Access (50001, 403): the bot is not there (any more). */
 function isBotNotInGuild(err: unknown): boolean {

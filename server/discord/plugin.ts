@@ -35,7 +35,7 @@ export default fp(
       app.decorate('discord', null);
     } else {
       // Counted in the database: every instance's Discord requests share the bot's global limit.
-      const rest = createBotRest(config, { db: app.db });
+      const rest = await createBotRest(config, { db: app.db });
       const oauth = createOAuthClient(config);
       const service: DiscordService = {
         rest,

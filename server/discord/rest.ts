@@ -1,10 +1,11 @@
-import { DefaultRestOptions, REST, type RESTOptions } from '@discordjs/rest';
+import type { REST, RESTOptions } from '@discordjs/rest';
 import { fetch } from 'undici';
 import type { DiscordConfig } from '../config.ts';
 import type { Identity } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { findIdentity, findIdentityById, updateIdentityById } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
+import { importDiscordRest } from '../lib/load-on-use.ts';
 import { RateWindow } from '../lib/rate-window.ts';
 
 /** Every Discord call (bot or user token) gives up after this long: the dashboard waits 10 s. */
@@ -52,8 +53,9 @@ export function sharedGlobalLimit(db: Executor, perSecond = DISCORD_GLOBAL_PER_S
  * The bot's REST client (token `Bot ...`), pointed at `config.apiUrl` (a fake Discord in tests).
  * With `shared.db`, its requests count against the bot's global limit shared by every instance.
  */
-export function createBotRest(config: Pick<DiscordConfig, 'token' | 'apiUrl'>, shared?: { db: Executor; perSecond?: number }): REST {
+export async function createBotRest(config: Pick<DiscordConfig, 'token' | 'apiUrl'>, shared?: { db: Executor; perSecond?: number }): Promise<REST> {
   const { api, version } = splitApiUrl(config.apiUrl);
+  const { DefaultRestOptions, REST } = await importDiscordRest();
   const limit = shared ? sharedGlobalLimit(shared.db, shared.perSecond) : null;
   const makeRequest: RESTOptions['makeRequest'] | undefined = limit
     ? async (url, init) => {

@@ -1,18 +1,29 @@
 /**
  * Packages a deployment may never use, loaded on first use instead of at start: `pg` (only with a
- * postgres:// DATABASE_URL) and `nodemailer` (only with SMTP_URL). Each costs about 10 MB in every
- * thread that imports it (the API thread and each delivery thread), which a SQLite deployment
- * without email would otherwise pay for nothing. Both are CommonJS, so a synchronous require works
- * from these ES modules.
+ * postgres:// DATABASE_URL), `nodemailer` (only with SMTP_URL) and `@discordjs/rest` (only with
+ * Discord settings; it brings its own copy of undici). Each costs about 10 MB in every thread that
+ * imports it (the API thread and each delivery thread), which a SQLite deployment without email or
+ * Discord would otherwise pay for nothing. `pg` and `nodemailer` are CommonJS, so a synchronous
+ * require works from these ES modules. @discordjs/rest ships an ES and a CommonJS build whose
+ * error classes differ, and the Discord senders import the ES one, so it is imported, not required.
  */
 import { createRequire } from 'node:module';
 import type Pg from 'pg';
 import type Nodemailer from 'nodemailer';
+import type * as DiscordRest from '@discordjs/rest';
 
 const require = createRequire(import.meta.url);
 
 let pg: typeof Pg | null = null;
 let nodemailer: typeof Nodemailer | null = null;
+let discordRest: typeof DiscordRest | null = null;
 
 export const loadPg = (): typeof Pg => (pg ??= require('pg') as typeof Pg);
 export const loadNodemailer = (): typeof Nodemailer => (nodemailer ??= require('nodemailer') as typeof Nodemailer);
+/** @discordjs/rest, imported on first use (the ES build, the one the Discord senders import). */
+export const importDiscordRest = async (): Promise<typeof DiscordRest> => (discordRest ??= await import('@discordjs/rest'));
+/**
+ * @discordjs/rest if something imported it already, else null: an error cannot come from a package
+ * that was never loaded, so error checks need not load it.
+ */
+export const loadedDiscordRest = (): typeof DiscordRest | null => discordRest;

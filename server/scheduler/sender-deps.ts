@@ -25,10 +25,10 @@ export interface OwnedSenderDeps {
  * counts its requests in the database (sharedGlobalLimit), so every client of every thread and
  * instance stays within the one budget.
  */
-function discordServiceFor(db: DB, config: Config): DiscordService | null {
+async function discordServiceFor(db: DB, config: Config): Promise<DiscordService | null> {
   const discord = config.discord;
   if (!discord) return null;
-  const rest = createBotRest(discord, { db });
+  const rest = await createBotRest(discord, { db });
   const oauth = createOAuthClient(discord);
   return {
     rest,
@@ -42,7 +42,7 @@ function discordServiceFor(db: DB, config: Config): DiscordService | null {
 }
 
 export async function createSenderDeps(db: DB, config: Config, log: FastifyBaseLogger): Promise<OwnedSenderDeps> {
-  const discord = discordServiceFor(db, config);
+  const discord = await discordServiceFor(db, config);
   return {
     deps: { db, config, log, discord },
     async close() {
