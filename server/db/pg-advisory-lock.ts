@@ -9,9 +9,9 @@
  * benchmark read who holds the gateway the same way on both databases; on PostgreSQL the row
  * informs and the lock decides.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { instanceId, type LeaderLock } from '../lib/leadership.ts';
+import { type LeaderLock, newLockOwner } from '../lib/leadership.ts';
 import { loadPg } from '../lib/load-on-use.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { recordLeaseHolder, releaseLease } from '../repositories/leases.ts';
@@ -32,7 +32,7 @@ const DEAD_PEER_SETTINGS =
   "set_config('tcp_keepalives_count', '3', false), set_config('tcp_user_timeout', '20000', false)";
 
 export class PgAdvisoryLock implements LeaderLock {
-  readonly owner: string;
+  readonly owner = newLockOwner();
   private readonly key: string;
   private client: pg.Client | null = null;
   private held = false;
@@ -45,7 +45,6 @@ export class PgAdvisoryLock implements LeaderLock {
     private readonly db: Executor,
     private readonly timing: { ttlMs: number; renewEveryMs: number },
   ) {
-    this.owner = `${instanceId}:${randomBytes(3).toString('hex')}`;
     this.key = advisoryKey(name);
   }
 
@@ -65,7 +64,7 @@ export class PgAdvisoryLock implements LeaderLock {
       }
     } catch {
       // The connection is broken or out of reach: whatever we held went with its session.
-      this.drop();
+      this.abandon();
       return false;
     }
     if (this.held) {
@@ -88,7 +87,10 @@ export class PgAdvisoryLock implements LeaderLock {
     }
   }
 
-  /** A crash: the session ends without unlocking, and PostgreSQL frees the lock with it. */
+  /**
+   * Ends the session without unlocking, as a crash or a broken connection does: PostgreSQL frees
+   * the lock with it.
+   */
   abandon(): void {
     const client = this.client;
     this.held = false;
@@ -108,7 +110,7 @@ export class PgAdvisoryLock implements LeaderLock {
     const lost = () => {
       if (this.client !== client) return;
       const wasHeld = this.held;
-      this.drop();
+      this.abandon();
       if (wasHeld) this.onLost();
     };
     client.on('error', lost);
@@ -122,12 +124,5 @@ export class PgAdvisoryLock implements LeaderLock {
     }
     this.client = client;
     return client;
-  }
-
-  private drop(): void {
-    const client = this.client;
-    this.held = false;
-    this.client = null;
-    client?.end().catch(() => {});
   }
 }

@@ -3,19 +3,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../errors.ts';
 import { loadedDiscordRest } from '../lib/load-on-use.ts';
 
-/** Whether `err` is one of @discordjs/rest's errors (false while the package was never loaded). */
-export const isDiscordApiError = (err: unknown): err is DiscordAPIError => {
+/** Whether `err` is an instance of @discordjs/rest's error class `name` (false while the package was never loaded). */
+function isRestError(err: unknown, name: 'DiscordAPIError' | 'HTTPError' | 'RateLimitError'): boolean {
   const rest = loadedDiscordRest();
-  return !!rest && err instanceof rest.DiscordAPIError;
-};
-export const isDiscordHttpError = (err: unknown): err is HTTPError => {
-  const rest = loadedDiscordRest();
-  return !!rest && err instanceof rest.HTTPError;
-};
-const isRateLimitError = (err: unknown): err is RateLimitError => {
-  const rest = loadedDiscordRest();
-  return !!rest && err instanceof rest.RateLimitError;
-};
+  return !!rest && err instanceof rest[name];
+}
+export const isDiscordApiError = (err: unknown): err is DiscordAPIError => isRestError(err, 'DiscordAPIError');
+export const isDiscordHttpError = (err: unknown): err is HTTPError => isRestError(err, 'HTTPError');
+const isRateLimitError = (err: unknown): err is RateLimitError => isRestError(err, 'RateLimitError');
 
 /**
  * Turns a failed bot REST call into the API error: Discord problems are 502 for the client,

@@ -31,6 +31,9 @@ interface Log {
 /** A name for this process that other instances can read in the leases table. */
 export const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
+/** The owner a lock writes in the leases table: this process, and which of its locks. */
+export const newLockOwner = (): string => `${instanceId}:${randomBytes(3).toString('hex')}`;
+
 /** What decides which instance holds a job: a lease row (any database) or a PostgreSQL advisory lock. */
 export interface LeaderLock {
   /** The name other instances and the logs know the job by. */
@@ -60,7 +63,7 @@ export class LeaseRow implements LeaderLock {
     private readonly db: Executor,
     readonly name: string,
     private readonly ttlMs: number,
-    readonly owner: string = `${instanceId}:${randomBytes(3).toString('hex')}`,
+    readonly owner: string = newLockOwner(),
   ) {}
 
   hold(now: number): Promise<boolean> {
@@ -89,8 +92,6 @@ export class Leadership {
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
 
-  private readonly name: string;
-
   constructor(
     private readonly lock: LeaderLock,
     private readonly handlers: LeadershipHandlers,
@@ -98,7 +99,6 @@ export class Leadership {
     private readonly timing: LeaseTiming = DEFAULT_LEASE_TIMING,
     private readonly clock: () => number = Date.now,
   ) {
-    this.name = lock.name;
     lock.watch(() => {
       this.running = this.running.then(() => this.stepDown('lost the lock: its connection to the database dropped'));
     });
@@ -106,6 +106,10 @@ export class Leadership {
 
   get owner(): string {
     return this.lock.owner;
+  }
+
+  private get name(): string {
+    return this.lock.name;
   }
 
   get isLeader(): boolean {
