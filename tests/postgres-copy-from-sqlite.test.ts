@@ -13,6 +13,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
 import { client, signUp, startTestServer } from './helpers/server.ts';
+import { waitFor } from './fake-discord/util.ts';
 import { createPostgresDatabase, dropPostgresDatabase, onPostgres } from './helpers/test-database.ts';
 import { seedReminder, startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 
@@ -106,11 +107,14 @@ beforeAll(async () => {
     const seeded = await seedReminder(source.app.db, { accountId: alice.id, at: Date.now() - 5, message: 'Retry me', destinations: [{ url: sink.url }] });
     source.app.scheduler.wake();
     await sink.waitFor(2, 10_000);
-    for (;;) {
-      const rows = await source.app.db.selectFrom('deliveries').select('status').execute();
-      if (rows.length === 2 && rows.every((r) => r.status !== 'pending')) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitFor(
+      async () => {
+        const rows = await source.app.db.selectFrom('deliveries').select('status').execute();
+        return rows.length === 2 && rows.every((r) => r.status !== 'pending');
+      },
+      10_000,
+      'both deliveries recorded',
+    );
     retrying = { reminderId: seeded.id, webhookId: sink.requests.find((r) => (r.json as { message?: string }).message === 'Retry me')!.headers['webhook-id'] as string };
 
     const feed = await bob.api.get('/api/account/calendar-feed');
@@ -194,17 +198,18 @@ describe('npm run admin -- copy-from-sqlite', () => {
       expect(resent!.json).toMatchObject({ message: 'Retry me', attempt: 2 });
       expect(resent!.headers['webhook-id']).toBe(retrying.webhookId);
       // The attempt row PostgreSQL numbered itself: its identity continued after the copied ids.
-      for (;;) {
-        const attempts = await target.app.db.selectFrom('delivery_attempts').select(['id', 'attempt', 'outcome']).where('reminder_id', '=', retrying.reminderId).orderBy('id').execute();
-        if (attempts.length === 2) {
-          expect(attempts.map((a) => [a.attempt, a.outcome])).toEqual([
-            [1, 'retrying'],
-            [2, 'delivered'],
-          ]);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const attempts = await waitFor(
+        async () => {
+          const rows = await target.app.db.selectFrom('delivery_attempts').select(['id', 'attempt', 'outcome']).where('reminder_id', '=', retrying.reminderId).orderBy('id').execute();
+          return rows.length === 2 ? rows : null;
+        },
+        10_000,
+        'the resent attempt recorded',
+      );
+      expect(attempts.map((a) => [a.attempt, a.outcome])).toEqual([
+        [1, 'retrying'],
+        [2, 'delivered'],
+      ]);
       const created = await api(bob).post('/api/reminders', { date: '2031-01-01', time: '08:00', message: 'New on PostgreSQL' });
       expect(created.status).toBe(201);
     } finally {
