@@ -5,7 +5,8 @@
  * means. At most once per reminder and code per day. It hangs off the channel sender (a hook of
  * this destination module), so the scheduler knows nothing of it.
  */
-import { DiscordAPIError, type REST } from '@discordjs/rest';
+import type { REST } from '@discordjs/rest';
+import { isDiscordApiError } from '../../discord/errors.ts';
 import { Routes, type APIChannel } from 'discord.js';
 import { oneLine, reminderUrl, truncate } from '../../../bot/format.ts';
 import { t } from '../../../bot/i18n.ts';
@@ -98,7 +99,7 @@ export function createFailureNotifier(deps: FailureNoticeDeps): FailureNotifier 
         await deps.rest.post(Routes.channelMessages(channelId), { body, signal });
       } catch (err) {
         // A cached DM channel can disappear: reopen it once.
-        if (!(err instanceof DiscordAPIError && err.code === 10003)) throw err;
+        if (!(isDiscordApiError(err) && err.code === 10003)) throw err;
         await updateIdentity(deps.db, ctx.account.id, 'discord', { dm_channel_id: null });
         channelId = await dmChannel(ctx.account.id, signal);
         if (channelId) await deps.rest.post(Routes.channelMessages(channelId), { body, signal });

@@ -4,7 +4,8 @@
  * stable code. Each send is one REST call (plus opening the DM channel once); the scheduler owns
  * retries, so the result says whether trying again can help.
  */
-import { DiscordAPIError, HTTPError, type REST } from '@discordjs/rest';
+import type { REST } from '@discordjs/rest';
+import { isDiscordApiError, isDiscordHttpError } from '../../discord/errors.ts';
 import { Routes, type APIMessage } from 'discord.js';
 import { buildDeliveryMessage } from '../../../bot/delivery-message.ts';
 import { t } from '../../../bot/i18n.ts';
@@ -45,7 +46,7 @@ const PERMANENT: Record<number, { key: string; code: string }> = {
 };
 
 export function mapDiscordError(err: unknown, locale: string | null | undefined): SendFailure {
-  if (err instanceof DiscordAPIError) {
+  if (isDiscordApiError(err)) {
     const discordCode = typeof err.code === 'number' ? err.code : undefined;
     const httpStatus = err.status;
     const permanent = discordCode !== undefined ? PERMANENT[discordCode] : undefined;
@@ -58,7 +59,7 @@ export function mapDiscordError(err: unknown, locale: string | null | undefined)
     }
     return { ok: false, code: DISCORD_CODES.REJECTED, retryable: false, error: t(locale, 'deliveryErrors.rejected', { reason: err.message }), httpStatus };
   }
-  if (err instanceof HTTPError) {
+  if (isDiscordHttpError(err)) {
     return { ok: false, code: DISCORD_CODES.UNAVAILABLE, retryable: true, error: t(locale, 'deliveryErrors.unavailable', { reason: `${err.status} ${err.message}` }), httpStatus: err.status };
   }
   const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string } };

@@ -2,7 +2,8 @@
  * Delivery to the owner's Discord direct messages, over the bot's REST client. Loaded on the first
  * Discord send (see create-sender.ts).
  */
-import { DiscordAPIError, type REST } from '@discordjs/rest';
+import type { REST } from '@discordjs/rest';
+import { isDiscordApiError } from '../../discord/errors.ts';
 import { Routes, type APIChannel } from 'discord.js';
 import { t } from '../../../bot/i18n.ts';
 import type { DB } from '../../db/connection.ts';
@@ -38,7 +39,7 @@ export function createDiscordDmSender(deps: DiscordDmSenderDeps): DestinationSen
             return { ok: true, httpStatus: 200 };
           } catch (err) {
             // A cached DM channel can disappear (account migrated, channel reset): reopen once.
-            if (cached && err instanceof DiscordAPIError && err.code === 10003) {
+            if (cached && isDiscordApiError(err) && err.code === 10003) {
               cached = false;
               channelId = null;
               await updateIdentity(db, ctx.account.id, 'discord', { dm_channel_id: null });
