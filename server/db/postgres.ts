@@ -40,14 +40,27 @@ const isRetryable = (err: unknown) => {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** No connection could be had: the pool's wait ran out, or the server refused, vanished or is starting. */
+/**
+ * No connection could be had (the pool's wait ran out, the server refused, is starting or is out of
+ * reach), or the one a query ran on was lost: PostgreSQL restarted, failed over or ended the session.
+ */
 function isUnreachable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : '';
-  // 08: connection exception; 57P03: cannot connect now (starting up, shutting down).
-  if (code.startsWith('08') || code === '57P03') return true;
-  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true;
-  return /timeout exceeded when trying to connect|Connection terminated/i.test(typeof e?.message === 'string' ? e.message : '');
+  // 08: connection exception; 57P01/57P02: the server is shutting down (fast or crash) and ends
+  // sessions; 57P03: cannot connect now (starting up, shutting down).
+  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return true;
+  if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true;
+  // pg's own wording for a lost socket, and for a client used again after it lost its socket.
+  return /timeout exceeded when trying to connect|Connection terminated|not queryable/i.test(typeof e?.message === 'string' ? e.message : '');
+}
+
+/** The answer to a lost or refused connection, as to a locked SQLite file: 503 DATABASE_BUSY, and the scheduler retries. */
+function unreachableError(err: unknown, monitor: BusyMonitor): DatabaseBusyError {
+  monitor.lastBusyAt = Date.now();
+  const code = (err as { code?: unknown } | null)?.code;
+  // The code only: a message may quote the host, never the password, but the log needs no more.
+  return new DatabaseBusyError(`PostgreSQL cannot be reached or dropped the connection${typeof code === 'string' ? ` (${code})` : ''}`);
 }
 
 /** db.transaction().execute(fn) re-runs fn when PostgreSQL aborted it for a conflict with another transaction. */
@@ -79,13 +92,18 @@ class CountingConnection implements DatabaseConnection {
   wroteInTransaction = false;
   constructor(
     readonly inner: DatabaseConnection,
-    private readonly hooks: { onWrite: () => void; onCommitted: () => void },
+    private readonly hooks: { onWrite: () => void; onCommitted: () => void; monitor: BusyMonitor },
   ) {}
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     // Raw SQL cannot be told apart: counted as a write (a needless wake-up at worst).
     const writes = query.query.kind !== 'SelectQueryNode';
     if (writes) this.hooks.onWrite();
-    const result = await this.inner.executeQuery<R>(query);
+    let result: QueryResult<R>;
+    try {
+      result = await this.inner.executeQuery<R>(query);
+    } catch (err) {
+      throw isUnreachable(err) ? unreachableError(err, this.hooks.monitor) : err;
+    }
     if (writes) {
       if (this.inTransaction) this.wroteInTransaction = true;
       else this.hooks.onCommitted();
@@ -108,7 +126,7 @@ function endTransaction(c: DatabaseConnection) {
 class PostgresDriver implements Driver {
   constructor(
     private readonly inner: Driver,
-    private readonly hooks: { onWrite: () => void; onCommitted: () => void; onDestroy: () => Promise<void>; busyMaxWaitMs: number; monitor: BusyMonitor },
+    private readonly hooks: { onWrite: () => void; onCommitted: () => void; onDestroy: () => Promise<void>; monitor: BusyMonitor },
   ) {}
   init() {
     return this.inner.init();
@@ -120,11 +138,7 @@ class PostgresDriver implements Driver {
       // pg-pool's connectionTimeoutMillis (every connection is taken) or PostgreSQL out of reach
       // (restarting, failing over): the same answer as a locked SQLite file, 503 with Retry-After,
       // and the scheduler retries its work.
-      if (isUnreachable(err)) {
-        this.hooks.monitor.lastBusyAt = Date.now();
-        throw new DatabaseBusyError(this.hooks.busyMaxWaitMs);
-      }
-      throw err;
+      throw isUnreachable(err) ? unreachableError(err, this.hooks.monitor) : err;
     }
   }
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -140,6 +154,8 @@ class PostgresDriver implements Driver {
     try {
       await this.inner.commitTransaction(unwrap(connection));
       if (connection instanceof CountingConnection && connection.wroteInTransaction) this.hooks.onCommitted();
+    } catch (err) {
+      throw isUnreachable(err) ? unreachableError(err, this.hooks.monitor) : err;
     } finally {
       endTransaction(connection);
     }
@@ -147,6 +163,10 @@ class PostgresDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection) {
     try {
       await this.inner.rollbackTransaction(unwrap(connection));
+    } catch (err) {
+      // A lost session has no transaction left to roll back (the server ended it); the caller
+      // should see why the transaction failed, not that its rollback could not be sent.
+      if (!isUnreachable(err)) throw err;
     } finally {
       endTransaction(connection);
     }
@@ -216,9 +236,14 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
     application_name: 'chime-probe',
     types,
   });
-  // An idle client that loses its server (restart, failover) emits 'error'; without a listener that would end the process.
-  pool.on('error', () => {});
-  side.on('error', () => {});
+  // A client that loses its server (restart, failover) emits 'error'; without a listener that ends
+  // the process. pg-pool listens only while a client is idle, so a client checked out by Kysely
+  // (inside a transaction, between two queries) needs its own listener. Its queries fail instead
+  // (isUnreachable), and pg-pool drops it when it is released.
+  for (const p of [pool, side]) {
+    p.on('error', () => {});
+    p.on('connect', (client) => client.on('error', () => {}));
+  }
 
   const busy: BusyMonitor = { lastBusyAt: 0, waiting: 0 };
   let localWrites = 0;
@@ -255,7 +280,6 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
       {
         onWrite: () => localWrites++,
         onCommitted: () => feed.announce(),
-        busyMaxWaitMs: options.busyMaxWaitMs,
         monitor: busy,
         onDestroy: async () => {
           destroyed = true;

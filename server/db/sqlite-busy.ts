@@ -12,10 +12,16 @@
  */
 import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 
+/**
+ * The database cannot serve the query now; trying again later is the answer. SQLite's write lock is
+ * held by another process (nothing was written), or PostgreSQL cannot be reached or dropped the
+ * connection mid-query (restart, failover), which rolls back the transaction it ran in. The
+ * message is for the operator's log.
+ */
 export class DatabaseBusyError extends Error {
   readonly code = 'DATABASE_BUSY';
-  constructor(waitedMs: number) {
-    super(`The database is locked by another process (waited ${waitedMs} ms)`);
+  constructor(message: string) {
+    super(message);
     this.name = 'DatabaseBusyError';
   }
 }
@@ -62,7 +68,7 @@ async function withBusyRetry<T>(attempt: () => Promise<T>, maxWaitMs: number, mo
             monitor.waiting++;
           }
         }
-        if (waited >= maxWaitMs) throw new DatabaseBusyError(waited);
+        if (waited >= maxWaitMs) throw new DatabaseBusyError(`The database is locked by another process (waited ${waited} ms)`);
         await sleep(Math.min(delay, maxWaitMs - waited));
         delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
       }
