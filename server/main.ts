@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { buildApp } from './app.ts';
+import { DatabaseBusyError } from './db/sqlite-busy.ts';
 
 loadDotEnv();
 
@@ -14,7 +15,18 @@ try {
   throw err;
 }
 
-const app = await buildApp({ config });
+let app: Awaited<ReturnType<typeof buildApp>>;
+try {
+  app = await buildApp({ config });
+} catch (err) {
+  // PostgreSQL down or out of reach, or a SQLite file another process keeps locked: the operator
+  // needs one line that says so (a process manager starts Chime again), not a stack trace.
+  if (err instanceof DatabaseBusyError) {
+    console.error(`Chime could not start: ${err.message}. Check DATABASE_URL and that the database is running.`);
+    process.exit(1);
+  }
+  throw err;
+}
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

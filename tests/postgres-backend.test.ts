@@ -3,9 +3,11 @@
  * on SQLite, numbers come back as numbers, transactions behave as SQLite's one-writer-at-a-time,
  * and caches stay correct when another instance writes.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -191,6 +193,24 @@ describe('PostgreSQL out of reach', () => {
     } finally {
       await down.db.destroy();
     }
+  });
+});
+
+describe('starting with PostgreSQL out of reach', () => {
+  it('exits 1 with one line that names the cause, never the password', async () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', DATABASE_URL: 'postgres://chime:s3cret-pw@127.0.0.1:1/chime' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(output.trim()).toBe('Chime could not start: PostgreSQL cannot be reached or dropped the connection (ECONNREFUSED). Check DATABASE_URL and that the database is running.');
+    expect(output).not.toContain('s3cret-pw');
   });
 });
 
