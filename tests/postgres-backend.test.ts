@@ -209,7 +209,7 @@ describe('starting with PostgreSQL out of reach', () => {
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
-    expect(output.trim()).toBe('Chime could not start: PostgreSQL cannot be reached or dropped the connection (ECONNREFUSED). Check DATABASE_URL and that the database is running.');
+    expect(output.trim()).toBe('Chime could not start: Cannot connect to PostgreSQL: connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED). Check DATABASE_URL and that the database is running.');
     expect(output).not.toContain('s3cret-pw');
   });
 });

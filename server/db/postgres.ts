@@ -41,8 +41,8 @@ const isRetryable = (err: unknown) => {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * No connection could be had (the pool's wait ran out, the server refused, is starting or is out of
- * reach), or the one a query ran on was lost: PostgreSQL restarted, failed over or ended the session.
+ * The connection a query ran on was lost, or the server cannot be reached: PostgreSQL restarted,
+ * failed over or ended the session. Any other error of a query is the query's own.
  */
 function isUnreachable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
@@ -52,15 +52,20 @@ function isUnreachable(err: unknown): boolean {
   if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return true;
   if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true;
   // pg's own wording for a lost socket, and for a client used again after it lost its socket.
-  return /timeout exceeded when trying to connect|Connection terminated|not queryable/i.test(typeof e?.message === 'string' ? e.message : '');
+  return /Connection terminated|not queryable/i.test(typeof e?.message === 'string' ? e.message : '');
 }
 
-/** The answer to a lost or refused connection, as to a locked SQLite file: 503 DATABASE_BUSY, and the scheduler retries. */
-function unreachableError(err: unknown, monitor: BusyMonitor): DatabaseBusyError {
+/**
+ * The answer to a refused or lost connection, as to a locked SQLite file: 503 DATABASE_BUSY, and the
+ * scheduler retries. The message is pg's or the socket's (a host and port at most, never the
+ * password) with the SQLSTATE or errno code, for the operator's log.
+ */
+function unavailableError(what: string, err: unknown, monitor: BusyMonitor): DatabaseBusyError {
   monitor.lastBusyAt = Date.now();
-  const code = (err as { code?: unknown } | null)?.code;
-  // The code only: a message may quote the host, never the password, but the log needs no more.
-  return new DatabaseBusyError(`PostgreSQL cannot be reached or dropped the connection${typeof code === 'string' ? ` (${code})` : ''}`);
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const message = typeof e?.message === 'string' && e.message ? `: ${e.message}` : '';
+  const code = typeof e?.code === 'string' ? ` (${e.code})` : '';
+  return new DatabaseBusyError(`${what}${message}${code}`);
 }
 
 /** db.transaction().execute(fn) re-runs fn when PostgreSQL aborted it for a conflict with another transaction. */
@@ -102,7 +107,7 @@ class CountingConnection implements DatabaseConnection {
     try {
       result = await this.inner.executeQuery<R>(query);
     } catch (err) {
-      throw isUnreachable(err) ? unreachableError(err, this.hooks.monitor) : err;
+      throw isUnreachable(err) ? unavailableError('PostgreSQL dropped the connection', err, this.hooks.monitor) : err;
     }
     if (writes) {
       if (this.inTransaction) this.wroteInTransaction = true;
@@ -135,10 +140,10 @@ class PostgresDriver implements Driver {
     try {
       return new CountingConnection(await this.inner.acquireConnection(), this.hooks);
     } catch (err) {
-      // pg-pool's connectionTimeoutMillis (every connection is taken) or PostgreSQL out of reach
-      // (restarting, failing over): the same answer as a locked SQLite file, 503 with Retry-After,
-      // and the scheduler retries its work.
-      throw isUnreachable(err) ? unreachableError(err, this.hooks.monitor) : err;
+      // pg-pool's connectionTimeoutMillis (every connection is taken), PostgreSQL out of reach
+      // (restarting, failing over) or refusing (too many clients, connections not allowed now):
+      // the same answer as a locked SQLite file, 503 with Retry-After, and the scheduler retries.
+      throw unavailableError('Cannot connect to PostgreSQL', err, this.hooks.monitor);
     }
   }
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -155,7 +160,7 @@ class PostgresDriver implements Driver {
       await this.inner.commitTransaction(unwrap(connection));
       if (connection instanceof CountingConnection && connection.wroteInTransaction) this.hooks.onCommitted();
     } catch (err) {
-      throw isUnreachable(err) ? unreachableError(err, this.hooks.monitor) : err;
+      throw isUnreachable(err) ? unavailableError('PostgreSQL dropped the connection', err, this.hooks.monitor) : err;
     } finally {
       endTransaction(connection);
     }

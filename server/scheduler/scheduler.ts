@@ -169,7 +169,7 @@ export class Scheduler {
     this.wakeQueued = true;
     this.clock.setImmediate(() => {
       this.wakeQueued = false;
-      if (this.loopEnabled && !this.stopping) void this.arm();
+      if (this.loopEnabled && !this.stopping) this.arm().catch((err: unknown) => this.retrySoon(err, 'scheduler: re-arming failed'));
     });
   }
 
@@ -192,16 +192,22 @@ export class Scheduler {
           await this.arm();
         } while (this.tickAgain && !this.stopping);
       } catch (err) {
-        if (!this.stopping) {
-          this.log.error({ err }, 'scheduler tick failed');
-          // Try again soon rather than waiting for the safety net.
-          this.setTimer(this.clock.now() + 1000);
-        }
+        this.retrySoon(err, 'scheduler tick failed');
       } finally {
         this.ticking = null;
       }
     })();
     return this.ticking;
+  }
+
+  /**
+   * The database failed a tick or a re-arm (PostgreSQL restarting, SQLite locked by a backup): try
+   * again in a second rather than at the safety net, and never let the error end the thread.
+   */
+  private retrySoon(err: unknown, what: string): void {
+    if (this.stopping) return;
+    this.log.error({ err }, what);
+    this.setTimer(this.clock.now() + 1000);
   }
 
   /** Resolves when nothing is being claimed, read, sent or written. For tests and benchmarks. */
