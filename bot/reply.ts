@@ -1,5 +1,6 @@
 import { MessageFlags, type RepliableInteraction } from 'discord.js';
 import { DatabaseBusyError } from '../server/db/sqlite-busy.ts';
+import { StorageFullError } from '../server/db/storage-full.ts';
 import { AppError, type ErrorCode } from '../server/errors.ts';
 import { t } from './i18n.ts';
 import { truncate } from './format.ts';
@@ -32,6 +33,7 @@ const ERROR_KEYS: Partial<Record<ErrorCode, string>> = {
 /** An AppError in the user's language, else its English message; null for anything else (a bug). */
 export function errorText(locale: string | null | undefined, err: unknown): string | null {
   if (err instanceof DatabaseBusyError) return t(locale, 'errors.DATABASE_BUSY');
+  if (err instanceof StorageFullError) return t(locale, 'errors.STORAGE_FULL');
   if (!(err instanceof AppError)) return null;
   const key = ERROR_KEYS[err.code];
   return key ? t(locale, key) : err.message;

@@ -79,7 +79,7 @@ export function openSqlite(databaseUrl: string, options: { busyMaxWaitMs?: numbe
   // Bounded page cache (in KiB when negative) keeps RSS flat with a million reminders.
   sqlite.pragma('cache_size = -16000');
   sqlite.pragma('temp_store = MEMORY');
-  const busy: BusyMonitor = { lastBusyAt: 0, waiting: 0 };
+  const busy: BusyMonitor = { lastBusyAt: 0, waiting: 0, lastFullAt: 0 };
   const db = new Kysely<Database>({
     dialect: new BusyAwareSqliteDialect({ database: withStatementCache(sqlite) }, { maxWaitMs: options.busyMaxWaitMs ?? BUSY_MAX_WAIT_MS, monitor: busy }),
   });

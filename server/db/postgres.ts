@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { loadPg } from '../lib/load-on-use.ts';
 import type { Database } from './database.ts';
 import { PgChangeFeed } from './pg-changes.ts';
-import { DatabaseBusyError, type BusyMonitor } from './sqlite-busy.ts';
+import { DatabaseBusyError, storageFullOr, type BusyMonitor } from './sqlite-busy.ts';
 
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
@@ -107,7 +107,7 @@ class CountingConnection implements DatabaseConnection {
     try {
       result = await this.inner.executeQuery<R>(query);
     } catch (err) {
-      throw isUnreachable(err) ? unavailableError('PostgreSQL dropped the connection', err, this.hooks.monitor) : err;
+      throw isUnreachable(err) ? unavailableError('PostgreSQL dropped the connection', err, this.hooks.monitor) : storageFullOr(err, this.hooks.monitor);
     }
     if (writes) {
       if (this.inTransaction) this.wroteInTransaction = true;
@@ -160,7 +160,7 @@ class PostgresDriver implements Driver {
       await this.inner.commitTransaction(unwrap(connection));
       if (connection instanceof CountingConnection && connection.wroteInTransaction) this.hooks.onCommitted();
     } catch (err) {
-      throw isUnreachable(err) ? unavailableError('PostgreSQL dropped the connection', err, this.hooks.monitor) : err;
+      throw isUnreachable(err) ? unavailableError('PostgreSQL dropped the connection', err, this.hooks.monitor) : storageFullOr(err, this.hooks.monitor);
     } finally {
       endTransaction(connection);
     }
@@ -250,7 +250,7 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
     p.on('connect', (client) => client.on('error', () => {}));
   }
 
-  const busy: BusyMonitor = { lastBusyAt: 0, waiting: 0 };
+  const busy: BusyMonitor = { lastBusyAt: 0, waiting: 0, lastFullAt: 0 };
   let localWrites = 0;
   let lastSnapshot = '';
   let poller: ReturnType<typeof setInterval> | null = null;

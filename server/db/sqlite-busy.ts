@@ -11,6 +11,7 @@
  * started reading (SQLITE_BUSY_SNAPSHOT, which no retry of one statement can fix).
  */
 import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import { isStorageFull, StorageFullError } from './storage-full.ts';
 
 /**
  * The database cannot serve the query now; trying again later is the answer. SQLite's write lock is
@@ -32,6 +33,15 @@ export interface BusyMonitor {
   lastBusyAt: number;
   /** Queries waiting for the lock right now. */
   waiting: number;
+  /** When a write last failed because the disk is full (ms since epoch), 0 if never. */
+  lastFullAt: number;
+}
+
+/** A full disk becomes StorageFullError, and is noted for /healthz. */
+export function storageFullOr(err: unknown, monitor: BusyMonitor): unknown {
+  if (!isStorageFull(err)) return err;
+  monitor.lastFullAt = Date.now();
+  return new StorageFullError(err);
 }
 
 const isBusy = (err: unknown) => {
@@ -85,8 +95,12 @@ class BusyRetryingConnection implements DatabaseConnection {
     private readonly monitor: BusyMonitor,
   ) {}
 
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return withBusyRetry(async () => this.inner.executeQuery<R>(query), this.maxWaitMs, this.monitor);
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return await withBusyRetry(async () => this.inner.executeQuery<R>(query), this.maxWaitMs, this.monitor);
+    } catch (err) {
+      throw storageFullOr(err, this.monitor);
+    }
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -116,7 +130,13 @@ class BusyAwareDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('commit'));
   }
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } catch (err) {
+      // SQLite rolls back by itself after some errors (a full disk, an I/O error): the caller must
+      // see that error, not that there was nothing left to roll back.
+      if (!/no transaction is active/.test((err as Error)?.message ?? '')) throw err;
+    }
   }
   savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {
     return this.inner.savepoint!(connection, name, compile);

@@ -10,7 +10,7 @@ declare module 'fastify' {
     dbDialect: DatabaseDialect;
     config: Config;
     /** Cheap liveness probe for /healthz: 'ok', 'degraded' (another process holds the write lock), or 'unavailable'. */
-    checkDatabase(): Promise<'ok' | 'degraded' | 'unavailable'>;
+    checkDatabase(): Promise<'ok' | 'degraded' | 'storage-full' | 'unavailable'>;
     /** See DatabaseHandle.changeToken: moves on every write (on PostgreSQL, other instances' within 0.5 s). */
     dbChangeToken(): string;
     /** See DatabaseHandle.freshChangeToken: exact across instances; what read caches check. */
@@ -34,6 +34,8 @@ export default fp<{ config: Config }>(
     // Not queued behind queries waiting for a lock or a connection (see DatabaseHandle.probe).
     app.decorate('checkDatabase', async () => {
       if (!(await probe())) return 'unavailable' as const;
+      // A write failed on a full disk in the last minute: reads work, writes do not.
+      if (busy.lastFullAt > 0 && Date.now() - busy.lastFullAt < 60_000) return 'storage-full' as const;
       return busy.waiting > 0 || Date.now() - busy.lastBusyAt < 10_000 ? ('degraded' as const) : ('ok' as const);
     });
     app.addHook('onClose', async () => {

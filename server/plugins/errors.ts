@@ -1,6 +1,7 @@
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
 import { DatabaseBusyError } from '../db/sqlite-busy.ts';
+import { StorageFullError } from '../db/storage-full.ts';
 import { AppError } from '../errors.ts';
 
 /** Readable text for a schema validation failure: "message must be string" -> "body.message must be string". */
@@ -23,6 +24,11 @@ export default fp(
       if (error instanceof DatabaseBusyError) {
         // Another process holds SQLite's write lock (sqlite-busy.ts): nothing was written; try again.
         return reply.status(503).header('retry-after', '2').send({ error: 'The database is busy. Please try again in a moment.', code: 'DATABASE_BUSY' });
+      }
+      if (error instanceof StorageFullError) {
+        // The operator must act (free disk space); the user learns that nothing was saved.
+        request.log.error({ err: error }, 'database storage is full');
+        return reply.status(507).send({ error: 'The server has run out of storage space, so nothing was saved. Please tell its administrator.', code: 'STORAGE_FULL' });
       }
       if ((error as { code?: unknown }).code === '22021') {
         // PostgreSQL refused text it cannot store (a NUL that reached it some other way than a request

@@ -11,6 +11,7 @@ export const errorResponses = {
   409: ErrorResponse,
   429: ErrorResponse,
   503: ErrorResponse,
+  507: ErrorResponse,
 } as const;
 
 export const Ok = Type.Object({ ok: Type.Boolean() });

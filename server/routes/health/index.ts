@@ -17,6 +17,7 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
       if (state === 'ok') return { status: 'ok' as const };
       // Still serving (reads work); writes wait for another process's lock and may answer 503.
       if (state === 'degraded') return { status: 'degraded' as const, reason: 'The database is locked by another process' };
+      if (state === 'storage-full') return { status: 'degraded' as const, reason: 'The database storage is full: writes fail until there is room' };
       return reply.status(503).send({ status: 'unavailable', error: 'Database unreachable', code: 'DATABASE_UNAVAILABLE' });
     },
   );

@@ -1,0 +1,131 @@
+/**
+ * The disk under the database fills up (README "Data and backups"): writes answer 507 STORAGE_FULL
+ * instead of a 500, reads go on, /healthz says why it is degraded, and a reminder that falls due
+ * meanwhile is delivered once, at the latest when there is room again.
+ *
+ * Two ways to a real SQLITE_FULL: max_page_count on the server's own connection (a statement fails
+ * and its transaction stays open), and a small tmpfs that really runs out of space (the commit
+ * fails and SQLite rolls the transaction back itself). The second needs `mount`, which root has on
+ * the machines CI runs on.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
+import { onPostgres } from './helpers/test-database.ts';
+import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
+
+let server: TestServer;
+let sink: WebhookSink;
+
+beforeAll(async () => {
+  if (onPostgres) throw new Error('SQLite only: run this file in the server project');
+  sink = await startWebhookSink();
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+  await sink?.close();
+});
+
+const setMaxPages = (pages: number) => sql`pragma max_page_count = ${sql.raw(String(pages))}`.execute(server.app.db);
+
+describe('a full disk', () => {
+  it('answers 507 STORAGE_FULL, keeps reading, says so on /healthz, and delivers what fell due once there is room', async () => {
+    const user = await signUp(server.url, { timezone: 'UTC' });
+    const due = new Date(Date.now() + 2500);
+    const created = await user.api.post('/api/reminders', {
+      date: due.toISOString().slice(0, 10),
+      time: due.toISOString().slice(11, 19),
+      timezone: 'UTC',
+      message: 'Due while the disk is full',
+      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hook`, platform: 'generic' } }],
+    });
+    expect(created.status).toBe(201);
+
+    const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(server.app.db);
+    await setMaxPages(rows[0]!.page_count);
+    const statuses: number[] = [];
+    let full: Awaited<ReturnType<typeof user.api.post>> | null = null;
+    try {
+      // Until the pages left over are used up.
+      for (let i = 0; i < 200 && !full; i++) {
+        const res = await user.api.post('/api/reminders', { date: '2031-01-01', time: '09:00', message: `filler ${i} ${'x'.repeat(1500)}`, destinations: [] });
+        statuses.push(res.status);
+        if (res.status !== 201) full = res;
+      }
+      expect(full?.status).toBe(507);
+      expect(full?.body).toEqual({ error: 'The server has run out of storage space, so nothing was saved. Please tell its administrator.', code: 'STORAGE_FULL' });
+      expect(statuses.filter((s) => s !== 201 && s !== 507)).toEqual([]);
+
+      // Reads work, and the operator learns why writes fail.
+      const list = await user.api.get('/api/reminders');
+      expect(list.status).toBe(200);
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'degraded', reason: 'The database storage is full: writes fail until there is room' });
+
+      // The reminder falls due meanwhile (its claim may or may not find room in a page).
+      await new Promise((r) => setTimeout(r, Math.max(0, due.getTime() - Date.now()) + 1000));
+    } finally {
+      await setMaxPages(1_073_741_823);
+    }
+    const [delivered] = await sink.waitFor(1, 10_000);
+    expect(delivered!.json.message).toBe('Due while the disk is full');
+    const after = await user.api.post('/api/reminders', { date: '2031-01-01', time: '09:00', message: 'room again', destinations: [] });
+    expect(after.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sink.requests).toHaveLength(1);
+  }, 30_000);
+});
+
+/** Mounts a tmpfs of `sizeMb` on a new folder; null where this user may not mount. */
+function smallDisk(sizeMb: number): string | null {
+  const dir = mkdtempSync(path.join(tmpdir(), 'chime-full-disk-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m`, 'tmpfs', dir], { stdio: 'ignore' });
+    return dir;
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
+}
+
+const disk = process.getuid?.() === 0 ? smallDisk(2) : null;
+
+describe.skipIf(disk === null)('a disk that really runs out of space', () => {
+  let onDisk: TestServer;
+  beforeAll(async () => {
+    onDisk = await startTestServer({ databaseUrl: path.join(disk!, 'chime.db') });
+  });
+  afterAll(async () => {
+    await onDisk?.close();
+    execFileSync('umount', [disk!]);
+    rmSync(disk!, { recursive: true, force: true });
+  });
+
+  it('answers 507 STORAGE_FULL, not the rollback that SQLite already did, and works again once there is room', async () => {
+    const user = await signUp(onDisk.url, { timezone: 'UTC' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const res = await user.api.post('/api/reminders', { date: '2031-01-01', time: '09:00', message: `filler ${i} ${'x'.repeat(1500)}`, destinations: [] });
+      statuses.push(res.status);
+      if (res.status !== 201) {
+        expect(res.status).toBe(507);
+        expect(res.body.code).toBe('STORAGE_FULL');
+        break;
+      }
+    }
+    expect(statuses.at(-1)).toBe(507);
+    expect((await user.api.get('/api/reminders')).status).toBe(200);
+    expect(await (await fetch(`${onDisk.url}/healthz`)).json()).toMatchObject({ status: 'degraded' });
+
+    // The operator makes room: writes work again, on the same running server.
+    execFileSync('mount', ['-o', 'remount,size=16m', disk!]);
+    const after = await user.api.post('/api/reminders', { date: '2031-01-01', time: '09:00', message: 'room again', destinations: [] });
+    expect(after.status).toBe(201);
+  }, 60_000);
+});
