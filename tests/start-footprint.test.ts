@@ -1,10 +1,9 @@
 /**
  * What a start without Discord, SMTP or PostgreSQL settings loads (the RSS goal of README
- * "Performance"): `pg`,
- * `nodemailer`, `@discordjs/rest` (with its own undici) and discord.js are loaded on first use
- * (server/lib/load-on-use.ts, the bot's lazy import), since each costs about 10 MB in every thread
- * that loads it. The production bundle runs as `npm start` runs it, with a preload that lists every
- * module each thread loads.
+ * "Performance"): `pg`, `nodemailer`, `@discordjs/rest` (with its own undici) and discord.js are
+ * loaded on first use (server/lib/load-on-use.ts, the bot's lazy import), since each costs about
+ * 10 MB in every thread that loads it. The production bundle runs as `npm start` runs it, with a
+ * preload that lists every module each thread loads.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
