@@ -14,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../server/config.ts';
 import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
+import pg from 'pg';
 import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
+import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 import { createPostgresDatabase, dropPostgresDatabase, onPostgres } from './helpers/test-database.ts';
 
 let dir: string;
@@ -194,6 +196,59 @@ describe('PostgreSQL out of reach', () => {
       await down.db.destroy();
     }
   });
+});
+
+describe('a lock held by another session (an administrator in psql)', () => {
+  let server: TestServer;
+  let sink: WebhookSink;
+  beforeAll(async () => {
+    sink = await startWebhookSink();
+    server = await startTestServer({ dir });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await sink?.close();
+  });
+
+  it('answers 503 DATABASE_BUSY after a bounded wait, not a request stuck until it is released; what fell due is delivered after', async () => {
+    const user = await signUp(server.url, { timezone: 'UTC' });
+    const due = new Date(Date.now() + 1500);
+    const created = await user.api.post('/api/reminders', {
+      date: due.toISOString().slice(0, 10),
+      time: due.toISOString().slice(11, 19),
+      timezone: 'UTC',
+      message: 'Due while locked',
+      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hook`, platform: 'generic' } }],
+    });
+    expect(created.status).toBe(201);
+
+    const admin = new pg.Client({ connectionString: server.config.databaseUrl });
+    await admin.connect();
+    await admin.query('begin');
+    await admin.query('lock table reminders in access exclusive mode');
+    try {
+      const startedAt = performance.now();
+      const res = await user.api.post('/api/reminders', { date: '2031-01-01', time: '09:00', message: 'Blocked', destinations: [] });
+      const waited = performance.now() - startedAt;
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 'DATABASE_BUSY' });
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(waited).toBeGreaterThan(2500);
+      expect(waited).toBeLessThan(6000);
+      expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ status: 'degraded' });
+      // Due meanwhile: the claim waits for the table too, gives up, and tries again.
+      await new Promise((r) => setTimeout(r, Math.max(0, due.getTime() - Date.now()) + 500));
+      expect(sink.requests).toHaveLength(0);
+    } finally {
+      await admin.query('commit');
+      await admin.end();
+    }
+    const [delivered] = await sink.waitFor(1, 10_000);
+    expect(delivered!.json.message).toBe('Due while locked');
+    expect((await user.api.post('/api/reminders', { date: '2031-01-01', time: '09:00', message: 'After', destinations: [] })).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sink.requests).toHaveLength(1);
+  }, 30_000);
 });
 
 describe('starting with PostgreSQL out of reach', () => {

@@ -55,6 +55,9 @@ function isUnreachable(err: unknown): boolean {
   return /Connection terminated|not queryable/i.test(typeof e?.message === 'string' ? e.message : '');
 }
 
+/** lock_timeout ran out (55P03 lock_not_available): another session holds a lock this query needs. */
+const isLockTimeout = (err: unknown) => (err as { code?: unknown } | null)?.code === '55P03';
+
 /**
  * The answer to a refused or lost connection, as to a locked SQLite file: 503 DATABASE_BUSY, and the
  * scheduler retries. The message is pg's or the socket's (a host and port at most, never the
@@ -107,7 +110,9 @@ class CountingConnection implements DatabaseConnection {
     try {
       result = await this.inner.executeQuery<R>(query);
     } catch (err) {
-      throw isUnreachable(err) ? unavailableError('PostgreSQL dropped the connection', err, this.hooks.monitor) : storageFullOr(err, this.hooks.monitor);
+      if (isUnreachable(err)) throw unavailableError('PostgreSQL dropped the connection', err, this.hooks.monitor);
+      if (isLockTimeout(err)) throw unavailableError('PostgreSQL: a lock held by another session did not come free in time', err, this.hooks.monitor);
+      throw storageFullOr(err, this.hooks.monitor);
     }
     if (writes) {
       if (this.inTransaction) this.wroteInTransaction = true;
@@ -249,6 +254,15 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
     p.on('error', () => {});
     p.on('connect', (client) => client.on('error', () => {}));
   }
+  // A lock another session holds (an administrator's LOCK TABLE, a stuck transaction) is waited for
+  // as long as a locked SQLite file is: then 503 DATABASE_BUSY, rather than this process's only
+  // connection stuck for as long as the lock is held. Claims never wait (SKIP LOCKED); migrations
+  // wait up to an hour for another instance's (Kysely sets that inside their transaction). Set with
+  // SET, not as a startup parameter, which PgBouncer refuses; a client runs its queries in order,
+  // so this one runs before any other.
+  pool.on('connect', (client) => {
+    client.query(`set lock_timeout = ${Math.max(1, Math.round(options.busyMaxWaitMs))}`).catch(() => {});
+  });
 
   const busy: BusyMonitor = { lastBusyAt: 0, waiting: 0, lastFullAt: 0 };
   let localWrites = 0;
