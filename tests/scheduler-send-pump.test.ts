@@ -96,7 +96,7 @@ function setup(opts: { rows?: OutboxRow[]; options?: Partial<SchedulerOptions>; 
     loadPage: outbox.loadPage,
     senderFor: (type) => opts.senders?.[type],
     onResult: (attempt) => results.push(attempt),
-    log: { error: (_o, msg) => logged.push(msg), warn: (_o, msg) => logged.push(msg) },
+    log: { error: (_o, msg) => logged.push(msg), warn: (_o, msg) => logged.push(msg), info: (_o, msg) => logged.push(msg) },
   });
   /** What the result recorder does once results are written: the rows leave memory and the table. */
   const writeBack = () => {

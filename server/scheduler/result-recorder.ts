@@ -6,6 +6,7 @@
 import type { AttemptRecord } from '../repositories/attempt-results.ts';
 import type { OutboxRow } from '../repositories/outbox.ts';
 import type { Clock, TimerHandle } from './clock.ts';
+import { FailureLog } from './failure-log.ts';
 import type { SchedulerMetrics } from './metrics.ts';
 import type { SchedulerOptions } from './options.ts';
 import type { SendResult } from './types.ts';
@@ -14,6 +15,8 @@ import type { SendResult } from './types.ts';
 export const FLUSH_AT_COUNT = 2000;
 /** Wait before writing again after a failed write. */
 export const WRITE_RETRY_MS = 1000;
+/** Logged once per streak of failed writes (failure-log.ts). */
+const WRITE_RESULTS = 'scheduler: writing delivery results';
 
 export interface AttemptInput {
   row: Pick<OutboxRow, 'id' | 'reminder_id' | 'destination_id' | 'account_id' | 'occurrence_utc'>;
@@ -44,8 +47,11 @@ export class ResultRecorder {
   private flushTimer: TimerHandle | null = null;
   private flushing: Promise<void> | null = null;
   private stopping = false;
+  private readonly failures: FailureLog;
 
-  constructor(private readonly deps: ResultRecorderDeps) {}
+  constructor(private readonly deps: ResultRecorderDeps) {
+    this.failures = new FailureLog(deps.log, () => deps.clock.now());
+  }
 
   /** Results not written yet. */
   get pending(): number {
@@ -136,9 +142,10 @@ export class ResultRecorder {
     this.flushing = (async () => {
       try {
         await this.deps.write(batch);
+        this.failures.succeeded(WRITE_RESULTS);
         this.deps.onWritten(batch);
       } catch (err) {
-        this.deps.log.error({ err, count: batch.length }, 'scheduler: writing delivery results failed; will retry');
+        this.failures.failed(WRITE_RESULTS, err, { count: batch.length, retryInMs: WRITE_RETRY_MS });
         this.results.unshift(...batch);
         if (!this.stopping) {
           this.flushTimer = this.deps.clock.setTimeout(

@@ -10,6 +10,7 @@ import { listEnabledDestinations, nextReminderFire, selectDueReminderIds } from 
 import { claimOutboxPage, type DeliveryLease, hasExpiredLeases, nextDeliveryAttemptAfter, recoverOutbox, releaseDeliveryLeases, releaseOwnerLeases, renewDeliveryLeases } from '../repositories/outbox.ts';
 import { type ClaimResult, Claimer } from './claimer.ts';
 import { type Clock, nextTurn, systemClock, type TimerHandle } from './clock.ts';
+import { FailureLog } from './failure-log.ts';
 import type { SchedulerMetrics } from './metrics.ts';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './options.ts';
 import { ResultRecorder } from './result-recorder.ts';
@@ -20,6 +21,9 @@ export { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './options.ts';
 
 /** While memory is full, due reminders are looked at again at least this often. */
 const CLAIM_PROBE_MS = 1000;
+/** What retrySoon logs (server/scheduler/failure-log.ts: once per streak, then once a minute). */
+const TICK = 'scheduler tick';
+const REARM = 'scheduler: re-arming';
 
 /**
  * The scheduler wires its parts to one timer. The database is the only source of truth
@@ -33,6 +37,7 @@ export class Scheduler {
   readonly options: SchedulerOptions;
   private readonly senders = new Map<DestinationType, DestinationSender>();
   private readonly claimer: Claimer;
+  private readonly failures: FailureLog;
   private readonly pump: SendPump;
   private readonly recorder: ResultRecorder;
   private loopEnabled = false;
@@ -62,6 +67,7 @@ export class Scheduler {
     private readonly clock: Clock = systemClock,
   ) {
     this.options = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
+    this.failures = new FailureLog(log, () => clock.now());
     this.claimer = new Claimer(db, clock);
     this.recorder = new ResultRecorder({
       clock,
@@ -169,7 +175,12 @@ export class Scheduler {
     this.wakeQueued = true;
     this.clock.setImmediate(() => {
       this.wakeQueued = false;
-      if (this.loopEnabled && !this.stopping) this.arm().catch((err: unknown) => this.retrySoon(err, 'scheduler: re-arming failed'));
+      if (this.loopEnabled && !this.stopping) {
+        this.arm().then(
+          () => this.failures.succeeded(REARM),
+          (err: unknown) => this.retrySoon(err, REARM),
+        );
+      }
     });
   }
 
@@ -191,8 +202,9 @@ export class Scheduler {
           await this.pump.fill();
           await this.arm();
         } while (this.tickAgain && !this.stopping);
+        this.failures.succeeded(TICK);
       } catch (err) {
-        this.retrySoon(err, 'scheduler tick failed');
+        this.retrySoon(err, TICK);
       } finally {
         this.ticking = null;
       }
@@ -206,7 +218,7 @@ export class Scheduler {
    */
   private retrySoon(err: unknown, what: string): void {
     if (this.stopping) return;
-    this.log.error({ err }, what);
+    this.failures.failed(what, err);
     this.setTimer(this.clock.now() + 1000);
   }
 

@@ -12,10 +12,14 @@ import type { Clock } from './clock.ts';
 import type { SchedulerOptions } from './options.ts';
 import type { AttemptInput } from './result-recorder.ts';
 import { type DestinationInfo, DestinationInfoCache } from './destination-info.ts';
+import { FailureLog } from './failure-log.ts';
 import { attemptDelivery } from './send-attempt.ts';
 import type { DestinationSender } from './types.ts';
 
 export type OutboxStatus = 'pending' | 'retrying';
+
+/** Logged once per streak of failed outbox reads (failure-log.ts). */
+const READ_OUTBOX = 'scheduler: reading the outbox';
 
 export interface SendPumpDeps {
   clock: Clock;
@@ -32,7 +36,7 @@ export interface SendPumpDeps {
   onBacklog?(): void;
   /** After wantRoom(): there is room for a claim again. */
   onRoom?(): void;
-  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
 interface Job {
@@ -77,11 +81,13 @@ export class SendPump {
   private readonly infoCache: DestinationInfoCache;
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly failures: FailureLog;
 
   constructor(private readonly deps: SendPumpDeps) {
     // Every in-flight send listens for shutdown on this one signal.
     setMaxListeners(0, this.abort.signal);
     this.infoCache = new DestinationInfoCache((type) => deps.senderFor(type));
+    this.failures = new FailureLog(deps.log, () => deps.clock.now());
   }
 
   /** Rows due up to this instant have been read from the outbox (the timer arms after it). */
@@ -237,8 +243,9 @@ export class SendPump {
           this.fillAgain = false;
           await this.fillOnce();
         } while (this.fillAgain && !this.stopping);
+        this.failures.succeeded(READ_OUTBOX);
       } catch (err) {
-        if (!this.stopping) this.deps.log.error({ err }, 'scheduler: reading the outbox failed');
+        if (!this.stopping) this.failures.failed(READ_OUTBOX, err);
         // Do not let the timer spin on rows this failed read should have taken; the safety net sweeps again.
         this.lastFillIso = new Date(this.deps.clock.now()).toISOString();
       } finally {
