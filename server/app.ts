@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Config, hasRole } from './config.ts';
 import databasePlugin from './plugins/database.ts';
+import clockSkewPlugin from './plugins/clock-skew.ts';
 import errorsPlugin from './plugins/errors.ts';
 import noNulTextPlugin from './plugins/no-nul-text.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
@@ -132,6 +133,7 @@ export async function buildApp({
   });
 
   await app.register(databasePlugin, { config });
+  await app.register(clockSkewPlugin);
   await app.register(errorsPlugin);
   await app.register(noNulTextPlugin);
   await app.register(securityHeadersPlugin);

@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../server/config.ts';
 import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
+import { isClockOff, measureClockSkew } from '../server/lib/clock-skew.ts';
+import { readPostgresClock } from '../server/repositories/database-clock.ts';
 import pg from 'pg';
 import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
@@ -122,6 +124,22 @@ describe('the same migrations on both databases', () => {
     } finally {
       await other.db.destroy();
     }
+  });
+
+  it('tell how far this machine\'s clock is off the database server\'s', async () => {
+    const read = () => readPostgresClock(pg.db);
+    const inSync = await measureClockSkew(read);
+    // The same machine: off by no more than the round trip.
+    expect(Math.abs(inSync.skewMs)).toBeLessThanOrEqual(inSync.roundTripMs / 2 + 50);
+    expect(isClockOff(inSync)).toBe(false);
+    // A machine 5 s ahead, and one 3 s behind.
+    const ahead = await measureClockSkew(read, () => Date.now() + 5000);
+    expect(ahead.skewMs).toBeGreaterThan(4900);
+    expect(ahead.skewMs).toBeLessThan(5100);
+    expect(isClockOff(ahead)).toBe(true);
+    const behind = await measureClockSkew(read, () => Date.now() - 3000);
+    expect(behind.skewMs).toBeLessThan(-2900);
+    expect(isClockOff(behind)).toBe(true);
   });
 
   it('wakes a watcher when another instance commits a write (LISTEN/NOTIFY), not before the commit', async () => {
