@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
+import { type Kysely, type MigrationProvider, Migrator } from 'kysely';
 import { createDatabase } from '../server/db/connection.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { startTestServer } from './helpers/server.ts';
@@ -77,6 +78,42 @@ describe('migrations', () => {
       expect(recorded).toEqual(migrationNames());
     } finally {
       sqlite.close();
+    }
+  });
+
+  it('apply all or nothing: a migration that fails halfway leaves no table, row or record behind', async () => {
+    const file = path.join(dir, 'halfway.db');
+    const database = createDatabase(file);
+    const db = database.db as unknown as Kysely<any>;
+    const recorded = async () => (await db.selectFrom('kysely_migration').select('name').execute()).map((m: { name: string }) => m.name);
+    try {
+      await migrateToLatest(db);
+      const before = schemaOf(file);
+      // Read first: the migrator asks for the list while it holds the one connection.
+      const applied = await recorded();
+      const provider: MigrationProvider = {
+        getMigrations: async () => ({
+          ...Object.fromEntries(applied.map((name) => [name, { up: async () => {} }])),
+          '2099-01-01-001-rebuild': {
+            // A table rebuild stopped between its steps, as a crash or a start timeout would.
+            up: async (db: Kysely<any>) => {
+              await db.schema.createTable('reminders_rebuilt').addColumn('id', 'text', (c) => c.primaryKey()).execute();
+              await db.insertInto('reminders_rebuilt').values({ id: 'r1' }).execute();
+              await db.schema.createIndex('reminders_rebuilt_idx').on('reminders_rebuilt').column('id').execute();
+              throw new Error('stopped halfway');
+            },
+          },
+          '2099-01-01-002-after': { up: async (db: Kysely<any>) => void (await db.schema.createTable('never').addColumn('id', 'text').execute()) },
+        }),
+      };
+      const { error } = await new Migrator({ db, provider }).migrateToLatest();
+      expect((error as Error).message).toBe('stopped halfway');
+      expect(schemaOf(file)).toEqual(before);
+      expect(await recorded()).not.toContain('2099-01-01-001-rebuild');
+      // The next start migrates from where the database really is.
+      expect(await migrateToLatest(db)).toEqual([]);
+    } finally {
+      await database.db.destroy();
     }
   });
 

@@ -10,7 +10,7 @@
  * above), so a transaction never fails half-way because another writer committed after it
  * started reading (SQLITE_BUSY_SNAPSHOT, which no retry of one statement can fix).
  */
-import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import { CompiledQuery, SqliteAdapter, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import { isStorageFull, StorageFullError } from './storage-full.ts';
 
 /**
@@ -155,7 +155,21 @@ class BusyAwareDriver implements Driver {
   }
 }
 
-/** Kysely's SQLite dialect with the waiting above. */
+/**
+ * SQLite's DDL is transactional, but Kysely's SQLite adapter says it is not, so its migrator ran
+ * each statement on its own: a process stopped in the middle of a migration (a systemd start
+ * timeout during a long table rebuild, a power cut) left a half-built schema that the next start
+ * could not migrate. Saying so makes the migrator run the pending migrations and their records in
+ * one transaction (BEGIN IMMEDIATE, below): all of them or none. No migration uses what SQLite
+ * cannot do in a transaction (VACUUM, PRAGMA foreign_keys or journal_mode).
+ */
+class TransactionalSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+/** Kysely's SQLite dialect with the waiting above, and migrations in a transaction. */
 export class BusyAwareSqliteDialect extends SqliteDialect {
   constructor(
     config: ConstructorParameters<typeof SqliteDialect>[0],
@@ -165,5 +179,8 @@ export class BusyAwareSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     return new BusyAwareDriver(super.createDriver(), this.busy.maxWaitMs, this.busy.monitor);
+  }
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalSqliteAdapter();
   }
 }
