@@ -17,7 +17,7 @@ import { migrateToLatest } from '../server/db/migrate.ts';
 import { isClockOff, measureClockSkew } from '../server/lib/clock-skew.ts';
 import { readPostgresClock } from '../server/repositories/database-clock.ts';
 import pg from 'pg';
-import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
+import { createDueReminder, signUp, startTestServer, type TestServer } from './helpers/server.ts';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 import { createPostgresDatabase, dropPostgresDatabase, onPostgres } from './helpers/test-database.ts';
 
@@ -231,14 +231,7 @@ describe('a lock held by another session (an administrator in psql)', () => {
   it('answers 503 DATABASE_BUSY after a bounded wait, not a request stuck until it is released; what fell due is delivered after', async () => {
     const user = await signUp(server.url, { timezone: 'UTC' });
     const due = new Date(Date.now() + 1500);
-    const created = await user.api.post('/api/reminders', {
-      date: due.toISOString().slice(0, 10),
-      time: due.toISOString().slice(11, 19),
-      timezone: 'UTC',
-      message: 'Due while locked',
-      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hook`, platform: 'generic' } }],
-    });
-    expect(created.status).toBe(201);
+    await createDueReminder(user.api, due, `${sink.url}/hook`, 'Due while locked');
 
     const admin = new pg.Client({ connectionString: server.config.databaseUrl });
     await admin.connect();

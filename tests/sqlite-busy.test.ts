@@ -7,7 +7,7 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
+import { createDueReminder, signUp, startTestServer, type TestServer } from './helpers/server.ts';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 
 let server: TestServer;
@@ -26,14 +26,7 @@ describe('a write lock held by another process', () => {
   it('never blocks the event loop; writes answer 503 DATABASE_BUSY after a bounded wait; due reminders are delivered after', async () => {
     const user = await signUp(server.url, { timezone: 'UTC' });
     const due = new Date(Date.now() + 1500);
-    const created = await user.api.post('/api/reminders', {
-      date: due.toISOString().slice(0, 10),
-      time: due.toISOString().slice(11, 19),
-      timezone: 'UTC',
-      message: 'Due while locked',
-      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hook`, platform: 'generic' } }],
-    });
-    expect(created.status).toBe(201);
+    await createDueReminder(user.api, due, `${sink.url}/hook`, 'Due while locked');
 
     const other = new SQLite(path.join(server.dir, 'chime.db'));
     other.pragma('busy_timeout = 10000');

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
+import { createDueReminder, signUp, startTestServer, type TestServer } from './helpers/server.ts';
 import { onPostgres } from './helpers/test-database.ts';
 import { startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 
@@ -37,14 +37,7 @@ describe('a full disk', () => {
   it('answers 507 STORAGE_FULL, keeps reading, says so on /healthz, and delivers what fell due once there is room', async () => {
     const user = await signUp(server.url, { timezone: 'UTC' });
     const due = new Date(Date.now() + 2500);
-    const created = await user.api.post('/api/reminders', {
-      date: due.toISOString().slice(0, 10),
-      time: due.toISOString().slice(11, 19),
-      timezone: 'UTC',
-      message: 'Due while the disk is full',
-      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hook`, platform: 'generic' } }],
-    });
-    expect(created.status).toBe(201);
+    await createDueReminder(user.api, due, `${sink.url}/hook`, 'Due while the disk is full');
 
     const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(server.app.db);
     await setMaxPages(rows[0]!.page_count);

@@ -104,3 +104,19 @@ export async function signUp(baseUrl: string, overrides: Partial<{ email: string
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
   return { ...creds, id: login.body.id as string, token: login.body.token as string, api: client(baseUrl, login.body.token) };
 }
+
+/**
+ * Creates, through the API, a reminder due at `due` (to the second, UTC) with one generic webhook to
+ * `hookUrl`: what the outage tests let fall due while the database is out.
+ */
+export async function createDueReminder(api: ReturnType<typeof client>, due: Date, hookUrl: string, message: string) {
+  const created = await api.post('/api/reminders', {
+    date: due.toISOString().slice(0, 10),
+    time: due.toISOString().slice(11, 19),
+    timezone: 'UTC',
+    message,
+    destinations: [{ type: 'webhook', metadata: { url: hookUrl, platform: 'generic' } }],
+  });
+  if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body as { id: string };
+}
