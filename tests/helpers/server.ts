@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { type Config, loadConfig } from '../../server/config.ts';
 import { releaseTestDatabase, testDatabaseUrl } from './test-database.ts';
@@ -119,4 +120,16 @@ export async function createDueReminder(api: ReturnType<typeof client>, due: Dat
   });
   if (created.status !== 201) throw new Error(`create failed: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body as { id: string };
+}
+
+/**
+ * The answer to a write that waited for a lock another process holds: 503 DATABASE_BUSY with
+ * Retry-After, after the bounded wait (3 s), neither at once nor for as long as the lock is held.
+ */
+export function expectBoundedBusyAnswer(res: ApiResponse, waitedMs: number): void {
+  expect(res.status).toBe(503);
+  expect(res.body).toMatchObject({ code: 'DATABASE_BUSY' });
+  expect(res.headers.get('retry-after')).toBe('2');
+  expect(waitedMs).toBeGreaterThan(2500);
+  expect(waitedMs).toBeLessThan(6000);
 }
