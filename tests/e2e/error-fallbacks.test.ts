@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chooseOption, screenshot, sessionStorageEntries, useE2E } from './helpers.ts';
+import { chooseOption, openWizardReview, screenshot, sessionStorageEntries, useE2E } from './helpers.ts';
 
 type Failure = 'empty-500' | 'html-502' | 'drop';
 
@@ -80,14 +80,7 @@ describe('error fallbacks behind a reverse proxy (browser)', () => {
 
   async function wizardAtReview(storage: Record<string, string>, locale = 'en-US'): Promise<Page> {
     const page = await e2e.newPage({ storage, locale });
-    await page.goto(`${proxy.url}/reminders/create`);
-    await page.getByTestId('wizard-step-1').waitFor();
-    await page.getByTestId('reminder-date').fill(FUTURE_DATE);
-    await page.getByTestId('reminder-time').fill('09:30');
-    await page.getByTestId('reminder-message').fill('Renew the passport');
-    await page.getByTestId('wizard-next').click();
-    await page.getByTestId('wizard-next').click();
-    await page.getByTestId('review-occurrences').waitFor();
+    await openWizardReview(page, proxy.url, FUTURE_DATE);
     return page;
   }
 

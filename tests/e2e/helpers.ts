@@ -197,13 +197,25 @@ export async function linkDiscordAccount(serverUrl: string, fake: FakeDiscord, u
   expect(res.status).toBe(200);
 }
 
+/** Opens the wizard and fills its first step, then moves on to the destinations. */
+async function fillWizardDetails(page: Page, baseUrl: string, details: { date: string; time: string; message: string }): Promise<void> {
+  await page.goto(`${baseUrl}/reminders/create`);
+  await page.getByTestId('wizard-step-1').waitFor();
+  await page.getByTestId('reminder-date').fill(details.date);
+  await page.getByTestId('reminder-time').fill(details.time);
+  await page.getByTestId('reminder-message').fill(details.message);
+  await page.getByTestId('wizard-next').click();
+}
+
 /** Opens the wizard, fills its first step (`date` at 08:00, "Team sync") and moves on to the destinations. */
 export async function openWizardDestinations(page: Page, serverUrl: string, date: string): Promise<void> {
-  await page.goto(`${serverUrl}/reminders/create`);
-  await page.getByTestId('wizard-step-1').waitFor();
-  await page.getByTestId('reminder-date').fill(date);
-  await page.getByTestId('reminder-time').fill('08:00');
-  await page.getByTestId('reminder-message').fill('Team sync');
-  await page.getByTestId('wizard-next').click();
+  await fillWizardDetails(page, serverUrl, { date, time: '08:00', message: 'Team sync' });
   await page.getByTestId('destinations-editor').waitFor();
+}
+
+/** Opens the wizard, fills its first step (`date` at 09:30, "Renew the passport"), adds no destination and stops at the review. */
+export async function openWizardReview(page: Page, baseUrl: string, date: string): Promise<void> {
+  await fillWizardDetails(page, baseUrl, { date, time: '09:30', message: 'Renew the passport' });
+  await page.getByTestId('wizard-next').click();
+  await page.getByTestId('review-occurrences').waitFor();
 }

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { screenshot, useE2E } from './helpers.ts';
+import { openWizardReview, screenshot, useE2E } from './helpers.ts';
 
 const FUTURE_DATE = `${new Date().getUTCFullYear() + 2}-06-15`;
 const NO_LIMIT = 1_073_741_823;
@@ -41,14 +41,7 @@ describe('a full disk (browser)', () => {
   ] as const) {
     it(`create says the server is out of storage (${language})`, async () => {
       const { page, user } = await e2e.signedInPage({ locale, storage: { language } });
-      await page.goto(e2e.url('/reminders/create'));
-      await page.getByTestId('wizard-step-1').waitFor();
-      await page.getByTestId('reminder-date').fill(FUTURE_DATE);
-      await page.getByTestId('reminder-time').fill('09:30');
-      await page.getByTestId('reminder-message').fill('Renew the passport');
-      await page.getByTestId('wizard-next').click();
-      await page.getByTestId('wizard-next').click();
-      await page.getByTestId('review-occurrences').waitFor();
+      await openWizardReview(page, e2e.server.url, FUTURE_DATE);
 
       await fillTheDisk(user.api);
       const before = (await user.api.get('/api/reminders')).body.length;
