@@ -16,7 +16,8 @@ import type pg from 'pg';
 import { loadPg } from '../lib/load-on-use.ts';
 import type { Database } from './database.ts';
 import { PgChangeFeed } from './pg-changes.ts';
-import { DatabaseBusyError, storageFullOr, type BusyMonitor } from './sqlite-busy.ts';
+import { DatabaseBusyError, type BusyMonitor } from './sqlite-busy.ts';
+import { storageFullOr } from './storage-full.ts';
 
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
@@ -55,9 +56,6 @@ function isUnreachable(err: unknown): boolean {
   return /Connection terminated|not queryable/i.test(typeof e?.message === 'string' ? e.message : '');
 }
 
-/** lock_timeout ran out (55P03 lock_not_available): another session holds a lock this query needs. */
-const isLockTimeout = (err: unknown) => (err as { code?: unknown } | null)?.code === '55P03';
-
 /**
  * The answer to a refused or lost connection, as to a locked SQLite file: 503 DATABASE_BUSY, and the
  * scheduler retries. The message is pg's or the socket's (a host and port at most, never the
@@ -69,6 +67,17 @@ function unavailableError(what: string, err: unknown, monitor: BusyMonitor): Dat
   const message = typeof e?.message === 'string' && e.message ? `: ${e.message}` : '';
   const code = typeof e?.code === 'string' ? ` (${e.code})` : '';
   return new DatabaseBusyError(`${what}${message}${code}`);
+}
+
+/**
+ * What a failed query or commit becomes: a lost connection or a lock that did not come free
+ * (lock_timeout, 55P03 lock_not_available) is DatabaseBusyError, a full disk StorageFullError; any
+ * other error is the query's own.
+ */
+function queryFailure(err: unknown, monitor: BusyMonitor): unknown {
+  if (isUnreachable(err)) return unavailableError('PostgreSQL dropped the connection', err, monitor);
+  if ((err as { code?: unknown } | null)?.code === '55P03') return unavailableError('PostgreSQL: a lock held by another session did not come free in time', err, monitor);
+  return storageFullOr(err, monitor);
 }
 
 /** db.transaction().execute(fn) re-runs fn when PostgreSQL aborted it for a conflict with another transaction. */
@@ -110,9 +119,7 @@ class CountingConnection implements DatabaseConnection {
     try {
       result = await this.inner.executeQuery<R>(query);
     } catch (err) {
-      if (isUnreachable(err)) throw unavailableError('PostgreSQL dropped the connection', err, this.hooks.monitor);
-      if (isLockTimeout(err)) throw unavailableError('PostgreSQL: a lock held by another session did not come free in time', err, this.hooks.monitor);
-      throw storageFullOr(err, this.hooks.monitor);
+      throw queryFailure(err, this.hooks.monitor);
     }
     if (writes) {
       if (this.inTransaction) this.wroteInTransaction = true;
@@ -165,7 +172,7 @@ class PostgresDriver implements Driver {
       await this.inner.commitTransaction(unwrap(connection));
       if (connection instanceof CountingConnection && connection.wroteInTransaction) this.hooks.onCommitted();
     } catch (err) {
-      throw isUnreachable(err) ? unavailableError('PostgreSQL dropped the connection', err, this.hooks.monitor) : storageFullOr(err, this.hooks.monitor);
+      throw queryFailure(err, this.hooks.monitor);
     } finally {
       endTransaction(connection);
     }

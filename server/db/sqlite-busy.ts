@@ -11,7 +11,7 @@
  * started reading (SQLITE_BUSY_SNAPSHOT, which no retry of one statement can fix).
  */
 import { CompiledQuery, SqliteAdapter, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
-import { isStorageFull, StorageFullError } from './storage-full.ts';
+import { storageFullOr } from './storage-full.ts';
 
 /**
  * The database cannot serve the query now; trying again later is the answer. SQLite's write lock is
@@ -37,12 +37,6 @@ export interface BusyMonitor {
   lastFullAt: number;
 }
 
-/** A full disk becomes StorageFullError, and is noted for /healthz. */
-export function storageFullOr(err: unknown, monitor: BusyMonitor): unknown {
-  if (!isStorageFull(err)) return err;
-  monitor.lastFullAt = Date.now();
-  return new StorageFullError(err);
-}
 
 const isBusy = (err: unknown) => {
   const code = (err as { code?: unknown } | null)?.code;

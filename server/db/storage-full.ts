@@ -4,6 +4,8 @@
  * answers 507 STORAGE_FULL, the scheduler retries its claims and results until there is room, and
  * /healthz says "degraded" so the operator learns why (README "Data and backups").
  */
+import type { BusyMonitor } from './sqlite-busy.ts';
+
 export class StorageFullError extends Error {
   readonly code = 'STORAGE_FULL';
   constructor(cause: unknown) {
@@ -12,7 +14,14 @@ export class StorageFullError extends Error {
   }
 }
 
-export function isStorageFull(err: unknown): boolean {
+const isStorageFull = (err: unknown): boolean => {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'SQLITE_FULL' || code === '53100';
+};
+
+/** What both drivers throw for a failed query: a full disk becomes StorageFullError, noted for /healthz. */
+export function storageFullOr(err: unknown, monitor: Pick<BusyMonitor, 'lastFullAt'>): unknown {
+  if (!isStorageFull(err)) return err;
+  monitor.lastFullAt = Date.now();
+  return new StorageFullError(err);
 }
