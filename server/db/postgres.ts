@@ -163,9 +163,16 @@ class PostgresDriver implements Driver {
       connection.inTransaction = true;
       connection.wroteInTransaction = false;
     }
-    // SERIALIZABLE unless the caller chose: see the file comment.
-    if (settings.isolationLevel || settings.accessMode) return this.inner.beginTransaction(unwrap(connection), settings);
-    await unwrap(connection).executeQuery(CompiledQuery.raw('start transaction isolation level serializable'));
+    try {
+      // SERIALIZABLE unless the caller chose: see the file comment.
+      if (settings.isolationLevel || settings.accessMode) await this.inner.beginTransaction(unwrap(connection), settings);
+      else await unwrap(connection).executeQuery(CompiledQuery.raw('start transaction isolation level serializable'));
+    } catch (err) {
+      // Sent on the raw connection (so as not to count as a write), so mapped here as a query's
+      // failure would be: a connection lost before the transaction began is 503, not 500.
+      endTransaction(connection);
+      throw queryFailure(err, this.hooks.monitor);
+    }
   }
   async commitTransaction(connection: DatabaseConnection) {
     try {
