@@ -160,8 +160,11 @@ describe('delivery history and problems (browser)', () => {
 
     await page.goto(e2e.url('/home'));
     await card.waitFor();
+    // The card goes at once (optimistic); the test waits for the server's answer before asking it.
+    const dismissed = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/dismiss') && r.request().method() === 'POST');
     await rows.getByTestId('delivery-problem-dismiss').click();
     await card.waitFor({ state: 'detached' });
+    expect((await dismissed).status()).toBe(200);
     expect((await user.api.get('/api/reminders/errors')).body).toEqual([]);
     await page.reload();
     await page.getByTestId('dashboard').waitFor();
