@@ -78,6 +78,8 @@ export const ERROR_CODES = {
   CONFIRM_TOKEN_EXPIRED: 410,
   EMAIL_HOURLY_LIMIT: 429,
   EMAIL_REJECTED: 422,
+  // The same Idempotency-Key sent with another request (server/reminders/idempotency.ts).
+  IDEMPOTENCY_KEY_REUSED: 422,
   EMAIL_SMTP_UNAVAILABLE: 502,
   INTERNAL: 500,
 } as const;

@@ -73,6 +73,7 @@ const TABLES = [
   'short_lived_records',
   'rate_windows',
   'attempt_failures',
+  'idempotency_keys',
 ];
 
 beforeAll(async () => {
@@ -97,7 +98,9 @@ beforeAll(async () => {
     expect((await alice.api.post(`/api/reminders/${custom.body.id}/skip`, { occurrence: custom.body.next_fire_utc })).status).toBe(200);
     const paused = await alice.api.post('/api/reminders', { date: '2030-02-28', time: '23:45', message: 'Paused', recurrence: 'MONTHLY' });
     expect((await alice.api.post(`/api/reminders/${paused.body.id}/pause`)).status).toBe(200);
-    expect((await bob.api.post('/api/reminders', { date: '2030-07-01', time: '05:45', message: 'Weekly', recurrence: 'WEEKLY' })).status).toBe(201);
+    // Sent with an Idempotency-Key: a retry after the move must still find it.
+    const weekly = { date: '2030-07-01', time: '05:45', message: 'Weekly', recurrence: 'WEEKLY' };
+    expect((await bob.api.post('/api/reminders', weekly, { 'idempotency-key': 'weekly-1' })).status).toBe(201);
     // A failed sign-in leaves a throttle record, which must survive the move.
     expect((await bob.api.post('/api/auth/login', { email: bob.email, password: 'wrong password!', remember_me: false })).status).toBe(401);
 
@@ -160,7 +163,7 @@ describe('npm run admin -- copy-from-sqlite', () => {
         });
         const got = await pg.db.selectFrom(table as 'accounts').selectAll().execute();
         expect(sortRows(got as Record<string, unknown>[]), table).toEqual(sortRows(want));
-        if (['accounts', 'sessions', 'reminders', 'destinations', 'deliveries', 'delivery_attempts', 'attempt_failures'].includes(table)) {
+        if (['accounts', 'sessions', 'reminders', 'destinations', 'deliveries', 'delivery_attempts', 'attempt_failures', 'idempotency_keys'].includes(table)) {
           expect(got.length, table).toBeGreaterThan(0);
         }
       }
@@ -185,6 +188,11 @@ describe('npm run admin -- copy-from-sqlite', () => {
     try {
       const api = (user: User) => client(target.url, user.token);
       expect((await api(alice).get('/api/reminders')).body).toEqual(aliceList);
+      // A create retried across the move answers the reminder it made before, and makes no other.
+      const retried = await api(bob).post('/api/reminders', { date: '2030-07-01', time: '05:45', message: 'Weekly', recurrence: 'WEEKLY' }, { 'idempotency-key': 'weekly-1' });
+      expect(retried.status).toBe(201);
+      expect(retried.headers.get('idempotent-replayed')).toBe('true');
+      expect(((await api(bob).get('/api/reminders')).body as unknown[]).length).toBe(1);
       expect(withoutStamps(await (await fetch(target.url + feedPath)).text())).toBe(withoutStamps(feedText));
       // Passwords moved as hashes: signing in still works.
       const login = await fetch(`${target.url}/api/auth/login`, {

@@ -77,7 +77,7 @@ const command: BotCommand = {
         app,
         account.id,
         { message, date: parsed.date, time: parsed.time, timezone: account.timezone, recurrence: parsed.recurrence, rrule: parsed.rrule, destinations: [destination] },
-        now,
+        { nowMs: now },
       ));
     } catch (err) {
       if (err instanceof AppError && err.code === 'REMINDER_IN_PAST') return replyEphemeral(interaction, t(locale, 'remind.past', { unix: unix(parsed.instantMs), examples }));

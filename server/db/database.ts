@@ -232,6 +232,17 @@ export interface LeasesTable {
   expires_at: Instant;
 }
 
+/** What a create answered, under the client's Idempotency-Key (migration 2026-11-24-001). */
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key_hash: string;
+  operation: string;
+  fingerprint: string;
+  /** JSON of the first request's result. */
+  result: string;
+  created_at: Instant;
+}
+
 export interface Database {
   accounts: AccountsTable;
   identities: IdentitiesTable;
@@ -248,6 +259,7 @@ export interface Database {
   rate_windows: RateWindowsTable;
   attempt_failures: AttemptFailuresTable;
   leases: LeasesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -31,6 +31,7 @@ import {
 } from '../repositories/reminders.ts';
 import { checkRRuleFires } from '../time/rrule.ts';
 import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage, parseRepetition } from './input.ts';
+import { earlierResult, idempotencyScope, type IdempotentOperation, runOnce } from './idempotency.ts';
 import { anchorOf, firstFireFrom, type ScheduleFields } from './schedule.ts';
 
 export type ReminderDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config' | 'discord' | 'log'>;
@@ -52,6 +53,19 @@ export interface SavedReminder {
   reminder: ReminderWithDestinations;
   /** Signing secrets of destinations created by this call, by destination id (shown once). */
   secrets: Map<string, string>;
+  /** An earlier request with the same Idempotency-Key created it; this one created nothing. */
+  replayed?: boolean;
+}
+
+/** How a create runs: its "now", and the client's Idempotency-Key (idempotency.ts). */
+export interface CreateOptions {
+  nowMs?: number;
+  idempotencyKey?: string | undefined;
+}
+
+/** What a create records under its Idempotency-Key. */
+interface CreatedRecord {
+  reminder_id: string;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -201,10 +215,10 @@ async function insertWithinLimit(trx: Executor, row: NewReminder) {
 // -------------------------------------------------------------------------------------------
 // Writing
 
-export async function createReminder(deps: ReminderDeps, accountId: string, input: ReminderInput, nowMs = Date.now()): Promise<SavedReminder> {
-  const v = await validate(deps, accountId, input, null, nowMs);
-  const created = await deps.db.transaction().execute(async (trx) => {
-    const row = await insertWithinLimit(trx, {
+export function createReminder(deps: ReminderDeps, accountId: string, input: ReminderInput, options: CreateOptions = {}): Promise<SavedReminder> {
+  return createOnce(deps, accountId, { operation: 'reminders.create', input }, options, async (nowMs) => {
+    const v = await validate(deps, accountId, input, null, nowMs);
+    const row: NewReminder = {
       account_id: accountId,
       message: v.message,
       ...v.schedule,
@@ -215,11 +229,52 @@ export async function createReminder(deps: ReminderDeps, accountId: string, inpu
       snoozed_at_utc: null,
       next_fire_utc: iso(v.nextMs),
       next_occurrence_utc: iso(v.nextMs),
-    });
-    return { id: row.id, secrets: await saveDestinations(trx, row.id, v.destinations) };
+    };
+    return { row, destinations: v.destinations };
   });
+}
+
+/**
+ * Inserts a new reminder and its destinations (built by `build`) under the request's
+ * Idempotency-Key: when an earlier request with the key made it, answers that one instead. The key
+ * is looked up before building, so a retry is answered even if building would now fail (the time
+ * has passed, the source of a copy was deleted).
+ */
+async function createOnce(
+  deps: ReminderDeps,
+  accountId: string,
+  request: { operation: IdempotentOperation; input: unknown },
+  options: CreateOptions,
+  build: (nowMs: number) => Promise<{ row: NewReminder; destinations: DestinationInput[] }>,
+): Promise<SavedReminder> {
+  const nowMs = options.nowMs ?? Date.now();
+  const scope = idempotencyScope(accountId, options.idempotencyKey, request.operation, request.input, nowMs);
+  const earlier = await earlierResult<CreatedRecord>(deps.db, scope);
+  if (earlier) return replayCreated(deps, accountId, earlier);
+  const { row, destinations } = await build(nowMs);
+  const outcome = await runOnce(
+    deps.db,
+    scope,
+    async (trx) => {
+      const created = await insertWithinLimit(trx, row);
+      return { id: created.id, secrets: await saveDestinations(trx, created.id, destinations) };
+    },
+    (created): CreatedRecord => ({ reminder_id: created.id }),
+  );
+  if (outcome.replayed) return replayCreated(deps, accountId, outcome.result);
   deps.scheduler.wake();
-  return { reminder: await getReminder(deps, accountId, created.id), secrets: created.secrets };
+  return { reminder: await getReminder(deps, accountId, outcome.value.id), secrets: outcome.value.secrets };
+}
+
+/**
+ * The answer to a request whose creation an earlier request with the same key made: the reminder
+ * as it is now, with its signing secrets (the earlier answer, which showed them, may never have
+ * arrived; its owner can read new ones by rotating anyway).
+ */
+async function replayCreated(deps: ReminderDeps, accountId: string, earlier: CreatedRecord): Promise<SavedReminder> {
+  const reminder = await getReminder(deps, accountId, earlier.reminder_id);
+  const secrets = new Map(reminder.destinations.flatMap((d) => (d.secret ? [[d.id, d.secret] as const] : [])));
+  return { reminder, secrets, replayed: true };
 }
 
 /** Replaces a reminder's fields; it keeps its own zone unless the input names another. */
@@ -279,11 +334,11 @@ export async function editReminder(deps: ReminderDeps, accountId: string, id: st
 }
 
 /** A copy with new destination rows (and secrets). A copy of a finished one-off shows as completed until edited. */
-export async function duplicateReminder(deps: ReminderDeps, accountId: string, id: string, nowMs = Date.now()): Promise<SavedReminder> {
-  const source = await getReminder(deps, accountId, id);
-  const next = iso(firstFireFrom(source, nowMs));
-  const created = await deps.db.transaction().execute(async (trx) => {
-    const row = await insertWithinLimit(trx, {
+export function duplicateReminder(deps: ReminderDeps, accountId: string, id: string, options: CreateOptions = {}): Promise<SavedReminder> {
+  return createOnce(deps, accountId, { operation: 'reminders.duplicate', input: { id } }, options, async (nowMs) => {
+    const source = await getReminder(deps, accountId, id);
+    const next = iso(firstFireFrom(source, nowMs));
+    const row: NewReminder = {
       account_id: accountId,
       message: source.message,
       local_date: source.local_date,
@@ -298,10 +353,7 @@ export async function duplicateReminder(deps: ReminderDeps, accountId: string, i
       next_fire_utc: next,
       next_occurrence_utc: next,
       completed_at: next ? null : new Date(nowMs).toISOString(),
-    });
-    const inputs = source.destinations.map((d) => ({ type: d.type, metadata: JSON.parse(d.metadata) as Record<string, unknown> }));
-    return { id: row.id, secrets: await saveDestinations(trx, row.id, inputs) };
+    };
+    return { row, destinations: source.destinations.map((d) => ({ type: d.type, metadata: JSON.parse(d.metadata) as Record<string, unknown> })) };
   });
-  deps.scheduler.wake();
-  return { reminder: await getReminder(deps, accountId, created.id), secrets: created.secrets };
 }

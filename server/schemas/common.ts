@@ -9,6 +9,7 @@ export const errorResponses = {
   403: ErrorResponse,
   404: ErrorResponse,
   409: ErrorResponse,
+  422: ErrorResponse,
   429: ErrorResponse,
   503: ErrorResponse,
   507: ErrorResponse,
@@ -19,3 +20,14 @@ export const Ok = Type.Object({ ok: Type.Boolean() });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/**
+ * The optional `Idempotency-Key` of a request that creates (server/reminders/idempotency.ts): any
+ * visible ASCII, up to 255 characters, like the IETF draft and Stripe's.
+ */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' })),
+});
+
+/** Answered with a replay: the request's Idempotency-Key had already created what it asks for. */
+export const REPLAYED_HEADER = 'idempotent-replayed';

@@ -6,9 +6,11 @@
 import type { StoredRecurrence } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { findAccountById } from '../../repositories/accounts.ts';
+import type { Executor } from '../../repositories/executor.ts';
 import { countRemindersOfAccount, insertReminder } from '../../repositories/reminders.ts';
 import { MAX_REMINDERS_PER_ACCOUNT } from '../input.ts';
-import { saveDestinations, type ReminderDeps } from '../service.ts';
+import { earlierResult, idempotencyScope, runOnce } from '../idempotency.ts';
+import { type CreateOptions, saveDestinations, type ReminderDeps } from '../service.ts';
 import { fileError, MAX_IMPORT_BYTES, type ImportMode, type TransferFormat, type TransferReminder } from './formats.ts';
 import { prepareRow, type PreparedRow } from './prepare-row.ts';
 import { readIcs } from './read-ics.ts';
@@ -60,8 +62,13 @@ const limitMessage = `An account can hold at most ${MAX_REMINDERS_PER_ACCOUNT.to
  * them in one transaction: all of them or none (all_or_nothing), or the valid ones (valid_only).
  * A file that cannot be read at all is an AppError (400); a row that fails is listed in errors.
  */
-export async function importReminders(deps: ReminderDeps, accountId: string, request: ImportRequest, nowMs = Date.now()): Promise<ImportResult> {
+export async function importReminders(deps: ReminderDeps, accountId: string, request: ImportRequest, options: CreateOptions = {}): Promise<ImportResult & { replayed?: boolean }> {
+  const nowMs = options.nowMs ?? Date.now();
   const mode: ImportMode = request.mode ?? 'all_or_nothing';
+  // A dry run creates nothing, so it neither needs nor uses up a key; the import that follows it does.
+  const scope = request.dry_run ? null : idempotencyScope(accountId, options.idempotencyKey, 'reminders.import', { format: request.format, content: request.content, mode }, nowMs);
+  const earlier = await earlierResult<ImportResult>(deps.db, scope);
+  if (earlier) return { ...earlier, replayed: true };
   if (Buffer.byteLength(request.content) > MAX_IMPORT_BYTES) throw new AppError('IMPORT_TOO_LARGE', 'The file is larger than 1 MiB');
   const account = await findAccountById(deps.db, accountId);
   if (!account) throw new AppError('NOT_AUTHENTICATED', 'Your account no longer exists');
@@ -85,7 +92,7 @@ export async function importReminders(deps: ReminderDeps, accountId: string, req
   const result: ImportResult = { valid: prepared.length, created: 0, errors, preview: prepared.slice(0, PREVIEW_ROWS).map(previewOf) };
   if (request.dry_run || prepared.length === 0 || (mode === 'all_or_nothing' && errors.length > 0)) return result;
 
-  await deps.db.transaction().execute(async (trx) => {
+  const createAll = async (trx: Executor) => {
     // Checked again in the transaction: another request may have created reminders meanwhile.
     if ((await countRemindersOfAccount(trx, accountId)) + prepared.length > MAX_REMINDERS_PER_ACCOUNT) throw new AppError('REMINDER_LIMIT', limitMessage);
     for (const p of prepared) {
@@ -107,8 +114,10 @@ export async function importReminders(deps: ReminderDeps, accountId: string, req
       // New signing secrets for webhooks (shown by rotating them from the reminder's page).
       await saveDestinations(trx, row.id, v.destinations);
     }
-  });
-  deps.scheduler.wake();
+  };
   result.created = prepared.length;
+  const outcome = await runOnce(deps.db, scope, createAll, () => result);
+  if (outcome.replayed) return { ...outcome.result, replayed: true };
+  deps.scheduler.wake();
   return result;
 }

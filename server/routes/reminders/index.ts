@@ -5,7 +5,7 @@ import { pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '.
 import { listOccurrences, previewOccurrences } from '../../reminders/occurrences.ts';
 import { createReminder, duplicateReminder, getReminder, listReminders, reminderListToken, updateReminderFields } from '../../reminders/service.ts';
 import { restoreOccurrence, skipOccurrence } from '../../reminders/skip.ts';
-import { errorResponses, IdParams, Ok } from '../../schemas/common.ts';
+import { errorResponses, IdempotencyHeaders, IdParams, Ok, REPLAYED_HEADER } from '../../schemas/common.ts';
 import { languageFromHeader } from '../../lib/language.ts';
 import { recurrenceSummary } from '../../reminders/recurrence-summary.ts';
 import { presentReminder } from './present.ts';
@@ -47,8 +47,9 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
     return { occurrences: preview.occurrences, recurrence_text: recurrenceSummary(preview.schedule, lang(request)) };
   });
 
-  app.post('/api/reminders', { schema: { body: ReminderBody, ...created } }, async (request, reply) => {
-    const saved = await createReminder(app, request.auth!.accountId, request.body);
+  app.post('/api/reminders', { schema: { body: ReminderBody, headers: IdempotencyHeaders, ...created } }, async (request, reply) => {
+    const saved = await createReminder(app, request.auth!.accountId, request.body, { idempotencyKey: request.headers['idempotency-key'] });
+    if (saved.replayed) reply.header(REPLAYED_HEADER, 'true');
     return reply.status(201).send(presentReminder(saved.reminder, lang(request), saved.secrets));
   });
 
@@ -78,8 +79,9 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
     return presentReminder(await snoozeReminder(app, request.auth!.accountId, request.params.id, request.body), lang(request));
   });
 
-  app.post('/api/reminders/:id/duplicate', { schema: { params, ...created } }, async (request, reply) => {
-    const saved = await duplicateReminder(app, request.auth!.accountId, request.params.id);
+  app.post('/api/reminders/:id/duplicate', { schema: { params, headers: IdempotencyHeaders, ...created } }, async (request, reply) => {
+    const saved = await duplicateReminder(app, request.auth!.accountId, request.params.id, { idempotencyKey: request.headers['idempotency-key'] });
+    if (saved.replayed) reply.header(REPLAYED_HEADER, 'true');
     return reply.status(201).send(presentReminder(saved.reminder, lang(request), saved.secrets));
   });
 

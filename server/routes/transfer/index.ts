@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { exportReminders } from '../../reminders/transfer/export.ts';
 import { MAX_IMPORT_BYTES } from '../../reminders/transfer/formats.ts';
 import { importReminders } from '../../reminders/transfer/import.ts';
-import { errorResponses } from '../../schemas/common.ts';
+import { errorResponses, IdempotencyHeaders, REPLAYED_HEADER } from '../../schemas/common.ts';
 import { ExportQuery, ImportBody, ImportOut } from './schemas.ts';
 
 /** Export and import of an account's reminders: one call of server/reminders/transfer/ each. */
@@ -18,8 +18,12 @@ const transfer: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/reminders/import',
     // JSON escaping can make a 1 MiB file's text take up to twice as much in the body.
-    { bodyLimit: 2 * MAX_IMPORT_BYTES + 4096, schema: { body: ImportBody, response: { 200: ImportOut, ...errorResponses } } },
-    async (request) => importReminders(app, request.auth!.accountId, request.body),
+    { bodyLimit: 2 * MAX_IMPORT_BYTES + 4096, schema: { body: ImportBody, headers: IdempotencyHeaders, response: { 200: ImportOut, ...errorResponses } } },
+    async (request, reply) => {
+      const { replayed, ...result } = await importReminders(app, request.auth!.accountId, request.body, { idempotencyKey: request.headers['idempotency-key'] });
+      if (replayed) reply.header(REPLAYED_HEADER, 'true');
+      return result;
+    },
   );
 };
 

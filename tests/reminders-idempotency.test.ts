@@ -1,0 +1,163 @@
+/**
+ * Idempotency-Key on the requests that create (README "Retrying a create safely"), over real HTTP
+ * and, on PostgreSQL too, a real database: a request sent again with the same key answers what the
+ * first one created and creates nothing more, even when both race; the same key with another
+ * request is refused; keys are per account, live a day, and a dry run does not use one up.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReminder, duplicateReminder } from '../server/reminders/service.ts';
+import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
+
+type User = Awaited<ReturnType<typeof signUp>>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const key = (name: string) => ({ 'idempotency-key': `${name}-${Math.random().toString(36).slice(2)}` });
+const hook = (path: string) => ({ type: 'webhook', metadata: { url: `https://hooks.example.com/${path}`, platform: 'generic' } });
+const reminder = (message: string) => ({ message, date: '2031-05-06', time: '09:30', recurrence: 'WEEKLY', timezone: 'Europe/Paris', destinations: [hook(message)] });
+
+describe('Idempotency-Key', () => {
+  let server: TestServer;
+  let a: User;
+  let b: User;
+
+  beforeAll(async () => {
+    server = await startTestServer({ overrides: { schedulerEnabled: false } });
+    a = await signUp(server.url, { timezone: 'Europe/Paris' });
+    b = await signUp(server.url);
+  });
+  afterAll(async () => server?.close());
+
+  const messagesOf = async (user: User) => ((await user.api.get('/api/reminders')).body as Array<{ message: string }>).map((r) => r.message).sort();
+  const countOf = async (user: User, message: string) => (await messagesOf(user)).filter((m) => m === message).length;
+
+  it('a create sent again with its key answers the same reminder, with its secret, and creates nothing more', async () => {
+    const headers = key('create');
+    const first = await a.api.post('/api/reminders', reminder('Water the plants'), headers);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const secret = first.body.destinations[0].secret as string;
+    expect(secret).toMatch(/^whsec_/);
+
+    const again = await a.api.post('/api/reminders', reminder('Water the plants'), headers);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    // The first answer may never have arrived: the replay shows the secret it showed.
+    expect(again.body.destinations[0].secret).toBe(secret);
+    expect(await countOf(a, 'Water the plants')).toBe(1);
+
+    // Without a key, sending twice creates twice (the control).
+    expect((await a.api.post('/api/reminders', reminder('No key'))).status).toBe(201);
+    expect((await a.api.post('/api/reminders', reminder('No key'))).status).toBe(201);
+    expect(await countOf(a, 'No key')).toBe(2);
+  });
+
+  it('refuses the same key with another request (422), and creates nothing', async () => {
+    const headers = key('reused');
+    expect((await a.api.post('/api/reminders', reminder('Call the bank'), headers)).status).toBe(201);
+    const other = await a.api.post('/api/reminders', reminder('Call the school'), headers);
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({ error: 'This Idempotency-Key was already used for another request. Send a new key with each new request.', code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await countOf(a, 'Call the school')).toBe(0);
+    // Nor may a create's key serve a duplicate.
+    const source = (await a.api.post('/api/reminders', reminder('Source'))).body.id as string;
+    expect((await a.api.post(`/api/reminders/${source}/duplicate`, {}, headers)).body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await countOf(a, 'Source')).toBe(1);
+  });
+
+  it('keys are per account: the same key from another account is another key', async () => {
+    const headers = key('shared');
+    const fromA = await a.api.post('/api/reminders', reminder('Same key'), headers);
+    const fromB = await b.api.post('/api/reminders', reminder('Same key'), headers);
+    expect([fromA.status, fromB.status]).toEqual([201, 201]);
+    expect(fromB.headers.get('idempotent-replayed')).toBeNull();
+    expect(fromB.body.id).not.toBe(fromA.body.id);
+    expect(await countOf(b, 'Same key')).toBe(1);
+    // And B's key never answers A's reminder (nor reveals its secret).
+    expect((await b.api.post('/api/reminders', reminder('Same key'), headers)).body.id).toBe(fromB.body.id);
+  });
+
+  it('requests racing with one key create one reminder and all answer it', async () => {
+    const headers = key('race');
+    const answers = await Promise.all(Array.from({ length: 8 }, () => a.api.post('/api/reminders', reminder('Racing'), headers)));
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
+    expect(answers.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(7);
+    expect(await countOf(a, 'Racing')).toBe(1);
+  });
+
+  it('a duplicate sent again answers the same copy, even once its source is deleted', async () => {
+    const source = (await a.api.post('/api/reminders', reminder('Copy me'))).body.id as string;
+    const headers = key('duplicate');
+    const copy = await a.api.post(`/api/reminders/${source}/duplicate`, {}, headers);
+    expect(copy.status).toBe(201);
+    expect((await a.api.delete(`/api/reminders/${source}`)).status).toBe(200);
+    const again = await a.api.post(`/api/reminders/${source}/duplicate`, {}, headers);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(copy.body.id);
+    expect(await countOf(a, 'Copy me')).toBe(1);
+  });
+
+  it('an import sent again answers the first import and creates nothing more; a dry run does not use the key up', async () => {
+    const content = JSON.stringify({ reminders: [reminder('Imported one'), reminder('Imported two'), { ...reminder('Bad row'), time: '25:00' }] });
+    const headers = key('import');
+    const dry = await a.api.post('/api/reminders/import', { format: 'json', content, dry_run: true, mode: 'valid_only' }, headers);
+    expect(dry.body).toMatchObject({ valid: 2, created: 0 });
+    const first = await a.api.post('/api/reminders/import', { format: 'json', content, mode: 'valid_only' }, headers);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ valid: 2, created: 2 });
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await a.api.post('/api/reminders/import', { format: 'json', content, mode: 'valid_only' }, headers);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await countOf(a, 'Imported one')).toBe(1);
+    expect(await countOf(a, 'Imported two')).toBe(1);
+    // Another mode is another request.
+    expect((await a.api.post('/api/reminders/import', { format: 'json', content, mode: 'all_or_nothing' }, headers)).status).toBe(422);
+  });
+
+  it('refuses a key that is empty, too long or not visible ASCII (400), and creates nothing', async () => {
+    for (const bad of ['', 'x'.repeat(256), 'two words', 'clé']) {
+      const res = await a.api.call('POST', '/api/reminders', reminder('Bad key'), { 'idempotency-key': bad });
+      expect(res.status, bad).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+    }
+    expect(await countOf(a, 'Bad key')).toBe(0);
+    expect((await a.api.post('/api/reminders', reminder('Long key'), { 'idempotency-key': 'k'.repeat(255) })).status).toBe(201);
+  });
+
+  it('a retry after the time has passed answers the reminder, not "in the past"; after a day the key is forgotten', async () => {
+    const deps = server.app;
+    const t0 = Date.parse('2031-05-06T07:00:00.000Z');
+    const input = { message: 'Soon', date: '2031-05-06', time: '09:30', recurrence: 'ONCE', timezone: 'Europe/Paris', destinations: [] };
+    const first = await createReminder(deps, a.id, input, { nowMs: t0, idempotencyKey: 'soon' });
+    // 09:30 Paris is 07:30Z: an hour later it is past, but this is the same request again.
+    const retry = await createReminder(deps, a.id, input, { nowMs: t0 + 60 * 60 * 1000, idempotencyKey: 'soon' });
+    expect(retry.replayed).toBe(true);
+    expect(retry.reminder.id).toBe(first.reminder.id);
+    // A day later the key is forgotten: the same request is a new one (here refused as past).
+    await expect(createReminder(deps, a.id, input, { nowMs: t0 + DAY_MS + 1, idempotencyKey: 'soon' })).rejects.toMatchObject({ code: 'REMINDER_IN_PAST' });
+    const later = { ...input, date: '2031-05-08' };
+    const fresh = await createReminder(deps, a.id, later, { nowMs: t0 + DAY_MS + 1, idempotencyKey: 'soon' });
+    expect(fresh.replayed).toBeUndefined();
+    expect(fresh.reminder.id).not.toBe(first.reminder.id);
+    // Its record replaced the expired one, and expired records of every account are swept.
+    const rows = await deps.db.selectFrom('idempotency_keys').select(['account_id', 'created_at']).execute();
+    expect(rows.filter((r) => r.created_at <= new Date(t0 + 1).toISOString())).toEqual([]);
+    expect(rows.filter((r) => r.account_id === a.id && r.created_at === new Date(t0 + DAY_MS + 1).toISOString())).toHaveLength(1);
+    const copy = await duplicateReminder(deps, a.id, fresh.reminder.id, { nowMs: t0 + DAY_MS + 2, idempotencyKey: 'soon-copy' });
+    expect((await duplicateReminder(deps, a.id, fresh.reminder.id, { nowMs: t0 + 2 * DAY_MS, idempotencyKey: 'soon-copy' })).reminder.id).toBe(copy.reminder.id);
+  });
+
+  it('deleting the account deletes its keys', async () => {
+    const c = await signUp(server.url);
+    expect((await c.api.post('/api/reminders', reminder('Gone soon'), key('gone'))).status).toBe(201);
+    const before = await server.app.db.selectFrom('idempotency_keys').select('key_hash').where('account_id', '=', c.id).execute();
+    expect(before).toHaveLength(1);
+    const deleted = await c.api.call('DELETE', '/api/account', { password: 'correct horse battery' });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(await server.app.db.selectFrom('idempotency_keys').select('key_hash').where('account_id', '=', c.id).execute()).toEqual([]);
+  });
+});
