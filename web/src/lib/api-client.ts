@@ -162,6 +162,9 @@ export async function apiErrorFromResponse(response: Response): Promise<ApiError
   return apiErrorFrom(response.status, body);
 }
 
+/** The header of a request that creates, when it has a key (use-idempotency-key.ts). */
+export const idempotencyHeaders = (key: string | undefined): Record<string, string> => (key ? { 'Idempotency-Key': key } : {});
+
 export const api = {
   get: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => apiRequest<T>(path, { ...options, method: 'GET' }),
   post: <T = unknown>(path: string, body: unknown = {}, options?: Omit<RequestOptions, 'method' | 'body'>) =>

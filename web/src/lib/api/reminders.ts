@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import { api } from '@/lib/api-client';
+import { api, idempotencyHeaders } from '@/lib/api-client';
 import type { Account, Delivery, DeliveryProblem, DestinationCheck, DestinationInput, Occurrences, Ok, Preview, Reminder, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
 
 /*
@@ -64,7 +64,9 @@ export const enableDestination = (reminderId: string, destinationId: string) => 
 export const checkDestination = (destination: Pick<DestinationInput, 'type' | 'metadata'>) =>
   api.post<DestinationCheck>('/api/destinations/check', { type: destination.type, metadata: destination.metadata });
 
-export const createReminder = (payload: ReminderPayload) => api.post<Reminder>('/api/reminders', payload);
+/** `idempotencyKey`: the same key on a retry makes the server create it at most once (use-idempotency-key.ts). */
+export const createReminder = (payload: ReminderPayload, idempotencyKey?: string) =>
+  api.post<Reminder>('/api/reminders', payload, { headers: idempotencyHeaders(idempotencyKey) });
 /**
  * The zone is required here although the server accepts a body without one (it then keeps the
  * reminder's own zone): the form always sends the zone the user sees next to the date and time.
@@ -73,7 +75,7 @@ export const updateReminder = (id: string, payload: ReminderPayload & { timezone
 export const deleteReminder = (id: string) => api.delete<Ok>(`/api/reminders/${id}`);
 export const pauseReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/pause`);
 export const resumeReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/resume`);
-export const duplicateReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/duplicate`);
+export const duplicateReminder = (id: string, idempotencyKey?: string) => api.post<Reminder>(`/api/reminders/${id}/duplicate`, {}, { headers: idempotencyHeaders(idempotencyKey) });
 export const snoozeReminder = (id: string, minutes: number) => api.post<Reminder>(`/api/reminders/${id}/snooze`, { minutes } satisfies SnoozePayload);
 
 /** Next occurrences of a draft and its repetition in words (wizard, edit form). */

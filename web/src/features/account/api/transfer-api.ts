@@ -1,4 +1,4 @@
-import { api, apiErrorFromResponse } from '@/lib/api-client';
+import { api, apiErrorFromResponse, idempotencyHeaders } from '@/lib/api-client';
 import type { ImportPayload, ImportResult, TransferFormat } from '@/lib/api/types';
 import { getToken } from '@/lib/session';
 
@@ -9,8 +9,8 @@ export const disableCalendarFeed = () => api.delete<{ ok: boolean }>('/api/accou
 
 export type { ImportResult, TransferFormat };
 
-export const importReminders = (body: ImportPayload) =>
-  api.post<ImportResult>('/api/reminders/import', body, { timeoutMs: 60_000 });
+export const importReminders = (body: ImportPayload, idempotencyKey?: string) =>
+  api.post<ImportResult>('/api/reminders/import', body, { timeoutMs: 60_000, headers: idempotencyHeaders(idempotencyKey) });
 
 /** The format of a picked file, by its extension; null when it is none Chime reads. */
 export function formatOfFile(name: string): TransferFormat | null {

@@ -9,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { CardHeading } from '@/components/ui/card-heading';
 import { errorMessage } from '@/lib/api-client';
 import { remindersKey } from '@/lib/api/reminders';
+import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { downloadExport, formatOfFile, importReminders, type ImportResult, type TransferFormat } from '../api/transfer-api';
 
 const FORMATS: TransferFormat[] = ['json', 'csv', 'ics'];
@@ -28,6 +29,7 @@ export function ImportExportCard() {
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
+  const importKey = useIdempotencyKey();
 
   async function download(format: TransferFormat) {
     try {
@@ -61,11 +63,15 @@ export function ImportExportCard() {
     if (!pending) return;
     setBusy(true);
     try {
-      const result = await importReminders({ format: pending.format, content: pending.content, dry_run: false, mode: 'valid_only' });
+      const body = { format: pending.format, content: pending.content, dry_run: false, mode: 'valid_only' } as const;
+      // Import pressed again after a failure reuses the key: the file is imported at most once.
+      const result = await importReminders(body, importKey.keyFor(JSON.stringify(body)));
+      importKey.settle();
       toast.success(t('import.done', { count: result.created }));
       setPending(null);
       void mutate(remindersKey);
     } catch (err) {
+      importKey.settle(err);
       toast.error(errorMessage(err, t('import.failed')));
     } finally {
       setBusy(false);

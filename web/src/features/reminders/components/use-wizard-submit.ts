@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { useSWRConfig } from 'swr';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { createReminder, remindersKey } from '@/lib/api/reminders';
+import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { type EditableDestination, toDestinationInputs } from '../api/destinations';
 import { useLeaveGuard } from './leave-guard';
 import { formRepetition, type ReminderFormState } from './reminder-form-fields';
@@ -29,6 +30,7 @@ export function useWizardSubmit(form: ReminderFormState, destinations: EditableD
   const [inPast, setInPast] = useState(false);
   const [refusedAsPast, setRefusedAsPast] = useState(false);
   const guard = useLeaveGuard(touched && !saved);
+  const idempotency = useIdempotencyKey();
 
   /** Forgets the last attempt's failure (on a change of step). */
   function clearAttempt() {
@@ -48,20 +50,25 @@ export function useWizardSubmit(form: ReminderFormState, destinations: EditableD
     const fallback = t('wizard.createFailed');
     try {
       // The server reads date and time in the account zone (no timezone sent).
-      const created = await createReminder({
+      const payload = {
         date: form.date,
         time: form.time,
         message: form.message.trim(),
         ...formRepetition(form),
         destinations: toDestinationInputs(destinations),
-      });
+      };
+      // Create pressed again after a failure resends the same draft with the same key: if the first
+      // attempt went through after all, the server answers that reminder instead of a second one.
+      const created = await createReminder(payload, idempotency.keyFor(JSON.stringify(payload)));
       if (!created?.id) throw new Error(fallback);
+      idempotency.settle();
       setSaved(true);
       void mutate(remindersKey);
       const fresh = created.destinations.filter((d) => d.type === 'webhook' && d.secret).map((d) => ({ id: d.id, url: d.metadata.url, secret: d.secret as string }));
       if (fresh.length > 0) setSecrets(fresh);
       else finish();
     } catch (err) {
+      idempotency.settle(err);
       console.error('Failed to create reminder', err);
       if (err instanceof ApiError && err.code === 'REMINDER_IN_PAST') {
         // The time passed while the user read the review: the review step says so (not a toast too).

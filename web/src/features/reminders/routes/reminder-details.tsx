@@ -32,6 +32,7 @@ import { shortId } from '../components/details/reminder-meta';
 import { ReminderOverview } from '../components/details/reminder-overview';
 import { SkippedOccurrences } from '../components/details/skipped-occurrences';
 import { useDestinationError } from '../components/use-destination-error';
+import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { titleFromMessage, usePageTitle } from '@/lib/use-page-title';
 import { Spinner } from '@/components/ui/spinner';
 
@@ -66,6 +67,7 @@ export default function ReminderDetailsPage() {
   const { data: account, error: accountError } = useAccount();
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState<Busy>(null);
+  const duplicateKey = useIdempotencyKey();
   const destinationError = useDestinationError();
   const redirected = useRef(false);
   const timezone = normalizeTimezone(account?.timezone);
@@ -106,12 +108,15 @@ export default function ReminderDetailsPage() {
     if (!reminder) return;
     setBusy('duplicate');
     try {
-      const copy = await duplicateReminder(reminder.id);
+      // Duplicate pressed again after a failure reuses the key: at most one copy is made.
+      const copy = await duplicateReminder(reminder.id, duplicateKey.keyFor(reminder.id));
       if (!copy?.id) throw new Error('No id in the duplicate answer');
+      duplicateKey.settle();
       void mutateKey(remindersKey);
       toast.success(t('toasts.duplicated'));
       setLocation(`/reminders/${copy.id}`);
     } catch (err) {
+      duplicateKey.settle(err);
       console.error('Failed to duplicate reminder', err);
       toast.error(t('toasts.duplicateFailed'));
     } finally {
