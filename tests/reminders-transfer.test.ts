@@ -173,21 +173,23 @@ describe('export and import', () => {
 
   it('bad files are a 400 { error, code }, never a 500', async () => {
     const user = await signUp(server.url);
-    const cases: Array<[string, string, string]> = [
-      ['json', '{not json', 'IMPORT_FILE_INVALID'],
-      ['json', '{"x":1}', 'IMPORT_FILE_INVALID'],
-      ['json', '[]', 'IMPORT_FILE_INVALID'],
-      ['csv', 'a,b,c\r\n1,2,3', 'IMPORT_FILE_INVALID'],
-      ['csv', 'message,date,time\r\n"unterminated', 'IMPORT_FILE_INVALID'],
-      ['ics', 'hello', 'IMPORT_FILE_INVALID'],
-      ['ics', 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nEND:VCALENDAR', 'IMPORT_FILE_INVALID'],
-      ['json', JSON.stringify(Array.from({ length: 10_001 }, () => ({}))), 'IMPORT_TOO_LARGE'],
-      ['csv', 'message,date,time\r\n' + 'x,2027-01-01,09:00\r\n'.repeat(10_001), 'IMPORT_TOO_LARGE'],
+    // `reason` lets the dashboard say why in the user's language; `detail` is the parser's own words.
+    const cases: Array<[string, string, string, Record<string, unknown>]> = [
+      ['json', '{not json', 'IMPORT_FILE_INVALID', { reason: 'JSON_SYNTAX', detail: expect.stringContaining('JSON') }],
+      ['json', '{"x":1}', 'IMPORT_FILE_INVALID', { reason: 'JSON_SHAPE' }],
+      ['json', '[]', 'IMPORT_FILE_INVALID', { reason: 'EMPTY' }],
+      ['csv', 'a,b,c\r\n1,2,3', 'IMPORT_FILE_INVALID', { reason: 'CSV_HEADER' }],
+      ['csv', 'message,date,time\r\n"unterminated', 'IMPORT_FILE_INVALID', { reason: 'CSV_SYNTAX', detail: expect.any(String) }],
+      ['ics', 'hello', 'IMPORT_FILE_INVALID', { reason: 'ICS_SYNTAX', detail: expect.any(String) }],
+      ['ics', 'BEGIN:VTODO\r\nEND:VTODO', 'IMPORT_FILE_INVALID', { reason: 'NOT_ICS' }],
+      ['ics', 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nEND:VCALENDAR', 'IMPORT_FILE_INVALID', { reason: 'ICS_SYNTAX', detail: expect.any(String) }],
+      ['json', JSON.stringify(Array.from({ length: 10_001 }, () => ({}))), 'IMPORT_TOO_LARGE', {}],
+      ['csv', 'message,date,time\r\n' + 'x,2027-01-01,09:00\r\n'.repeat(10_001), 'IMPORT_TOO_LARGE', {}],
     ];
-    for (const [format, content, code] of cases) {
+    for (const [format, content, code, details] of cases) {
       const res = await user.api.post('/api/reminders/import', { format, content, dry_run: true, mode: 'valid_only' });
       expect(res.status, `${format} ${content.slice(0, 30)}`).toBe(400);
-      expect(res.body).toMatchObject({ code, error: expect.any(String) });
+      expect(res.body, `${format} ${content.slice(0, 30)}`).toMatchObject({ code, error: expect.any(String), ...details });
     }
     const tooBig = await user.api.post('/api/reminders/import', { format: 'json', content: 'x'.repeat(1024 * 1024 + 1) });
     expect(tooBig.status).toBe(400);

@@ -69,4 +69,47 @@ describe('calendar feed and import / export (browser)', () => {
     expect(messages).toEqual(['Exported one', 'Imported custom', 'Imported good']);
     expect(await page.getByTestId('import-preview').count()).toBe(0);
   });
+
+  for (const [language, locale, broken, expected] of [
+    ['fr', 'fr-FR', { name: 'rappels.csv', text: 'titre;jour\r\nx;y' }, 'La première ligne d’un fichier CSV doit nommer ses colonnes : message,date,time,timezone,recurrence,rrule,paused,destinations.'],
+    ['es', 'es-ES', { name: 'recordatorios.json', text: '{"reminders": [' }, 'Este archivo no es un JSON válido.'],
+  ] as const) {
+    it(`says why a file cannot be read, in the user's language (${language})`, async () => {
+      const { page, user } = await e2e.signedInPage({ locale, storage: { language } });
+      await page.goto(e2e.url('/account'));
+      await page.getByTestId('import-export-card').waitFor();
+      await page.getByTestId('import-file').setInputFiles({ name: broken.name, mimeType: 'text/plain', buffer: Buffer.from(broken.text) });
+      const toast = page.locator('[data-sonner-toast]').filter({ hasText: expected });
+      await toast.waitFor();
+      // The parser's own words say where (JSON), under the sentence in the user's language.
+      if (broken.name.endsWith('.json')) expect(await toast.locator('[data-description]').textContent()).toMatch(/JSON/);
+      expect(await page.getByTestId('import-preview').count()).toBe(0);
+      expect((await user.api.get('/api/reminders')).body).toHaveLength(0);
+      await screenshot(page, `account-import-unreadable-${language}`);
+    });
+  }
+
+  it('Import pressed again after a lost answer imports the file once', async () => {
+    const { page, user } = await e2e.signedInPage();
+    const file = { reminders: [{ message: 'Only once', date: '2027-06-01', time: '08:00', recurrence: 'DAILY' }] };
+    let imports = 0;
+    await page.route(
+      (url) => url.pathname === '/api/reminders/import',
+      async (route, request) => {
+        if ((request.postDataJSON() as { dry_run?: boolean }).dry_run) return route.continue();
+        imports += 1;
+        if (imports > 1) return route.continue();
+        await route.fetch();
+        await route.abort('connectionreset');
+      },
+    );
+    await page.goto(e2e.url('/account'));
+    await page.getByTestId('import-file').setInputFiles({ name: 'once.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+    await page.getByTestId('import-confirm').click();
+    await page.getByText('The import failed. Please try again.').waitFor();
+    await page.getByTestId('import-confirm').click();
+    await page.getByText('1 reminder imported').waitFor();
+    expect(imports).toBe(2);
+    expect(((await user.api.get('/api/reminders')).body as unknown[]).length).toBe(1);
+  });
 });

@@ -33,6 +33,11 @@ export interface RawRow {
   error?: AppError;
 }
 
-export const fileError = (message: string) => new AppError('IMPORT_FILE_INVALID', message);
+/** Why a file cannot be read at all: `reason` lets the dashboard say it in the user's language. */
+export type FileProblem = 'EMPTY' | 'JSON_SYNTAX' | 'JSON_SHAPE' | 'CSV_SYNTAX' | 'CSV_HEADER' | 'ICS_SYNTAX' | 'NOT_ICS';
+
+/** `detail`: the parser's own words (where in the file), shown beside the translated reason. */
+export const fileError = (reason: FileProblem, message: string, detail?: string) =>
+  new AppError('IMPORT_FILE_INVALID', detail ? `${message}: ${detail}` : message, undefined, detail ? { reason, detail } : { reason });
 
 export const tooManyRowsError = () => new AppError('IMPORT_TOO_LARGE', `A file may hold at most ${MAX_IMPORT_ROWS.toLocaleString('en-US')} reminders`);

@@ -73,7 +73,7 @@ export async function importReminders(deps: ReminderDeps, accountId: string, req
   const account = await findAccountById(deps.db, accountId);
   if (!account) throw new AppError('NOT_AUTHENTICATED', 'Your account no longer exists');
   const rows = request.format === 'json' ? readJson(request.content) : request.format === 'csv' ? readCsv(request.content) : readIcs(request.content, account.timezone);
-  if (rows.length === 0) throw fileError('The file holds no reminder');
+  if (rows.length === 0) throw fileError('EMPTY', 'The file holds no reminder');
 
   const errors: ImportResult['errors'] = [];
   const prepared: PreparedRow[] = [];

@@ -34,11 +34,11 @@ export function readIcs(content: string, accountZone: string): RawRow[] {
   try {
     roots = parseIcs(content);
   } catch (err) {
-    if (err instanceof IcsSyntaxError) throw fileError(`The file is not a valid iCalendar file: ${err.message}`);
+    if (err instanceof IcsSyntaxError) throw fileError('ICS_SYNTAX', 'The file is not a valid iCalendar file', err.message);
     throw err;
   }
   const calendars = roots.filter((c) => c.name === 'VCALENDAR');
-  if (calendars.length === 0) throw fileError('The file is not an iCalendar file (no BEGIN:VCALENDAR)');
+  if (calendars.length === 0) throw fileError('NOT_ICS', 'The file is not an iCalendar file (no BEGIN:VCALENDAR)');
   // Modified single instances (RECURRENCE-ID) belong to their series; cancelled events are left out.
   const events = calendars
     .flatMap((c) => c.components)

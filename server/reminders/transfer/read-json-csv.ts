@@ -8,10 +8,10 @@ export function readJson(content: string): RawRow[] {
   try {
     parsed = JSON.parse(content.replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw fileError(`The file is not valid JSON: ${(err as Error).message}`);
+    throw fileError('JSON_SYNTAX', 'The file is not valid JSON', (err as Error).message);
   }
   const list = Array.isArray(parsed) ? parsed : parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>).reminders : undefined;
-  if (!Array.isArray(list)) throw fileError('The JSON file must hold a "reminders" array (as Chime exports it) or an array of reminders');
+  if (!Array.isArray(list)) throw fileError('JSON_SHAPE', 'The JSON file must hold a "reminders" array (as Chime exports it) or an array of reminders');
   if (list.length > MAX_IMPORT_ROWS) throw tooManyRowsError();
   return list.map((item, i) =>
     item && typeof item === 'object' && !Array.isArray(item)
@@ -26,11 +26,11 @@ export function readCsv(content: string): RawRow[] {
     records = parseCsv(content, MAX_IMPORT_ROWS + 1);
   } catch (err) {
     if (err instanceof CsvSyntaxError && err.message.startsWith('more than')) throw tooManyRowsError();
-    throw fileError(`The file is not valid CSV: ${(err as Error).message}`);
+    throw fileError('CSV_SYNTAX', 'The file is not valid CSV', (err as Error).message);
   }
   const header = records.shift()?.map((h) => h.trim().toLowerCase());
   if (!header || !['message', 'date', 'time'].every((c) => header.includes(c))) {
-    throw fileError(`The first line of the CSV file must name its columns: ${CSV_COLUMNS.join(',')}`);
+    throw fileError('CSV_HEADER', `The first line of the CSV file must name its columns: ${CSV_COLUMNS.join(',')}`);
   }
   return records.map((cells, i) => {
     const fields: Record<string, unknown> = {};

@@ -7,7 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
-import { errorMessage } from '@/lib/api-client';
+import { ApiError, errorMessage } from '@/lib/api-client';
 import { remindersKey } from '@/lib/api/reminders';
 import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { downloadExport, formatOfFile, importReminders, type ImportResult, type TransferFormat } from '../api/transfer-api';
@@ -25,11 +25,22 @@ interface Pending {
 
 /** Download the account's reminders, or import a file: checked first (preview, per-row errors), then confirmed. */
 export function ImportExportCard() {
-  const { t } = useTranslation('portability');
+  const { t, i18n } = useTranslation('portability');
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
   const importKey = useIdempotencyKey();
+
+  /** A file that cannot be read says why in the user's language; the parser's own words (where in the file) follow. */
+  function showImportError(err: unknown) {
+    const reason = err instanceof ApiError && err.code === 'IMPORT_FILE_INVALID' ? err.details.reason : undefined;
+    if (typeof reason === 'string' && i18n.exists(`portability:import.fileErrors.${reason}`)) {
+      const detail = err instanceof ApiError && typeof err.details.detail === 'string' ? err.details.detail : undefined;
+      toast.error(t(`import.fileErrors.${reason}`), { description: detail });
+    } else {
+      toast.error(errorMessage(err, t('import.failed')));
+    }
+  }
 
   async function download(format: TransferFormat) {
     try {
@@ -53,7 +64,7 @@ export function ImportExportCard() {
       setPending({ name: file.name, format, content, check });
     } catch (err) {
       setPending(null);
-      toast.error(errorMessage(err, t('import.failed')));
+      showImportError(err);
     } finally {
       setBusy(false);
     }
@@ -72,7 +83,7 @@ export function ImportExportCard() {
       void mutate(remindersKey);
     } catch (err) {
       importKey.settle(err);
-      toast.error(errorMessage(err, t('import.failed')));
+      showImportError(err);
     } finally {
       setBusy(false);
     }
