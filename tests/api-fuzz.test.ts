@@ -218,6 +218,12 @@ const plausibleReminder = fc.record(
   { requiredKeys: ['date', 'time', 'message'] },
 );
 const reminderFields = fc.oneof(fc.record(reminderModel, { requiredKeys: [] }), plausibleReminder, plausibleReminder) as fc.Arbitrary<Record<string, unknown>>;
+/**
+ * An edit reaches its handler only with one of A's ids (4 in 10), and a plausible reminder with a
+ * few random destinations is mostly refused for one of them: without these, the successful edits
+ * numbered 5 to 15 in 800 and the "reaches the handler" check below failed now and then.
+ */
+const editFields = fc.oneof(reminderFields, plausibleReminder.map((r) => ({ ...r, destinations: [] }))) as fc.Arbitrary<Record<string, unknown>>;
 
 /** Keys that must not reach an object's prototype, plus random ones. */
 const extraKey = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'account_id', 'is_paused', 'email_normalized'), fc.string({ maxLength: 12 }));
@@ -374,7 +380,7 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['POST /api/account/identity/app/change-password', bodyRoute('POST', '/api/account/identity/app/change-password', { current_password: oneOfOr(fc.string({ maxLength: 20 })), new_password: oneOfOr(fc.string({ maxLength: 20 })) }), 120],
   ['GET /api/reminders', queryRoute('GET', '/api/reminders', { x: nasty }), 40],
   ['POST /api/reminders', bodyRoute('POST', '/api/reminders', reminderFields), 1200],
-  ['PUT /api/reminders/:id', bodyRoute('PUT', '/api/reminders/{id}', reminderFields), 800],
+  ['PUT /api/reminders/:id', bodyRoute('PUT', '/api/reminders/{id}', editFields), 800],
   ['GET /api/reminders/:id', queryRoute('GET', '/api/reminders/{id}', { x: nasty }), 200],
   ['DELETE /api/reminders/:id', queryRoute('DELETE', '/api/reminders/{id}', {}), 150],
   ['POST /api/reminders/:id/pause', bodyRoute('POST', '/api/reminders/{id}/pause', { is_paused: nasty }), 150],

@@ -12,6 +12,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../server/errors.ts';
+import { FILE_PROBLEMS } from '../server/reminders/transfer/formats.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const LOCALES = path.join(ROOT, 'locales');
@@ -28,6 +30,7 @@ const DYNAMIC_PREFIXES = [
   'reminders:recurrence.', // recurrence_type values: t(`reminders:recurrence.${type}`)
   'reminders:customRepeat.units.', // t(`customRepeat.units.${freq}`, { count })
   'reminders:customRepeat.monthly.nth.', // t(`customRepeat.monthly.nth.${n}`)
+  'portability:import.fileErrors.', // why a file cannot be read: t(`import.fileErrors.${reason}`), one per FILE_PROBLEMS
 ];
 
 type Tree = { [key: string]: string | Tree };
@@ -94,6 +97,13 @@ describe('locales', () => {
 
   it('has the base namespaces', () => {
     for (const ns of ['common', 'landing', 'auth']) expect(nsList).toContain(ns);
+  });
+
+  it('words every error code the API sends, and every reason a file cannot be imported', () => {
+    const errors = load('en', 'common')!;
+    expect(Object.keys(ERROR_CODES).filter((code) => !errors.has(`errors.${code}`))).toEqual([]);
+    const portability = load('en', 'portability')!;
+    expect(FILE_PROBLEMS.filter((reason) => !portability.has(`import.fileErrors.${reason}`))).toEqual([]);
   });
 
   for (const ns of nsList) {

@@ -34,7 +34,8 @@ export interface RawRow {
 }
 
 /** Why a file cannot be read at all: `reason` lets the dashboard say it in the user's language. */
-export type FileProblem = 'EMPTY' | 'JSON_SYNTAX' | 'JSON_SHAPE' | 'CSV_SYNTAX' | 'CSV_HEADER' | 'ICS_SYNTAX' | 'NOT_ICS';
+export const FILE_PROBLEMS = ['EMPTY', 'JSON_SYNTAX', 'JSON_SHAPE', 'CSV_SYNTAX', 'CSV_HEADER', 'ICS_SYNTAX', 'NOT_ICS'] as const;
+export type FileProblem = (typeof FILE_PROBLEMS)[number];
 
 /** `detail`: the parser's own words (where in the file), shown beside the translated reason. */
 export const fileError = (reason: FileProblem, message: string, detail?: string) =>
