@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../server/config.ts';
 import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
 import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
-import { onPostgres, testDatabaseUrl } from './helpers/test-database.ts';
+import { admin, onPostgres, testDatabaseUrl } from './helpers/test-database.ts';
 import { seedAccount, seedReminder, startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 import { waitFor } from './fake-discord/util.ts';
 
@@ -46,18 +46,7 @@ async function start(overrides: Partial<Config> = {}) {
 }
 
 /** Runs `fn` on the maintenance database (the test database may refuse connections meanwhile). */
-async function onMaintenanceDb<T>(fn: (client: pg.Client, name: string) => Promise<T>): Promise<T> {
-  const target = new URL(url);
-  const name = target.pathname.slice(1);
-  target.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: target.toString() });
-  await client.connect();
-  try {
-    return await fn(client, name);
-  } finally {
-    await client.end();
-  }
-}
+const onMaintenanceDb = <T>(fn: (client: pg.Client, name: string) => Promise<T>) => admin((client) => fn(client, new URL(url).pathname.slice(1)));
 
 /** Terminates every session on the test database; how many it ended. */
 const cutEveryConnection = () =>

@@ -24,7 +24,11 @@ const URL_FILE = 'postgres-url';
 
 const created = new Set<string>();
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` on a connection to the maintenance database (`postgres`), which stays reachable when a
+ * test database is being created, dropped, cut off or refusing connections.
+ */
+export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: BASE_URL });
   try {
     await client.connect();
