@@ -1,18 +1,63 @@
-import { MessageFlags, type RepliableInteraction } from 'discord.js';
+import { type ButtonInteraction, type InteractionReplyOptions, type InteractionUpdateOptions, MessageFlags, type RepliableInteraction } from 'discord.js';
 import { DatabaseBusyError } from '../server/db/sqlite-busy.ts';
 import { StorageFullError } from '../server/db/storage-full.ts';
 import { AppError, type ErrorCode } from '../server/errors.ts';
 import { t } from './i18n.ts';
 import { truncate } from './format.ts';
 
+/**
+ * Discord forgets an interaction that gets no first response within 3 seconds: the user reads "The
+ * application did not respond" although the command may still do its work. A /remind held up by a
+ * busy database would then create the reminder while the user is told it failed, and create it again
+ * when they retry. So an answer not ready after ACKNOWLEDGE_AFTER_MS is deferred (a command shows
+ * "Chime is thinking…", a button just stays pressed), and the answer takes its place.
+ */
+export const ACKNOWLEDGE_AFTER_MS = 2000;
+
+/** Deferrals under way: an answer waits for them rather than racing them (Discord takes one first response). */
+const deferring = new WeakMap<RepliableInteraction, Promise<unknown>>();
+/** Commands whose "thinking" message was already replaced by the answer (the next one is a follow-up). */
+const thinkingReplaced = new WeakSet<RepliableInteraction>();
+
+/** Defers the interaction if no answer went out within `afterMs`; call the result once the handler is done. */
+export function deferWhenSlow(interaction: RepliableInteraction, afterMs = ACKNOWLEDGE_AFTER_MS): () => void {
+  const timer = setTimeout(() => {
+    if (interaction.deferred || interaction.replied) return;
+    const deferral = interaction.isMessageComponent() ? interaction.deferUpdate() : interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    // A failed deferral (the interaction had already expired) shows again when the answer is sent.
+    deferring.set(interaction, deferral.catch(() => undefined));
+  }, afterMs);
+  return () => clearTimeout(timer);
+}
+
+type Answer = Omit<InteractionReplyOptions, 'flags' | 'withResponse' | 'fetchReply'>;
+
+/**
+ * An ephemeral answer: the first response, or in place of a command's "thinking" message, or a
+ * follow-up (after a button's update, or a second answer).
+ */
+export async function answerEphemeral(interaction: RepliableInteraction, answer: Answer): Promise<void> {
+  await deferring.get(interaction);
+  if (interaction.deferred && !interaction.isMessageComponent() && !thinkingReplaced.has(interaction)) {
+    thinkingReplaced.add(interaction);
+    await interaction.editReply(answer);
+  } else if (interaction.deferred || interaction.replied) {
+    await interaction.followUp({ ...answer, flags: MessageFlags.Ephemeral });
+  } else {
+    await interaction.reply({ ...answer, flags: MessageFlags.Ephemeral });
+  }
+}
+
+/** Edits the message a button is on: at once, or after its deferral. */
+export async function updateMessage(interaction: ButtonInteraction, update: Omit<InteractionUpdateOptions, 'withResponse' | 'fetchReply'>): Promise<void> {
+  await deferring.get(interaction);
+  if (interaction.deferred) await interaction.editReply(update);
+  else await interaction.update(update);
+}
+
 /** Ephemeral text reply that never pings anyone, whatever the text contains. */
 export async function replyEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
-  const payload = { content: truncate(content, 2000), allowedMentions: { parse: [] } };
-  if (interaction.deferred || interaction.replied) {
-    await interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
-  } else {
-    await interaction.reply({ ...payload, flags: MessageFlags.Ephemeral });
-  }
+  await answerEphemeral(interaction, { content: truncate(content, 2000), allowedMentions: { parse: [] } });
 }
 
 /** AppError codes the bot can run into, with their bot.json keys. */

@@ -95,11 +95,17 @@ export async function startBotEnv(): Promise<BotEnv> {
   return { fake, server, app: server.app };
 }
 
-/** Dispatches an interaction and waits for its first response. */
+/**
+ * Dispatches an interaction and waits for its answer: the first response, or, when that was a
+ * deferral (the bot was slow: bot/reply.ts), the response that followed it, with the deferral's
+ * flags (ephemeral).
+ */
 export async function interact(fake: FakeDiscord, payload: Record<string, any>): Promise<InteractionResponseRecord & { id: string }> {
   const { id } = fake.dispatchInteraction(payload);
-  const response = await fake.waitForInteractionResponse(id, { timeoutMs: 5000 });
-  return { ...response, id };
+  const first = await fake.waitForInteractionResponse(id, { timeoutMs: 5000 });
+  if (first.kind !== 'callback' || (first.type !== 5 && first.type !== 6)) return { ...first, id };
+  const answer = await fake.waitForInteractionResponse(id, { count: 2, timeoutMs: 10_000 });
+  return { ...answer, id, data: { ...answer.data, flags: Number(first.data?.flags ?? 0) | Number(answer.data?.flags ?? 0) } };
 }
 
 /** Runs a slash command and returns the reply's text. */

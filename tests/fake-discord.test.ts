@@ -275,6 +275,20 @@ describe('fake Discord with the real discord.js client', () => {
     expect(fake.interaction(later.id)!.original!.content).toBe('done later');
   });
 
+  it('refuses a first response that comes more than 3 s after the interaction, like Discord', async () => {
+    // A command the test client does not answer; the callback is sent by hand.
+    const send = async (id: string, token: string) =>
+      fetch(`${fake.url}/api/v10/interactions/${id}/${token}/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 4, data: { content: 'late' } }) });
+    const inTime = fake.dispatchInteraction(fake.slashCommand({ name: 'unanswered', userId: DEMO }));
+    expect((await send(inTime.id, inTime.token)).status).toBe(204);
+    const late = fake.dispatchInteraction(fake.slashCommand({ name: 'unanswered', userId: DEMO }));
+    await new Promise((r) => setTimeout(r, 3100));
+    const res = await send(late.id, late.token);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 10062, message: 'Unknown interaction' });
+    expect(fake.interactionResponses(late.id)).toEqual([]);
+  });
+
   it('reply with withResponse (with_response=true) returns the message', async () => {
     const { id } = fake.dispatchInteraction(fake.slashCommand({ name: 'ping', userId: DEMO, guildId: GUILD, channelId: GENERAL }));
     const r = await fake.waitForInteractionResponse(id);

@@ -1,7 +1,8 @@
-import { MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { SlashCommandBuilder } from 'discord.js';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized } from '../command-text.ts';
 import { renderReminderList } from '../reminder-list.ts';
+import { answerEphemeral } from '../reply.ts';
 import type { BotCommand } from '../types.ts';
 
 const command: BotCommand = {
@@ -11,7 +12,7 @@ const command: BotCommand = {
   async execute(interaction, { app }) {
     const account = await ensureAccountForDiscordUser(app.db, interaction.user, interaction.locale);
     const view = await renderReminderList(app.db, account, interaction.locale, 0);
-    await interaction.reply({ ...view, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    await answerEphemeral(interaction, { ...view, allowedMentions: { parse: [] } });
   },
 };
 

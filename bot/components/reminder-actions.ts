@@ -1,4 +1,3 @@
-import { MessageFlags } from 'discord.js';
 import { findReminderById } from '../../server/repositories/reminders.ts';
 import { snoozeReminder } from '../../server/reminders/lifecycle.ts';
 import { cancelPendingSnooze } from '../../server/reminders/snooze-cancel.ts';
@@ -7,7 +6,7 @@ import { findAccountForDiscordUser } from '../../server/accounts/discord-account
 import { REMINDER_ACTIONS, type ReminderAction } from '../delivery-message.ts';
 import { unix } from '../format.ts';
 import { t } from '../i18n.ts';
-import { replyEphemeral } from '../reply.ts';
+import { replyEphemeral, updateMessage } from '../reply.ts';
 import type { BotComponent } from '../types.ts';
 
 const DAY = 86_400_000;
@@ -55,8 +54,8 @@ const component: BotComponent = {
       // A one-off is already completed once delivered; for a recurring one "done" is about this
       // message (and a snooze of it still pending: it must not come back). The buttons go away.
       const cancelled = await cancelPendingSnooze(app, account.id, reminder.id);
-      await interaction.update({ components: [] });
-      if (cancelled) await interaction.followUp({ content: t(locale, 'delivery.snoozeCancelled'), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      await updateMessage(interaction, { components: [] });
+      if (cancelled) await replyEphemeral(interaction, t(locale, 'delivery.snoozeCancelled'));
       return;
     }
     const now = Date.now();

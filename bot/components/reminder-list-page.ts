@@ -1,5 +1,6 @@
 import { findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { renderReminderList } from '../reminder-list.ts';
+import { updateMessage } from '../reply.ts';
 import type { BotComponent } from '../types.ts';
 
 /** Previous / Next under /reminders: `list:<page>`. The list is always the presser's own. */
@@ -9,11 +10,11 @@ const component: BotComponent = {
     const page = Number(interaction.customId.split(':')[1]);
     const account = await findAccountForDiscordUser(app.db, interaction.user.id);
     if (!account) {
-      await interaction.update({ components: [] });
+      await updateMessage(interaction, { components: [] });
       return;
     }
     const view = await renderReminderList(app.db, account, interaction.locale, page);
-    await interaction.update({ ...view, allowedMentions: { parse: [] } });
+    await updateMessage(interaction, { ...view, allowedMentions: { parse: [] } });
   },
 };
 

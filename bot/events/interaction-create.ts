@@ -2,7 +2,7 @@ import { Events, type Interaction } from 'discord.js';
 import { commands } from '../commands/index.ts';
 import { components } from '../components/index.ts';
 import { t } from '../i18n.ts';
-import { errorText, replyEphemeral } from '../reply.ts';
+import { deferWhenSlow, errorText, replyEphemeral } from '../reply.ts';
 import type { BotEvent } from '../types.ts';
 
 const byName = new Map(commands.map((c) => [c.data.name, c]));
@@ -15,6 +15,8 @@ const byPrefix = new Map(components.map((c) => [c.prefix, c]));
 const event: BotEvent<Events.InteractionCreate> = {
   name: Events.InteractionCreate,
   async execute(ctx, interaction: Interaction) {
+    // Autocomplete cannot be deferred: it answers within 3 s or not at all.
+    const stopWaiting = interaction.isChatInputCommand() || interaction.isButton() ? deferWhenSlow(interaction) : () => {};
     try {
       if (interaction.isChatInputCommand()) {
         const command = byName.get(interaction.commandName);
@@ -46,6 +48,8 @@ const event: BotEvent<Events.InteractionCreate> = {
       } catch (replyErr) {
         ctx.log.warn({ err: replyErr }, 'could not tell the user about a failed interaction');
       }
+    } finally {
+      stopWaiting();
     }
   },
 };

@@ -639,6 +639,7 @@ export class FakeDiscord {
       id: full.id,
       token: full.token,
       payload: full,
+      dispatchedAt: Date.now(),
       acknowledged: false,
       responses: [],
       original: null,
@@ -2012,6 +2013,8 @@ export class FakeDiscord {
     const i = this.interactions.get(ctx.params.interactionId!);
     if (!i || i.token !== ctx.params.token) return UNKNOWN_INTERACTION();
     if (i.acknowledged) return apiError(400, 40060, 'Interaction has already been acknowledged.');
+    // Discord invalidates the token of an interaction not answered (or deferred) within 3 s.
+    if (Date.now() - i.dispatchedAt > (this.options.interactionResponseWindowMs ?? 3000)) return UNKNOWN_INTERACTION();
     const body = ctx.body ?? {};
     const type = Number(body.type);
     const data = body.data ?? null;

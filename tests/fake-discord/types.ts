@@ -18,6 +18,11 @@ export interface FakeDiscordOptions {
    * Empty (default) = any redirect URI is accepted.
    */
   redirectUris?: string[];
+  /**
+   * How long after dispatching an interaction its first response (callback) is accepted; later ones
+   * get 404/10062 Unknown interaction. Default 3000, like Discord.
+   */
+  interactionResponseWindowMs?: number;
 }
 
 export interface UserInput {
@@ -249,6 +254,8 @@ export interface InteractionState {
   id: string;
   token: string;
   payload: Record<string, any>;
+  /** When it was dispatched (ms): the first response must come within the response window. */
+  dispatchedAt: number;
   acknowledged: boolean;
   responses: InteractionResponseRecord[];
   original: StoredMessage | null;
