@@ -1,6 +1,7 @@
 import { type ButtonInteraction, type InteractionReplyOptions, type InteractionUpdateOptions, MessageFlags, type RepliableInteraction } from 'discord.js';
 import { DatabaseBusyError } from '../server/db/sqlite-busy.ts';
 import { StorageFullError } from '../server/db/storage-full.ts';
+import { DISCORD_FAILURE_EXPLANATIONS } from '../server/destinations/discord-channel/failure-notice.ts';
 import { AppError, type ErrorCode } from '../server/errors.ts';
 import { t } from './i18n.ts';
 import { truncate } from './format.ts';
@@ -73,6 +74,9 @@ const ERROR_KEYS: Partial<Record<ErrorCode, string>> = {
   SKIP_LIMIT: 'errors.SKIP_LIMIT',
   DATABASE_BUSY: 'errors.DATABASE_BUSY',
   DESTINATION_LIMIT: 'errors.DESTINATION_LIMIT',
+  REMINDER_LIMIT: 'errors.REMINDER_LIMIT',
+  DISCORD_UNAVAILABLE: 'errors.DISCORD_UNAVAILABLE',
+  DISCORD_BOT_NOT_IN_GUILD: 'failureNotice.explain.botNotInGuild',
 };
 
 /** An AppError in the user's language, else its English message; null for anything else (a bug). */
@@ -80,6 +84,9 @@ export function errorText(locale: string | null | undefined, err: unknown): stri
   if (err instanceof DatabaseBusyError) return t(locale, 'errors.DATABASE_BUSY');
   if (err instanceof StorageFullError) return t(locale, 'errors.STORAGE_FULL');
   if (!(err instanceof AppError)) return null;
-  const key = ERROR_KEYS[err.code];
+  // A save refused for its channel (Chime or the user can no longer post there...): the words of the
+  // failure notice for that reason.
+  const reason = err.details?.reason;
+  const key = ERROR_KEYS[err.code] ?? (typeof reason === 'string' ? DISCORD_FAILURE_EXPLANATIONS[reason] : undefined);
   return key ? t(locale, key) : err.message;
 }

@@ -423,6 +423,71 @@ describe('repetition in plain words', () => {
   });
 });
 
+describe('refusals in the user\'s language', () => {
+  it('an edit refused because Chime can no longer post in the channel says why, in French', async () => {
+    const made = await command(env.fake, {
+      userId: ids.bob,
+      name: 'remind',
+      locale: 'fr',
+      guildId: ids.guild,
+      channelId: ids.general,
+      options: [{ name: 'message', value: 'Réunion' }, { name: 'when', value: 'demain à 9h' }, { name: 'where', value: 'channel' }],
+    });
+    expect(made.content).toMatch(/^✅/);
+    const bob = (await accountOf(env.app, ids.bob))!;
+    const id = (await reminderRows(env.app, bob.id)).find((r) => r.message === 'Réunion')!.id;
+    env.fake.updateChannel(ids.general, { permission_overwrites: [{ id: env.fake.clientId, type: 1, deny: P.SendMessages }] });
+    try {
+      const refused = await command(env.fake, {
+        userId: ids.bob,
+        name: 'reminder',
+        locale: 'fr',
+        guildId: ids.guild,
+        channelId: ids.general,
+        options: [{ name: 'edit', options: [{ name: 'reminder', value: id }, { name: 'message', value: 'Réunion déplacée' }] }],
+      });
+      expect(refused.flags & EPHEMERAL).toBe(EPHEMERAL);
+      expect(refused.content).toBe('Vous ou Chime ne pouvez plus voir ce salon ou y envoyer des messages.');
+    } finally {
+      env.fake.updateChannel(ids.general, { permission_overwrites: [] });
+    }
+    expect((await reminderRows(env.app, bob.id)).find((r) => r.id === id)!.message).toBe('Réunion');
+  });
+
+  it('a /remind past the account limit says so, in Spanish', async () => {
+    const made = await command(env.fake, { userId: ids.carol, name: 'reminders', locale: 'es-ES' });
+    expect(made.flags & EPHEMERAL).toBe(EPHEMERAL);
+    const carol = (await accountOf(env.app, ids.carol))!;
+    const have = (await reminderRows(env.app, carol.id)).length;
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    const rows = Array.from({ length: 10_000 - have }, (_, i) => ({
+      id: `limit-${i}`,
+      account_id: carol.id,
+      message: `Filler ${i}`,
+      local_date: '2031-01-01',
+      local_time: '09:00',
+      timezone: 'UTC',
+      recurrence_type: 'ONCE' as const,
+      remind_at_utc: at,
+      next_fire_utc: at,
+      next_occurrence_utc: at,
+      is_paused: 0,
+      created_at: at,
+      updated_at: at,
+    }));
+    await env.app.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += 500) await trx.insertInto('reminders').values(rows.slice(i, i + 500)).execute();
+    });
+    try {
+      const refused = await command(env.fake, { userId: ids.carol, name: 'remind', locale: 'es-ES', options: [{ name: 'message', value: 'Uno más' }, { name: 'when', value: 'mañana a las 9' }] });
+      expect(refused.content).toBe('Tienes 10.000 recordatorios, el máximo para una cuenta. Borra algunos primero.');
+      expect((await reminderRows(env.app, carol.id)).length).toBe(10_000);
+    } finally {
+      await env.app.db.deleteFrom('reminders').where('id', 'like', 'limit-%').execute();
+    }
+  });
+});
+
 describe('error boundary', () => {
   it('an unexpected failure becomes a localized ephemeral "something went wrong"', async () => {
     const r = await interact(env.fake, env.fake.buttonPress({ userId: ids.bob, customId: 'nope:1', locale: 'fr' }));

@@ -20,7 +20,8 @@ import { DISCORD_CODES } from '../discord-common/delivery.ts';
 export const FAILURE_NOTICE_INTERVAL_MS = 86_400_000;
 
 /** What each permanent failure means, in the owner's words (keys of locales/<lang>/bot.json). */
-const EXPLANATIONS: Record<string, string> = {
+/** What each Discord failure code means, as bot.json keys (also the bot's answer when a save is refused for one). */
+export const DISCORD_FAILURE_EXPLANATIONS: Record<string, string> = {
   DISCORD_MISSING_PERMISSIONS: 'failureNotice.explain.missingPermissions',
   DISCORD_MISSING_ACCESS: 'failureNotice.explain.missingAccess',
   DISCORD_UNKNOWN_CHANNEL: 'failureNotice.explain.unknownChannel',
@@ -53,7 +54,7 @@ export function failureNoticeText(ctx: SendContext, failure: SendFailure, public
   const channel = names.length
     ? t(locale, 'failureNotice.channelNamed', { channelId, name: names.join(', ') })
     : t(locale, 'failureNotice.channel', { channelId });
-  const key = EXPLANATIONS[failure.code];
+  const key = DISCORD_FAILURE_EXPLANATIONS[failure.code];
   const explanation = key ? t(locale, key) : failure.error;
   return [
     t(locale, 'failureNotice.title', { channel }),
