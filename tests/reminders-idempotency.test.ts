@@ -151,6 +151,32 @@ describe('Idempotency-Key', () => {
     expect((await duplicateReminder(deps, a.id, fresh.reminder.id, { nowMs: t0 + 2 * DAY_MS, idempotencyKey: 'soon-copy' })).reminder.id).toBe(copy.reminder.id);
   });
 
+  it('sweeps expired keys in short batches: a backlog goes on at the next sweep, live keys stay', async () => {
+    const deps = server.app;
+    const t1 = Date.parse('2032-03-01T12:00:00.000Z');
+    // The other tests' keys would count in the batches.
+    await deps.db.deleteFrom('idempotency_keys').execute();
+    const old = (i: number) => new Date(t1 - DAY_MS - 60_000 - i * 1000).toISOString();
+    const rows = Array.from({ length: 7000 }, (_, i) => ({ account_id: b.id, key_hash: `old-${i}`, operation: 'reminders.create', fingerprint: 'f', result: '{}', created_at: old(i) }));
+    rows.push({ account_id: b.id, key_hash: 'live', operation: 'reminders.create', fingerprint: 'f', result: '{}', created_at: new Date(t1 - 60_000).toISOString() });
+    for (let i = 0; i < rows.length; i += 500) await deps.db.insertInto('idempotency_keys').values(rows.slice(i, i + 500)).execute();
+    const left = async () => (await deps.db.selectFrom('idempotency_keys').select('key_hash').where('account_id', '=', b.id).execute()).map((r) => r.key_hash);
+    const create = (nowMs: number, k: string) => createReminder(deps, b.id, { ...reminder('Sweep'), date: '2033-01-01' }, { nowMs, idempotencyKey: k });
+
+    await create(t1, 'sweep-1');
+    // Five batches of about a thousand, the oldest first.
+    let keys = await left();
+    expect(keys.filter((k) => k.startsWith('old-'))).toHaveLength(2000);
+    expect(keys.filter((k) => k.startsWith('old-')).every((k) => Number(k.slice(4)) < 2000)).toBe(true);
+    // Within the minute, no sweep; after it, the rest.
+    await create(t1 + 30_000, 'sweep-2');
+    expect((await left()).filter((k) => k.startsWith('old-'))).toHaveLength(2000);
+    await create(t1 + 61_000, 'sweep-3');
+    keys = await left();
+    expect(keys.filter((k) => k.startsWith('old-'))).toEqual([]);
+    expect(keys).toContain('live');
+  });
+
   it('deleting the account deletes its keys', async () => {
     const c = await signUp(server.url);
     expect((await c.api.post('/api/reminders', reminder('Gone soon'), key('gone'))).status).toBe(201);

@@ -21,8 +21,10 @@ import { deleteIdempotencyRecordsBefore, findIdempotencyRecord, insertIdempotenc
 
 /** How long a key is remembered: a client retries within minutes; a day covers a laptop put to sleep. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
-/** Expired records are deleted on writes, at most this often per process. */
+/** Expired records are deleted on writes, at most this often per process, ... */
 const SWEEP_EVERY_MS = 60_000;
+/** ... in at most this many short batches of about 1,000 (a backlog goes on at the next sweep). */
+const SWEEP_BATCHES = 5;
 
 export type IdempotentOperation = 'reminders.create' | 'reminders.duplicate' | 'reminders.import';
 
@@ -77,7 +79,9 @@ export async function runOnce<T, R>(
   const sinceIso = iso(scope.nowMs - IDEMPOTENCY_KEY_TTL_MS);
   if (scope.nowMs - (lastSweep.get(db) ?? 0) > SWEEP_EVERY_MS) {
     lastSweep.set(db, scope.nowMs);
-    await deleteIdempotencyRecordsBefore(db, sinceIso);
+    for (let batch = 0; batch < SWEEP_BATCHES; batch++) {
+      if ((await deleteIdempotencyRecordsBefore(db, sinceIso, 1000)) < 1000) break;
+    }
   }
   try {
     const value = await db.transaction().execute(async (trx) => {

@@ -31,6 +31,15 @@ export async function insertIdempotencyRecord(db: Executor, row: IdempotencyReco
   await db.insertInto('idempotency_keys').values(row).execute();
 }
 
-export async function deleteIdempotencyRecordsBefore(db: Executor, beforeIso: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('created_at', '<=', beforeIso).execute();
+/**
+ * Deletes records written up to `beforeIso`, the oldest first, about `batch` of them (a few more
+ * when several share the last one's time); answers how many. Small batches keep each write short.
+ */
+export async function deleteIdempotencyRecordsBefore(db: Executor, beforeIso: string, batch = 1000): Promise<number> {
+  const last = await db.selectFrom('idempotency_keys').select('created_at').where('created_at', '<=', beforeIso).orderBy('created_at').offset(batch - 1).limit(1).executeTakeFirst();
+  const res = await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<=', last?.created_at ?? beforeIso)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
 }
