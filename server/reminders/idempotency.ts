@@ -79,8 +79,12 @@ export async function runOnce<T, R>(
   const sinceIso = iso(scope.nowMs - IDEMPOTENCY_KEY_TTL_MS);
   if (scope.nowMs - (lastSweep.get(db) ?? 0) > SWEEP_EVERY_MS) {
     lastSweep.set(db, scope.nowMs);
-    for (let batch = 0; batch < SWEEP_BATCHES; batch++) {
-      if ((await deleteIdempotencyRecordsBefore(db, sinceIso, 1000)) < 1000) break;
+    try {
+      for (let batch = 0; batch < SWEEP_BATCHES; batch++) {
+        if ((await deleteIdempotencyRecordsBefore(db, sinceIso, 1000)) < 1000) break;
+      }
+    } catch {
+      // Housekeeping: the create goes on (and fails on its own if the database is out), the next sweep retries.
     }
   }
   try {
