@@ -5,6 +5,7 @@
  * already made and the account holds one, not two. A new Create of the same draft is a new reminder.
  */
 import type { Page, Request, Route } from 'playwright-core';
+import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openWizardReview, useE2E } from './helpers.ts';
 
@@ -84,5 +85,31 @@ describe('a create whose answer was lost (browser)', () => {
     expect(new URL(page.url()).pathname).toBe(`/reminders/${copies[0]!.id}`);
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('Create while a backup holds the database goes through by itself after the busy answer', async () => {
+    const { page, user } = await e2e.signedInPage({});
+    await openWizardReview(page, e2e.server.url, FUTURE_DATE);
+    const answers: number[] = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/api/reminders' && r.request().method() === 'POST') answers.push(r.status());
+    });
+    // Another connection holds SQLite's write lock for 4 s: the first attempt waits 3 s and is told
+    // to come back in 2 (503 DATABASE_BUSY, Retry-After), by which time the lock is gone.
+    const other = new SQLite(e2e.server.config.databaseUrl);
+    other.exec('BEGIN IMMEDIATE');
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        other.exec('COMMIT');
+        other.close();
+        resolve();
+      }, 4000),
+    );
+    await page.getByTestId('wizard-create').click();
+    await page.waitForURL(e2e.url('/home'), { timeout: 15_000 });
+    await released;
+    expect(answers).toEqual([503, 201]);
+    expect(await page.locator('[data-sonner-toast][data-type="error"]').count()).toBe(0);
+    expect(((await user.api.get('/api/reminders')).body as Array<{ message: string }>).filter((r) => r.message === 'Renew the passport')).toHaveLength(1);
   });
 });

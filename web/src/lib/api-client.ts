@@ -10,6 +10,9 @@ export const REQUEST_TIMEOUT_MS = 10_000;
  * none worth showing (an empty or HTML body, a network failure): show it with `errorMessage`.
  */
 export class ApiError extends Error {
+  /** The answer's Retry-After (seconds), when it had one. */
+  retryAfterSeconds: number | null = null;
+
   constructor(
     public readonly status: number,
     public readonly code: string,
@@ -85,7 +88,47 @@ function handleUnauthorized(sentToken: string | null): void {
   if (window.location.pathname !== '/login') navigate(sentToken ? expiredLoginPath(next) : '/login', { replace: true });
 }
 
+/** The longest Retry-After a busy answer is waited out for, instead of shown. */
+const BUSY_RETRY_MAX_S = 5;
+
+/**
+ * A write that may be sent again without doing it twice: PUT and DELETE, and a POST with an
+ * Idempotency-Key (use-idempotency-key.ts).
+ */
+function repeatable(options: RequestOptions): boolean {
+  const method = options.method ?? 'GET';
+  if (method === 'PUT' || method === 'DELETE') return true;
+  return method === 'POST' && Object.keys(options.headers ?? {}).some((h) => h.toLowerCase() === 'idempotency-key');
+}
+
+const wait = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+
+/**
+ * One API call. A repeatable write that finds the database busy for a moment (503 DATABASE_BUSY,
+ * e.g. while a backup holds SQLite's lock) is sent once more after the server's Retry-After, so the
+ * user sees it go through rather than "busy, try again"; reads have SWR's own retries.
+ */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  try {
+    return await requestOnce<T>(path, options);
+  } catch (err) {
+    const retryAfter = err instanceof ApiError && err.code === 'DATABASE_BUSY' ? err.retryAfterSeconds : null;
+    if (retryAfter === null || retryAfter > BUSY_RETRY_MAX_S || !repeatable(options) || options.signal?.aborted) throw err;
+    await wait(retryAfter * 1000, options.signal);
+    if (options.signal?.aborted) throw err;
+    return requestOnce<T>(path, options);
+  }
+}
+
+async function requestOnce<T>(path: string, options: RequestOptions): Promise<T> {
   const { method = 'GET', body, headers = {}, signal, timeoutMs = REQUEST_TIMEOUT_MS } = options;
   const controller = new AbortController();
   let timedOut = false;
@@ -138,7 +181,10 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   if (!response.ok) {
     const redirect = options.redirectOn401 ?? !NO_REDIRECT_PATHS.some((p) => path.startsWith(p));
     if (response.status === 401 && redirect) handleUnauthorized(token);
-    throw apiErrorFrom(response.status, parsed);
+    const error = apiErrorFrom(response.status, parsed);
+    const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
+    if (Number.isFinite(retryAfter) && retryAfter >= 0) error.retryAfterSeconds = retryAfter;
+    throw error;
   }
   return unwrap<T>(parsed);
 }
