@@ -69,7 +69,7 @@ describe('an answer held up by the database', () => {
     expect((await reminderRows(server.app)).filter((r) => r.message === 'Stretch your legs')).toHaveLength(1);
   });
 
-  it('a Snooze button is acknowledged within 3 s, then confirms in a message of its own', async () => {
+  it('Snooze and Done buttons are acknowledged within 3 s, then answer (a message of its own; the buttons removed)', async () => {
     const made = await command(fake, { userId: ids.alice, name: 'remind', options: [{ name: 'message', value: 'Drink water' }, { name: 'when', value: 'in 1 hour' }, { name: 'repeat', value: 'DAILY' }] });
     const reminderId = /reminders\/([\w-]+)/.exec(made.content)![1]!;
     await fireNow(server.app, reminderId);
@@ -94,6 +94,20 @@ describe('an answer held up by the database', () => {
     expect(fake.dmMessagesTo(ids.alice).find((m) => m.id === msg!.id)!.components).toHaveLength(1);
     const row = await server.app.db.selectFrom('reminders').select('snoozed_at_utc').where('id', '=', reminderId).executeTakeFirstOrThrow();
     expect(row.snoozed_at_utc).not.toBeNull();
+
+    // Done, held up too (it cancels that snooze): the buttons go from the message once it can.
+    const releasedAgain = holdWriteLock(2500);
+    const done = fake.dispatchInteraction(fake.buttonPress({ userId: ids.alice, customId: `rem:done:${reminderId}`, messageId: msg!.id }));
+    deferredInTime(await fake.waitForInteractionResponse(done.id, { timeoutMs: 5000 }), fake.interaction(done.id)!.dispatchedAt, 6);
+    await releasedAgain;
+    const edited = await fake.waitForInteractionResponse(done.id, { count: 2, timeoutMs: 5000 });
+    expect(edited.kind).toBe('editOriginal');
+    expect(edited.messageId).toBe(msg!.id);
+    expect(fake.dmMessagesTo(ids.alice).find((m) => m.id === msg!.id)!.components).toEqual([]);
+    const note = await fake.waitForInteractionResponse(done.id, { count: 3, timeoutMs: 5000 });
+    expect(note.kind).toBe('followup');
+    expect(note.data.content).toMatch(/^✅ Done\. Your pending snooze is cancelled/);
+    expect((await server.app.db.selectFrom('reminders').select('snoozed_at_utc').where('id', '=', reminderId).executeTakeFirstOrThrow()).snoozed_at_utc).toBeNull();
   });
 
   it('an answer ready in time is a plain reply, not deferred', async () => {
