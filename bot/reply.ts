@@ -84,9 +84,28 @@ export function errorText(locale: string | null | undefined, err: unknown): stri
   if (err instanceof DatabaseBusyError) return t(locale, 'errors.DATABASE_BUSY');
   if (err instanceof StorageFullError) return t(locale, 'errors.STORAGE_FULL');
   if (!(err instanceof AppError)) return null;
-  // A save refused for its channel (Chime or the user can no longer post there...): the words of the
-  // failure notice for that reason.
+  const key = ERROR_KEYS[err.code];
+  if (key) return t(locale, key);
+  return refusalText(locale, err) ?? err.message;
+}
+
+/**
+ * A save refused for its channel: who cannot post or mention, and where, when the server says so
+ * (its `params`); else the words of the failure notice for that reason.
+ */
+function refusalText(locale: string | null | undefined, err: AppError): string | null {
   const reason = err.details?.reason;
-  const key = ERROR_KEYS[err.code] ?? (typeof reason === 'string' ? DISCORD_FAILURE_EXPLANATIONS[reason] : undefined);
-  return key ? t(locale, key) : err.message;
+  if (typeof reason !== 'string') return null;
+  const raw = err.details?.params;
+  const params = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const who = params.who === 'bot' ? 'bot' : params.who === 'user' ? 'user' : null;
+  if (reason === 'DISCORD_CANNOT_POST' && who && typeof params.channel === 'string') {
+    return t(locale, who === 'bot' ? 'errors.refused.botCannotSend' : 'errors.refused.userCannotSend', { channel: params.channel });
+  }
+  if (reason === 'DISCORD_ROLE_NOT_MENTIONABLE' && who && typeof params.role === 'string') {
+    return t(locale, who === 'bot' ? 'errors.refused.botCannotMentionRole' : 'errors.refused.userCannotMentionRole', { role: params.role });
+  }
+  if (reason === 'DISCORD_NOT_MEMBER' && typeof params.guild === 'string') return t(locale, 'errors.refused.notMember', { guild: params.guild });
+  const explanation = DISCORD_FAILURE_EXPLANATIONS[reason];
+  return explanation ? t(locale, explanation) : null;
 }

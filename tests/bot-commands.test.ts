@@ -424,7 +424,7 @@ describe('repetition in plain words', () => {
 });
 
 describe('refusals in the user\'s language', () => {
-  it('an edit refused because Chime can no longer post in the channel says why, in French', async () => {
+  it('an edit refused because Chime can no longer post in the channel says who and where, in French', async () => {
     const made = await command(env.fake, {
       userId: ids.bob,
       name: 'remind',
@@ -447,7 +447,18 @@ describe('refusals in the user\'s language', () => {
         options: [{ name: 'edit', options: [{ name: 'reminder', value: id }, { name: 'message', value: 'Réunion déplacée' }] }],
       });
       expect(refused.flags & EPHEMERAL).toBe(EPHEMERAL);
-      expect(refused.content).toBe('Vous ou Chime ne pouvez plus voir ce salon ou y envoyer des messages.');
+      expect(refused.content).toBe(
+        'Je ne peux pas envoyer de messages dans #general. Demandez à un administrateur de donner à Chime les permissions Voir le salon et Envoyer des messages dans ce salon.',
+      );
+      // Now it is Bob who may no longer write there.
+      env.fake.updateChannel(ids.general, { permission_overwrites: [{ id: ids.bob, type: 1, deny: P.SendMessages }] });
+      const mine = await command(env.fake, {
+        userId: ids.bob,
+        name: 'reminder',
+        locale: 'fr',
+        options: [{ name: 'edit', options: [{ name: 'reminder', value: id }, { name: 'message', value: 'Réunion déplacée' }] }],
+      });
+      expect(mine.content).toBe("Vous ne pouvez pas envoyer de messages dans #general, Chime n'y publiera donc pas pour vous.");
     } finally {
       env.fake.updateChannel(ids.general, { permission_overwrites: [] });
     }
