@@ -163,6 +163,36 @@ describe('POST /api/reminders/:id/deliveries/:deliveryId/resend', () => {
     ]);
   });
 
+  it('sent again with its Idempotency-Key (the answer was lost) resends nothing more and takes no budget', async () => {
+    const { id } = await fire();
+    const [d] = await settle(id);
+    await sink.waitFor(1);
+    const headers = { 'idempotency-key': `resend-${randomUUID()}` };
+    const first = await me.api.post(`/api/reminders/${id}/deliveries/${d!.id}/resend`, {}, headers);
+    expect(first.status).toBe(202);
+    await sink.waitFor(2);
+    await settle(id);
+    // The budget of hand-sent messages (rate_windows rows, keyed by a hash of the account).
+    const budgetUsed = async () => (await server.app.db.selectFrom('rate_windows').select('count').execute()).reduce((n, r) => n + r.count, 0);
+    const used = await budgetUsed();
+    const again = await me.api.post(`/api/reminders/${id}/deliveries/${d!.id}/resend`, {}, headers);
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toMatchObject({ id: d!.id, status: 'delivered' });
+    await sleep(300);
+    expect(sink.requests).toHaveLength(2);
+    expect(await budgetUsed()).toBe(used);
+    // Another account's key, or another delivery under the same key, is another request.
+    expect((await other.api.post(`/api/reminders/${id}/deliveries/${d!.id}/resend`, {}, headers)).status).toBe(404);
+    const second = await fire();
+    const [d2] = await settle(second.id);
+    expect((await me.api.post(`/api/reminders/${second.id}/deliveries/${d2!.id}/resend`, {}, headers)).body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // A new press, with a new key, resends again.
+    expect((await me.api.post(`/api/reminders/${id}/deliveries/${d!.id}/resend`, {}, { 'idempotency-key': `resend-${randomUUID()}` })).status).toBe(202);
+    await sink.waitFor(4);
+    expect(await budgetUsed()).toBe(used + 1);
+  });
+
   it('answers 404 for another account’s delivery or one of another reminder, and 409 while it is being sent', async () => {
     const mine = await fire();
     const [d] = await settle(mine.id);

@@ -23,6 +23,7 @@ import {
 } from '../repositories/delivery-history.ts';
 import { findReminderOfAccount } from '../repositories/reminders.ts';
 import { takeManualSendSlot } from './destination-actions.ts';
+import { earlierResult, idempotencyScope, runOnce } from './idempotency.ts';
 
 export type DeliveryDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config'>;
 
@@ -131,9 +132,21 @@ export async function deliveryHistory(
 
 /**
  * Queues a new attempt of one delivery now, with the same idempotency key (webhook-id), so a
- * receiver that already has it can tell. Counts against the account's hand-sent budget.
+ * receiver that already has it can tell. Counts against the account's hand-sent budget. With an
+ * Idempotency-Key, the same resend sent again (its answer was lost) queues nothing more and takes
+ * no budget: it answers the delivery as it is now (idempotency.ts). Discord and email receivers
+ * cannot tell a second copy from the first, so this is what keeps a retry from posting twice.
  */
-export async function resendDelivery(deps: DeliveryDeps, accountId: string, reminderId: string, deliveryId: string): Promise<DeliveryView> {
+export async function resendDelivery(
+  deps: DeliveryDeps,
+  accountId: string,
+  reminderId: string,
+  deliveryId: string,
+  options: { idempotencyKey?: string | undefined } = {},
+): Promise<DeliveryView & { replayed?: boolean }> {
+  const now = Date.now();
+  const scope = idempotencyScope(accountId, options.idempotencyKey, 'deliveries.resend', { reminderId, deliveryId }, now);
+  if (await earlierResult(deps.db, scope)) return { ...(await deliveryView(deps, reminderId, deliveryId)), replayed: true };
   await requireReminder(deps, accountId, reminderId);
   const delivery = await findDeliveryOfAccount(deps.db, accountId, deliveryId);
   if (!delivery || delivery.reminder_id !== reminderId) throw new AppError('DELIVERY_NOT_FOUND', 'Delivery not found');
@@ -141,9 +154,21 @@ export async function resendDelivery(deps: DeliveryDeps, accountId: string, remi
     throw new AppError('DESTINATION_DISABLED', 'This destination is disabled. Re-enable it first, then resend.');
   }
   await takeManualSendSlot(deps, accountId);
-  const requeued = await requeueDelivery(deps.db, deliveryId, new Date().toISOString());
-  if (!requeued) throw new AppError('DELIVERY_IN_PROGRESS', 'This delivery is being sent right now. Wait for its result, then resend.');
+  const outcome = await runOnce(
+    deps.db,
+    scope,
+    async (trx) => {
+      const requeued = await requeueDelivery(trx, deliveryId, new Date(now).toISOString());
+      if (!requeued) throw new AppError('DELIVERY_IN_PROGRESS', 'This delivery is being sent right now. Wait for its result, then resend.');
+    },
+    () => ({ delivery_id: deliveryId }),
+  );
+  if (outcome.replayed) return { ...(await deliveryView(deps, reminderId, deliveryId)), replayed: true };
   deps.scheduler.wake();
+  return deliveryView(deps, reminderId, deliveryId);
+}
+
+async function deliveryView(deps: DeliveryDeps, reminderId: string, deliveryId: string): Promise<DeliveryView> {
   const row = await findReminderDelivery(deps.db, reminderId, deliveryId);
   if (!row) throw new AppError('DELIVERY_NOT_FOUND', 'Delivery not found');
   return (await viewsOf(deps, [row]))[0]!;

@@ -1,5 +1,6 @@
 /**
- * Idempotency keys for the requests that create reminders (README "Retrying a create safely").
+ * Idempotency keys for the requests that create reminders or send again (README "Retrying a create
+ * safely").
  *
  * A client that gets no answer to a create (its own timeout, a dropped connection, a 503 on a
  * commit that went through after all) cannot tell whether the reminder exists. When it sent an
@@ -26,7 +27,7 @@ const SWEEP_EVERY_MS = 60_000;
 /** ... in at most this many short batches of about 1,000 (a backlog goes on at the next sweep). */
 const SWEEP_BATCHES = 5;
 
-export type IdempotentOperation = 'reminders.create' | 'reminders.duplicate' | 'reminders.import';
+export type IdempotentOperation = 'reminders.create' | 'reminders.duplicate' | 'reminders.import' | 'deliveries.resend';
 
 /** One request's key, bound to its account, operation and input. */
 export interface IdempotencyScope {

@@ -51,6 +51,38 @@ describe('delivery history and problems (browser)', () => {
     await page.getByTestId('delivery-history').getByTestId('delivery').first().waitFor();
   }
 
+  it('Resend pressed again after its answer was lost sends once, not twice', async () => {
+    const user = await e2e.signUp();
+    const { id } = await fire(user.id, 'Call the dentist');
+    await sink.waitFor(1);
+    await settle(id);
+    const { page } = await e2e.signedInPage({ user });
+    // The first resend reaches the server and is queued; the page only sees the connection reset.
+    let lost = false;
+    await page.route(
+      (url) => url.pathname.endsWith('/resend'),
+      async (route) => {
+        if (lost) return route.continue();
+        lost = true;
+        await route.fetch();
+        await route.abort('connectionreset');
+      },
+    );
+    await openHistory(page, id);
+    const delivery = page.getByTestId('delivery-history').getByTestId('delivery');
+    await delivery.getByTestId('delivery-resend').click();
+    await page.locator('[data-sonner-toast][data-type="error"]').waitFor();
+    await sink.waitFor(2);
+    await settle(id);
+
+    const replay = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/resend'));
+    await delivery.getByTestId('delivery-resend').click();
+    expect((await replay).headers()['idempotent-replayed']).toBe('true');
+    await page.getByText('Resend queued.').waitFor();
+    await sleep(500);
+    expect(sink.requests).toHaveLength(2);
+  });
+
   it('shows every attempt of a delivery that failed then arrived, and Resend sends the same webhook-id again', async () => {
     const user = await e2e.signUp();
     sink.reply((_req, i) => (i === 0 ? { status: 500 } : { status: 204 }));

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { checkDestination } from '../../reminders/destination-check.ts';
 import { deliveryHistory, deliveryProblems, dismissProblem, reenableDestination, resendDelivery } from '../../reminders/deliveries.ts';
-import { errorResponses, Ok } from '../../schemas/common.ts';
+import { errorResponses, IdempotencyHeaders, Ok, REPLAYED_HEADER } from '../../schemas/common.ts';
 import {
   DeliveriesQuery,
   DeliveryOut,
@@ -33,9 +33,12 @@ const deliveries: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/reminders/:id/deliveries/:deliveryId/resend',
-    { schema: { params: DeliveryParams, response: { 202: DeliveryOut, ...errorResponses } } },
+    { schema: { params: DeliveryParams, headers: IdempotencyHeaders, response: { 202: DeliveryOut, ...errorResponses } } },
     async (request, reply) => {
-      const delivery = await resendDelivery(app, request.auth!.accountId, request.params.id, request.params.deliveryId);
+      const { replayed, ...delivery } = await resendDelivery(app, request.auth!.accountId, request.params.id, request.params.deliveryId, {
+        idempotencyKey: request.headers['idempotency-key'],
+      });
+      if (replayed) reply.header(REPLAYED_HEADER, 'true');
       return reply.status(202).send(delivery);
     },
   );

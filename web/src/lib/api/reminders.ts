@@ -57,7 +57,8 @@ export const useDeliveryErrors = () => useSWR<DeliveryProblem[]>(deliveryErrorsK
 
 /** A reminder's deliveries, newest first; `before` is the previous page's next_cursor. */
 export const deliveriesKey = (id: string, before?: string | null) => `/api/reminders/${id}/deliveries${before ? `?before=${encodeURIComponent(before)}` : ''}`;
-export const resendDelivery = (reminderId: string, deliveryId: string) => api.post<Delivery>(`/api/reminders/${reminderId}/deliveries/${deliveryId}/resend`);
+export const resendDelivery = (reminderId: string, deliveryId: string, idempotencyKey?: string) =>
+  api.post<Delivery>(`/api/reminders/${reminderId}/deliveries/${deliveryId}/resend`, {}, { headers: idempotencyHeaders(idempotencyKey) });
 export const dismissDeliveryProblem = (deliveryId: string) => api.post<Ok>(`/api/reminders/errors/${deliveryId}/dismiss`);
 export const enableDestination = (reminderId: string, destinationId: string) => api.post<Ok>(`/api/reminders/${reminderId}/destinations/${destinationId}/enable`);
 /** Runs the checks a create would run on one destination (the wizard, when it is added). */

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { type Delivery, type DestinationMetadata, resendDelivery } from '@/lib/api/reminders';
 import { useDeliveryText } from '@/lib/delivery-text';
 import { formatDateTime, formatTime } from '@/lib/format';
+import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { cn } from '@/lib/utils';
 import { Spinner } from '@/components/ui/spinner';
 
@@ -35,15 +36,19 @@ export function DeliveryRow({
   const { t } = useTranslation('delivery');
   const text = useDeliveryText();
   const [busy, setBusy] = useState(false);
+  const resendKey = useIdempotencyKey();
   const label = text.destinationLabel(delivery.destination_type, metadata, delivery.destination_label);
 
   async function resend() {
     setBusy(true);
     try {
-      await resendDelivery(reminderId, delivery.id);
+      // Resend pressed again after a failure reuses the key: a Discord or email receiver gets one copy, not two.
+      await resendDelivery(reminderId, delivery.id, resendKey.keyFor(delivery.id));
+      resendKey.settle();
       toast.success(t('history.resent'));
       onChanged();
     } catch (err) {
+      resendKey.settle(err);
       toast.error(t('history.resendFailed'), { description: text.errorText(err, { metadata }) });
     } finally {
       setBusy(false);
