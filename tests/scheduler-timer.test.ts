@@ -3,6 +3,7 @@
  * earliest due instant, re-armed by wake(), retries re-arming it, results written after the
  * flush interval. Time moves only when the test says so.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -114,6 +115,48 @@ describe('Scheduler with a manual clock', () => {
     expect(sent[1]!.idempotencyKey).toBe(sent[0]!.idempotencyKey);
     await clock.advance(100);
     expect(await deliveriesOf(id)).toMatchObject([{ status: 'delivered', attempts: 2, last_error_code: null }]);
+  });
+
+  it('a retry written after an outbox read that already passed its time is still sent then (not at the safety net)', async () => {
+    // The retry is due 50 ms after the failure, but results are written 100 ms after it; meanwhile
+    // the outbox is read past the retry's time: for another delivery's retry (which moves the
+    // retrying sweep's cursor) and for another reminder.
+    scheduler.setOptions({ retryDelaysMs: [50] });
+    const accountId = await seedAccount(db());
+    answer = (ctx) => (ctx.reminder.message === 'Flaky' && ctx.attempt === 1 ? { ok: false, retryable: true, code: 'TEST_DOWN', error: 'down' } : { ok: true });
+    const flaky = await seedReminder(db(), { accountId, at: T0 + 1_000, message: 'Flaky', destinations: [{ url: 'http://a.test/' }] });
+    await seedReminder(db(), { accountId, at: T0 + 1_080, message: 'Other', destinations: [{ url: 'http://b.test/' }] });
+    const waiting = await seedReminder(db(), { accountId, at: T0 + 3_600_000, message: 'Waiting', destinations: [{ url: 'http://c.test/' }] });
+    const at = (ms: number) => new Date(T0 + ms).toISOString();
+    await db()
+      .insertInto('deliveries')
+      .values({
+        id: randomUUID(),
+        reminder_id: waiting.id,
+        destination_id: waiting.destinations[0]!.id,
+        account_id: accountId,
+        occurrence_utc: at(-60_000),
+        idempotency_key: `msg_${randomUUID()}`,
+        status: 'retrying',
+        attempts: 1,
+        next_attempt_at: at(1_060),
+        late: 0,
+        created_at: at(-60_000),
+        updated_at: at(-60_000),
+      })
+      .execute();
+    await scheduler.start();
+    await clock.advance(1_000);
+    await clock.advance(60); // the waiting retry is read and sent: the retrying cursor is at T0 + 1060
+    await clock.advance(20); // the other reminder's tick reads the outbox up to T0 + 1080
+    expect(sent.map((c) => `${c.reminder.message} ${c.attempt}`)).toEqual(['Flaky 1', 'Waiting 2', 'Other 1']);
+    await clock.advance(20); // the results are written: the retry, due at T0 + 1050, lies behind both
+    expect(await deliveriesOf(flaky.id)).toMatchObject([{ status: 'retrying', next_attempt_at: at(1_050) }]);
+    await clock.advance(0);
+    await clock.advance(1);
+    expect(sent.filter((c) => c.reminder.id === flaky.id).map((c) => c.attempt)).toEqual([1, 2]);
+    await clock.advance(100);
+    expect(await deliveriesOf(flaky.id)).toMatchObject([{ status: 'delivered', attempts: 2 }]);
   });
 
   it('tick() claims what is due without the loop (runOnce as the tests use it)', async () => {

@@ -53,6 +53,11 @@ export class Scheduler {
   private claimsWaitUntil = 0;
   /** Where the next probe reads the due reminders (past the ones for full keys). */
   private probeOffset = 0;
+  /**
+   * The earliest retry written due before what the last outbox read covered (seenUntilIso): arm()
+   * looks only after that, so without this the retry would wait for the safety net.
+   */
+  private unseenRetryAt = Number.POSITIVE_INFINITY;
   private leaseTimer: TimerHandle | null = null;
   /** Called when more is due than one claim takes, or the outbox holds more than one page (worker/pool.ts). */
   onBacklog: (() => void) | null = null;
@@ -75,7 +80,14 @@ export class Scheduler {
       write: (records) => writeAttemptResults(db, records),
       onWritten: (batch) => {
         this.pump.release(batch.map((r) => r.deliveryId));
-        if (batch.some((r) => r.outcome === 'retrying')) this.wake();
+        const retries = batch.flatMap((r) => (r.outcome === 'retrying' && r.nextAttemptAt ? [r.nextAttemptAt] : []));
+        if (retries.length === 0) return;
+        // Results are written a little after the attempts (flushIntervalMs): a retry due sooner than
+        // that may already lie behind the outbox read, which must then go back for it.
+        const earliest = retries.reduce((a, b) => (a < b ? a : b));
+        this.pump.retryWrittenAt(earliest);
+        if (earliest <= this.pump.seenUntilIso) this.unseenRetryAt = Math.min(this.unseenRetryAt, Date.parse(earliest));
+        this.wake();
       },
       metrics,
       log,
@@ -199,6 +211,8 @@ export class Scheduler {
           // due now: it gets the room first.
           if (!this.pump.isCaughtUp) await this.pump.fill();
           await this.claimAll();
+          // This read goes back for any retry written behind an earlier one (retryWrittenAt).
+          this.unseenRetryAt = Number.POSITIVE_INFINITY;
           await this.pump.fill();
           await this.arm();
         } while (this.tickAgain && !this.stopping);
@@ -289,7 +303,7 @@ export class Scheduler {
     // Reminders waiting for room are claimed when the pump has room (onRoom), or at the probe.
     if (fire) at = Math.max(Date.parse(fire), this.claimsWaitUntil);
     if (retry) at = Math.min(at, Date.parse(retry));
-    this.setTimer(at);
+    this.setTimer(Math.min(at, this.unseenRetryAt));
   }
 
   private setTimer(at: number): void {

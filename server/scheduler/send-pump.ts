@@ -190,6 +190,15 @@ export class SendPump {
     this.deps.onRoom?.();
   }
 
+  /**
+   * A retry due at `atIso` was written. The retrying sweep moves forward from its cursor, so when it
+   * already passed that point it starts over (rows already in memory are not taken twice).
+   */
+  retryWrittenAt(atIso: string): void {
+    const cursor = this.cursors.retrying;
+    if (cursor && cursor.at >= atIso) this.cursors.retrying = null;
+  }
+
   /** Next read starts from the beginning of the outbox (the safety net). */
   resetCursors(): void {
     this.cursors = { pending: null, retrying: null };
