@@ -37,7 +37,6 @@ export interface BusyMonitor {
   lastFullAt: number;
 }
 
-
 const isBusy = (err: unknown) => {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));

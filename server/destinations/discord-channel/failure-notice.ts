@@ -19,8 +19,10 @@ import { DISCORD_CODES } from '../discord-common/delivery.ts';
 /** One notice per reminder and failure code in this window. */
 export const FAILURE_NOTICE_INTERVAL_MS = 86_400_000;
 
-/** What each permanent failure means, in the owner's words (keys of locales/<lang>/bot.json). */
-/** What each Discord failure code means, as bot.json keys (also the bot's answer when a save is refused for one). */
+/**
+ * What each permanent failure means, in the owner's words (keys of locales/<lang>/bot.json); also
+ * the bot's answer when a save is refused for one of these reasons (bot/reply.ts).
+ */
 export const DISCORD_FAILURE_EXPLANATIONS: Record<string, string> = {
   DISCORD_MISSING_PERMISSIONS: 'failureNotice.explain.missingPermissions',
   DISCORD_MISSING_ACCESS: 'failureNotice.explain.missingAccess',
