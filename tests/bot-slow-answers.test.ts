@@ -5,12 +5,12 @@
  * answer replaces the "thinking" state: the user learns the reminder was made instead of reading
  * "The application did not respond" and making it twice (bot/reply.ts).
  */
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from './fake-discord/index.ts';
 import type { InteractionResponseRecord } from './fake-discord/types.ts';
 import { command, EPHEMERAL, fireNow, ids, reminderRows, seedDiscord, startChime, waitForMessages } from './bot-harness.ts';
 import type { TestServer } from './helpers/server.ts';
+import { holdWriteLock } from './helpers/sqlite-lock.ts';
 import { onPostgres } from './helpers/test-database.ts';
 
 let fake: FakeDiscord;
@@ -27,19 +27,6 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** Another connection holds the write lock for `ms`, as a backup would. */
-function holdWriteLock(ms: number): Promise<void> {
-  const other = new SQLite(server.config.databaseUrl);
-  other.exec('BEGIN IMMEDIATE');
-  return new Promise((resolve) =>
-    setTimeout(() => {
-      other.exec('COMMIT');
-      other.close();
-      resolve();
-    }, ms),
-  );
-}
-
 /** The first response came in time, and was a deferral of this callback type. */
 function deferredInTime(first: InteractionResponseRecord, dispatchedAt: number, type: 5 | 6) {
   expect(first.kind).toBe('callback');
@@ -51,7 +38,7 @@ describe('an answer held up by the database', () => {
   it('/remind is deferred within 3 s, then says the reminder was made; it is made once', async () => {
     // The account exists already: /remind's first write is the reminder itself.
     await command(fake, { userId: ids.alice, name: 'reminders' });
-    const released = holdWriteLock(2500);
+    const released = holdWriteLock(server.config.databaseUrl, 2500);
     const { id } = fake.dispatchInteraction(
       fake.slashCommand({ userId: ids.alice, name: 'remind', options: [{ name: 'message', value: 'Stretch your legs' }, { name: 'when', value: 'in 2 hours' }] }),
     );
@@ -80,7 +67,7 @@ describe('an answer held up by the database', () => {
       'delivered',
     );
 
-    const released = holdWriteLock(2500);
+    const released = holdWriteLock(server.config.databaseUrl, 2500);
     const { id } = fake.dispatchInteraction(fake.buttonPress({ userId: ids.alice, customId: `rem:snooze10:${reminderId}`, messageId: msg!.id }));
     const first = await fake.waitForInteractionResponse(id, { timeoutMs: 5000 });
     deferredInTime(first, fake.interaction(id)!.dispatchedAt, 6);
@@ -96,7 +83,7 @@ describe('an answer held up by the database', () => {
     expect(row.snoozed_at_utc).not.toBeNull();
 
     // Done, held up too (it cancels that snooze): the buttons go from the message once it can.
-    const releasedAgain = holdWriteLock(2500);
+    const releasedAgain = holdWriteLock(server.config.databaseUrl, 2500);
     const done = fake.dispatchInteraction(fake.buttonPress({ userId: ids.alice, customId: `rem:done:${reminderId}`, messageId: msg!.id }));
     deferredInTime(await fake.waitForInteractionResponse(done.id, { timeoutMs: 5000 }), fake.interaction(done.id)!.dispatchedAt, 6);
     await releasedAgain;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedReminder, startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.ts';
-import { axeViolations, MOBILE, screenshot, useE2E } from './helpers.ts';
+import { axeViolations, loseFirstAnswer, MOBILE, screenshot, useE2E } from './helpers.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -58,16 +58,7 @@ describe('delivery history and problems (browser)', () => {
     await settle(id);
     const { page } = await e2e.signedInPage({ user });
     // The first resend reaches the server and is queued; the page only sees the connection reset.
-    let lost = false;
-    await page.route(
-      (url) => url.pathname.endsWith('/resend'),
-      async (route) => {
-        if (lost) return route.continue();
-        lost = true;
-        await route.fetch();
-        await route.abort('connectionreset');
-      },
-    );
+    const keys = await loseFirstAnswer(page, (url) => url.pathname.endsWith('/resend'), 202);
     await openHistory(page, id);
     const delivery = page.getByTestId('delivery-history').getByTestId('delivery');
     await delivery.getByTestId('delivery-resend').click();
@@ -81,6 +72,8 @@ describe('delivery history and problems (browser)', () => {
     await page.getByText('Resend queued.').waitFor();
     await sleep(500);
     expect(sink.requests).toHaveLength(2);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
   });
 
   it('shows every attempt of a delivery that failed then arrived, and Resend sends the same webhook-id again', async () => {

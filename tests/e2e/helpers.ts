@@ -14,7 +14,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../server/config.ts';
 import type { FakeDiscord } from '../fake-discord/index.ts';
@@ -218,4 +218,27 @@ export async function openWizardReview(page: Page, baseUrl: string, date: string
   await fillWizardDetails(page, baseUrl, { date, time: '09:30', message: 'Renew the passport' });
   await page.getByTestId('wizard-next').click();
   await page.getByTestId('review-occurrences').waitFor();
+}
+
+/**
+ * Lets the first POST that `matches` reach the server, which must answer `status`, then drops its
+ * answer: the page sees a reset connection, as after a timeout or a mobile network that went away.
+ * Later ones pass. Answers the Idempotency-Key of every such POST, in order.
+ */
+export async function loseFirstAnswer(page: Page, matches: (url: URL, request: Request) => boolean, status: number): Promise<string[]> {
+  const keys: string[] = [];
+  let lost = false;
+  await page.route(
+    (url) => url.pathname.startsWith('/api/'),
+    async (route, request) => {
+      if (request.method() !== 'POST' || !matches(new URL(request.url()), request)) return route.continue();
+      keys.push((await request.allHeaders())['idempotency-key'] ?? '');
+      if (lost) return route.continue();
+      lost = true;
+      const answer = await route.fetch();
+      expect(answer.status()).toBe(status);
+      await route.abort('connectionreset');
+    },
+  );
+  return keys;
 }

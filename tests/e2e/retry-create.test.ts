@@ -4,34 +4,11 @@
  * connection drop. The retry carries the same Idempotency-Key, so the server answers the reminder it
  * already made and the account holds one, not two. A new Create of the same draft is a new reminder.
  */
-import type { Page, Request, Route } from 'playwright-core';
-import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openWizardReview, useE2E } from './helpers.ts';
+import { holdWriteLock } from '../helpers/sqlite-lock.ts';
+import { loseFirstAnswer, openWizardReview, useE2E } from './helpers.ts';
 
 const FUTURE_DATE = `${new Date().getUTCFullYear() + 2}-06-15`;
-
-/**
- * Lets the first POST matching `path` reach the server, then drops its answer (the browser sees a
- * reset connection); the later ones pass. Answers the Idempotency-Key of every such request.
- */
-async function loseFirstAnswer(page: Page, matches: (url: URL) => boolean): Promise<string[]> {
-  const keys: string[] = [];
-  let lost = false;
-  await page.route(
-    (url) => matches(url),
-    async (route: Route, request: Request) => {
-      if (request.method() !== 'POST') return route.continue();
-      keys.push((await request.allHeaders())['idempotency-key'] ?? '');
-      if (lost) return route.continue();
-      lost = true;
-      const answer = await route.fetch();
-      expect(answer.status()).toBe(201);
-      await route.abort('connectionreset');
-    },
-  );
-  return keys;
-}
 
 describe('a create whose answer was lost (browser)', () => {
   const e2e = useE2E();
@@ -40,7 +17,7 @@ describe('a create whose answer was lost (browser)', () => {
     const { page, user } = await e2e.signedInPage({});
     const count = async () => ((await user.api.get('/api/reminders')).body as Array<{ message: string }>).filter((r) => r.message === 'Renew the passport').length;
     await openWizardReview(page, e2e.server.url, FUTURE_DATE);
-    const keys = await loseFirstAnswer(page, (url) => url.pathname === '/api/reminders');
+    const keys = await loseFirstAnswer(page, (url) => url.pathname === '/api/reminders', 201);
 
     await page.getByTestId('wizard-create').click();
     await page.getByTestId('create-error').waitFor();
@@ -70,7 +47,7 @@ describe('a create whose answer was lost (browser)', () => {
     const { page, user } = await e2e.signedInPage({});
     const source = await user.api.post('/api/reminders', { date: FUTURE_DATE, time: '07:15', message: 'Water the garden', destinations: [] });
     expect(source.status).toBe(201);
-    const keys = await loseFirstAnswer(page, (url) => url.pathname.endsWith('/duplicate'));
+    const keys = await loseFirstAnswer(page, (url) => url.pathname.endsWith('/duplicate'), 201);
     await page.goto(e2e.url(`/reminders/${source.body.id}`));
 
     await page.getByTestId('duplicate-reminder').click();
@@ -96,15 +73,7 @@ describe('a create whose answer was lost (browser)', () => {
     });
     // Another connection holds SQLite's write lock for 4 s: the first attempt waits 3 s and is told
     // to come back in 2 (503 DATABASE_BUSY, Retry-After), by which time the lock is gone.
-    const other = new SQLite(e2e.server.config.databaseUrl);
-    other.exec('BEGIN IMMEDIATE');
-    const released = new Promise<void>((resolve) =>
-      setTimeout(() => {
-        other.exec('COMMIT');
-        other.close();
-        resolve();
-      }, 4000),
-    );
+    const released = holdWriteLock(e2e.server.config.databaseUrl, 4000);
     await page.getByTestId('wizard-create').click();
     await page.waitForURL(e2e.url('/home'), { timeout: 15_000 });
     await released;
