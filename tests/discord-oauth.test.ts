@@ -296,9 +296,31 @@ describe('an account the bot created from a slash command', () => {
     expect(done.body.id).toBe(existing);
   });
 
+  /** A reminder of `accountId` that was delivered after one retry: a delivery and two attempts. */
+  async function insertDeliveredReminder(accountId: string) {
+    const db = server.app.db;
+    const now = nowIso();
+    const [reminderId, destinationId, deliveryId] = [newId(), newId(), newId()];
+    await db
+      .insertInto('reminders')
+      .values({ id: reminderId, account_id: accountId, message: 'Water the plants', local_date: '2030-06-01', local_time: '09:00', remind_at_utc: '2030-06-01T00:00:00.000Z', timezone: 'Asia/Tokyo', recurrence_type: 'DAILY', is_paused: 0, snoozed_at_utc: null, next_fire_utc: '2030-06-02T00:00:00.000Z', next_occurrence_utc: '2030-06-02T00:00:00.000Z', last_fired_at: now, completed_at: null, created_at: now, updated_at: now } as never)
+      .execute();
+    await db.insertInto('destinations').values({ id: destinationId, reminder_id: reminderId, type: 'webhook', metadata: JSON.stringify({ url: 'https://hooks.example.com/x', platform: 'generic' }), secret: null, position: 0, disabled_at: null, disabled_reason: null, created_at: now }).execute();
+    const occurrence = { reminder_id: reminderId, destination_id: destinationId, account_id: accountId, occurrence_utc: '2030-06-01T00:00:00.000Z' };
+    await db.insertInto('deliveries').values({ id: deliveryId, ...occurrence, idempotency_key: newId(), status: 'delivered', attempts: 2, next_attempt_at: null, late: 0, last_error: null, created_at: now, updated_at: now, delivered_at: now }).execute();
+    for (const attempt of [1, 2]) {
+      await db
+        .insertInto('delivery_attempts')
+        .values({ delivery_id: deliveryId, ...occurrence, attempt, outcome: attempt === 1 ? 'retrying' : 'delivered', error: attempt === 1 ? 'HTTP 503' : null, http_status: attempt === 1 ? 503 : 200, discord_code: null, duration_ms: 5, created_at: now })
+        .execute();
+    }
+    return { reminderId, deliveryId };
+  }
+
   it('linking it from an app account moves its data there instead of refusing', async () => {
     const discordId = discordUser('stub');
     const stub = await insertBotCreatedAccount(discordId);
+    const { reminderId, deliveryId } = await insertDeliveredReminder(stub);
     const app = await signUp(server.url);
     const res = await new Browser(app.token).signInWithDiscord(discordId, 'link');
     expect(res.status).toBe(200);
@@ -306,6 +328,19 @@ describe('an account the bot created from a slash command', () => {
     expect((await discordIdentityRow(discordId))!.account_id).toBe(app.id);
     const gone = await server.app.db.selectFrom('accounts').select('id').where('id', '=', stub).executeTakeFirst();
     expect(gone).toBeUndefined();
+
+    // The reminder came along with its delivery history: the delivery and both attempts.
+    const db = server.app.db;
+    expect((await db.selectFrom('deliveries').select('account_id').where('id', '=', deliveryId).executeTakeFirst())?.account_id).toBe(app.id);
+    const attempts = await db.selectFrom('delivery_attempts').select(['account_id', 'attempt']).where('delivery_id', '=', deliveryId).orderBy('attempt').execute();
+    expect(attempts).toEqual([
+      { account_id: app.id, attempt: 1 },
+      { account_id: app.id, attempt: 2 },
+    ]);
+    const history = await app.api.get(`/api/reminders/${reminderId}/deliveries`);
+    expect(history.status).toBe(200);
+    expect(history.body.deliveries).toHaveLength(1);
+    expect(history.body.deliveries[0].attempts.map((a: { http_status: number }) => a.http_status)).toEqual([503, 200]);
   });
 });
 

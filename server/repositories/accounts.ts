@@ -1,4 +1,5 @@
-import type { Account, Identity, IdentityProvider } from '../db/database.ts';
+import type { SelectQueryBuilder } from 'kysely';
+import type { Account, Database, Identity, IdentityProvider } from '../db/database.ts';
 import { newId, nowIso } from '../lib/ids.ts';
 import { deleteAccountEmailData, moveAccountEmailData } from './email.ts';
 import type { Executor } from './executor.ts';
@@ -127,15 +128,20 @@ export async function updateIdentity(db: Executor, accountId: string, provider: 
     .execute();
 }
 
+/** The ids of the deliveries of these reminders (deliveries_occurrence_uq leads with reminder_id). */
+function deliveryIdsOf(db: Executor, reminderIds: SelectQueryBuilder<Database, 'reminders', { id: string }>) {
+  return db.selectFrom('deliveries').select('deliveries.id').where('deliveries.reminder_id', 'in', reminderIds);
+}
+
 /**
  * Removes the account and everything that belongs to it in one transaction. Rows are deleted
  * child-first explicitly rather than relying on ON DELETE CASCADE alone, so the behaviour does
  * not depend on the foreign-key pragma being on.
  */
 export async function deleteAccount(db: Executor, id: string) {
-  await db.deleteFrom('delivery_attempts').where('account_id', '=', id).execute();
   const reminderIds = db.selectFrom('reminders').select('id').where('account_id', '=', id);
-  // By reminder: deliveries are indexed by reminder_id, not by account_id.
+  // By reminder, then by delivery: neither deliveries nor the delivery log is indexed by account.
+  await db.deleteFrom('delivery_attempts').where('delivery_id', 'in', deliveryIdsOf(db, reminderIds)).execute();
   await db.deleteFrom('deliveries').where('reminder_id', 'in', reminderIds).execute();
   await db.deleteFrom('destinations').where('reminder_id', 'in', reminderIds).execute();
   await db.deleteFrom('reminders').where('account_id', '=', id).execute();
@@ -150,9 +156,11 @@ export async function deleteAccount(db: Executor, id: string) {
  * `intoId`, then deletes `fromId` with its sessions and any other identity. Pass a transaction.
  */
 export async function moveAccountInto(db: Executor, fromId: string, intoId: string) {
+  // The delivery rows first, found through the reminders while these still belong to `fromId`.
+  const reminderIds = db.selectFrom('reminders').select('id').where('account_id', '=', fromId);
+  await db.updateTable('delivery_attempts').set({ account_id: intoId }).where('delivery_id', 'in', deliveryIdsOf(db, reminderIds)).execute();
+  await db.updateTable('deliveries').set({ account_id: intoId }).where('reminder_id', 'in', reminderIds).execute();
   await db.updateTable('reminders').set({ account_id: intoId }).where('account_id', '=', fromId).execute();
-  await db.updateTable('deliveries').set({ account_id: intoId }).where('account_id', '=', fromId).execute();
-  await db.updateTable('delivery_attempts').set({ account_id: intoId }).where('account_id', '=', fromId).execute();
   await db.updateTable('identities').set({ account_id: intoId, updated_at: nowIso() }).where('account_id', '=', fromId).where('provider', '=', 'discord').execute();
   await db.deleteFrom('sessions').where('account_id', '=', fromId).execute();
   await moveAccountEmailData(db, fromId, intoId);
