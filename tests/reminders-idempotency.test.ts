@@ -4,9 +4,11 @@
  * first one created and creates nothing more, even when both race; the same key with another
  * request is refused; keys are per account, live a day, and a dry run does not use one up.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReminder, duplicateReminder } from '../server/reminders/service.ts';
 import { signUp, startTestServer, type TestServer } from './helpers/server.ts';
+import { onPostgres } from './helpers/test-database.ts';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -175,6 +177,38 @@ describe('Idempotency-Key', () => {
     keys = await left();
     expect(keys.filter((k) => k.startsWith('old-'))).toEqual([]);
     expect(keys).toContain('live');
+  });
+
+  it('a sweep that fails does not fail the create that ran it; the next sweep deletes what it left', async () => {
+    const deps = server.app;
+    const t2 = Date.parse('2034-07-01T12:00:00.000Z');
+    await deps.db
+      .insertInto('idempotency_keys')
+      .values({ account_id: b.id, key_hash: 'expired', operation: 'reminders.create', fingerprint: 'f', result: '{}', created_at: new Date(t2 - 2 * DAY_MS).toISOString() })
+      .execute();
+    // The database refuses every delete of a key record (a full disk or a lost lock would too):
+    // the sweep fails, the create's own insert does not.
+    if (onPostgres) {
+      await sql`create function refuse_key_delete() returns trigger language plpgsql as $$ begin raise exception 'no deletes here'; end $$`.execute(deps.db);
+      await sql`create trigger refuse_key_delete before delete on idempotency_keys for each row execute function refuse_key_delete()`.execute(deps.db);
+    } else {
+      await sql`create trigger refuse_key_delete before delete on idempotency_keys begin select raise(abort, 'no deletes here'); end`.execute(deps.db);
+    }
+    const left = async () => (await deps.db.selectFrom('idempotency_keys').select('key_hash').where('account_id', '=', b.id).execute()).map((r) => r.key_hash);
+    try {
+      const created = await createReminder(deps, b.id, { ...reminder('Despite the sweep'), date: '2035-01-01' }, { nowMs: t2, idempotencyKey: 'despite' });
+      expect(created.reminder.message).toBe('Despite the sweep');
+      expect(await left()).toContain('expired');
+      // Its key was recorded: the same request again is answered, not created twice.
+      const again = await createReminder(deps, b.id, { ...reminder('Despite the sweep'), date: '2035-01-01' }, { nowMs: t2 + 1000, idempotencyKey: 'despite' });
+      expect(again.replayed).toBe(true);
+      expect(again.reminder.id).toBe(created.reminder.id);
+    } finally {
+      await sql`drop trigger refuse_key_delete${sql.raw(onPostgres ? ' on idempotency_keys' : '')}`.execute(deps.db);
+      if (onPostgres) await sql`drop function refuse_key_delete()`.execute(deps.db);
+    }
+    await createReminder(deps, b.id, { ...reminder('After the sweep'), date: '2035-01-01' }, { nowMs: t2 + 61_000, idempotencyKey: 'after' });
+    expect(await left()).not.toContain('expired');
   });
 
   it('deleting the account deletes its keys', async () => {
