@@ -11,6 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
+import { machineBusyMs, processCpuMs } from './lib/cpu.ts';
 import { startServerProcess, type ServerProcess } from './lib/server-process.ts';
 import { databaseLabel, retimeDue, seedDue, throwawayDatabase } from './lib/any-database.ts';
 import { startSinkProcess } from './webhook-sink.ts';
@@ -31,7 +32,12 @@ async function burst(instances: number) {
     for (let i = 0; i < instances; i++) servers.push(await startServerProcess(env, 3941 + i));
     const dueAt = Date.now() + 3000;
     if ((await retimeDue(database.url, PLACEHOLDER, new Date(dueAt).toISOString())) !== DUE) throw new Error('retime failed');
+    const serverCpu = () => servers.reduce((sum, s) => sum + processCpuMs(s.pid), 0);
+    // From the due instant: the instances are idle until then.
+    await new Promise((r) => setTimeout(r, Math.max(0, dueAt - Date.now() - 20)));
+    const [serverBefore, machineBefore, startedMs] = [serverCpu(), machineBusyMs(), Date.now()];
     const stats = await sink.waitForCount(DUE, 600_000, 50);
+    const [serverMs, machineMs, wallMs] = [serverCpu() - serverBefore, machineBusyMs() - machineBefore, Date.now() - startedMs];
     const seconds = ((stats.last_at ?? NaN) - dueAt) / 1000;
     return {
       instances,
@@ -41,6 +47,11 @@ async function burst(instances: number) {
       first_after_due_ms: (stats.first_at ?? NaN) - dueAt,
       sent_twice: stats.duplicate_ids,
       claimed_twice: stats.duplicate_occurrences,
+      // CPU per delivery: Chime's instances together, and the whole machine (PostgreSQL and the
+      // sink too). Flat from 1 to 3 instances means they add no work per delivery, only share cores.
+      instances_cpu_us_per_delivery: Math.round((serverMs * 1000) / DUE),
+      machine_cpu_us_per_delivery: Math.round((machineMs * 1000) / DUE),
+      machine_busy_pct: Math.round((100 * machineMs) / (wallMs * cpus().length)),
     };
   } finally {
     for (const s of servers) await s.stop().catch(() => {});

@@ -5,23 +5,14 @@
  * RSS with 1,000,000 reminders stored (idle and peak during the burst).
  * Goal (issue "Scheduler and delivery"): >= 10,000 deliveries/s, none missing, none twice.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { loadAverage, processCpuMs as cpuMs } from './lib/cpu.ts';
 import { startServerProcess } from './lib/server-process.ts';
 import { retime, seedSchedulerDatabase } from './scheduler-seed.ts';
 import { startSinkProcess } from './webhook-sink.ts';
-
-/** CPU time (user + system) a process has used, in ms, from /proc (Linux). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
-}
-
-/** 1-minute load average: the figures are only comparable on an otherwise idle machine. */
-const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 
 export interface BurstOptions {
   total?: number;
