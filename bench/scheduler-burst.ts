@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { loadAverage, processCpuMs as cpuMs } from './lib/cpu.ts';
+import { loadAverage, processCpuMs } from './lib/cpu.ts';
 import { startServerProcess } from './lib/server-process.ts';
 import { retime, seedSchedulerDatabase } from './scheduler-seed.ts';
 import { startSinkProcess } from './webhook-sink.ts';
@@ -49,15 +49,15 @@ export async function run(options: BurstOptions = {}) {
       await new Promise((r) => setTimeout(r, 300));
       const rssIdle = server.rssMb();
       let peakRss = rssIdle;
-      const cpuBefore = cpuMs(server.pid);
-      const sinkCpuBefore = cpuMs(sink.pid);
+      const cpuBefore = processCpuMs(server.pid);
+      const sinkCpuBefore = processCpuMs(sink.pid);
       const loadBefore = loadAverage();
       const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, server.rssMb())), 200);
 
       const stats = await sink.waitForCount(dueCount, 180_000, 50);
       clearInterval(rssTimer);
-      const serverCpuMs = cpuMs(server.pid) - cpuBefore;
-      const sinkCpuMs = cpuMs(sink.pid) - sinkCpuBefore;
+      const serverCpuMs = processCpuMs(server.pid) - cpuBefore;
+      const sinkCpuMs = processCpuMs(sink.pid) - sinkCpuBefore;
       const loadAfter = loadAverage();
       const firstMs = (stats.first_at ?? NaN) - dueAt;
       const allMs = (stats.last_at ?? NaN) - dueAt;

@@ -24,8 +24,10 @@ import { deleteIdempotencyRecordsBefore, findIdempotencyRecord, insertIdempotenc
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Expired records are deleted on writes, at most this often per process, ... */
 const SWEEP_EVERY_MS = 60_000;
-/** ... in at most this many short batches of about 1,000 (a backlog goes on at the next sweep). */
+/** ... in at most this many short batches ... */
 const SWEEP_BATCHES = 5;
+/** ... of about this many records each (a backlog goes on at the next sweep). */
+const SWEEP_BATCH_SIZE = 1000;
 
 export type IdempotentOperation = 'reminders.create' | 'reminders.duplicate' | 'reminders.import' | 'deliveries.resend';
 
@@ -82,7 +84,7 @@ export async function runOnce<T, R>(
     lastSweep.set(db, scope.nowMs);
     try {
       for (let batch = 0; batch < SWEEP_BATCHES; batch++) {
-        if ((await deleteIdempotencyRecordsBefore(db, sinceIso, 1000)) < 1000) break;
+        if ((await deleteIdempotencyRecordsBefore(db, sinceIso, SWEEP_BATCH_SIZE)) < SWEEP_BATCH_SIZE) break;
       }
     } catch {
       // Housekeeping: the create goes on (and fails on its own if the database is out), the next sweep retries.
