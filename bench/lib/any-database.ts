@@ -8,15 +8,16 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { createDatabase, isPostgresUrl } from '../../server/db/connection.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
+import { dropPostgresDatabaseNamed } from '../../tests/helpers/drop-postgres-database.ts';
 
 /** A role allowed to CREATE DATABASE (the one `.ci/run` creates for the tests). */
 const POSTGRES_BASE = process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL || 'postgres://chime:chime@127.0.0.1:5432/postgres';
 
-async function admin(sql: string) {
+async function admin(work: (client: pg.Client) => Promise<unknown>) {
   const client = new pg.Client({ connectionString: POSTGRES_BASE });
   await client.connect();
   try {
-    await client.query(sql);
+    await work(client);
   } finally {
     await client.end();
   }
@@ -26,10 +27,10 @@ async function admin(sql: string) {
 export async function throwawayDatabase(kind: 'sqlite' | 'postgres', dir: string): Promise<{ url: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') return { url: path.join(dir, 'chime.db'), drop: async () => {} };
   const name = `chime_bench_${randomBytes(5).toString('hex')}`;
-  await admin(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`);
+  await admin((c) => c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`));
   const url = new URL(POSTGRES_BASE);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+  return { url: url.toString(), drop: () => admin((c) => dropPostgresDatabaseNamed(c, name)) };
 }
 
 export const databaseLabel = (url: string) => (isPostgresUrl(url) ? 'PostgreSQL' : 'SQLite');

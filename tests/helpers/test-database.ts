@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../server/db/connection.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
+import { dropPostgresDatabaseNamed } from './drop-postgres-database.ts';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -59,7 +60,7 @@ export async function createPostgresDatabase(): Promise<string> {
 export async function dropPostgresDatabase(url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
   if (!/^chime_test_\w+$/.test(name)) throw new Error(`refusing to drop ${name}: not a test database`);
-  await admin((c) => c.query(`drop database if exists ${name} with (force)`));
+  await admin((c) => dropPostgresDatabaseNamed(c, name));
   created.delete(name);
 }
 
@@ -106,7 +107,7 @@ export function useMigratedDatabase(prefix: string): () => DatabaseHandle {
 afterAll(async () => {
   if (created.size === 0) return;
   await admin(async (c) => {
-    for (const name of created) await c.query(`drop database if exists ${name} with (force)`);
+    for (const name of created) await dropPostgresDatabaseNamed(c, name);
   });
   created.clear();
 });
