@@ -124,7 +124,7 @@ export async function buildApp({
   });
   app.decorate('registeredRoutes', () => [...routes]);
 
-  // Several SPEC calls POST with an empty body (logout, pause, resume); an empty JSON body is no body.
+  // The dashboard POSTs some calls with an empty body (logout, pause, resume); an empty JSON body is no body.
   const parseJson = app.getDefaultJsonParser('error', 'remove');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

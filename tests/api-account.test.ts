@@ -21,7 +21,7 @@ describe('account API', () => {
       const user = await signUp(server.url, { timezone: 'America/New_York' });
       const res = await user.api.get('/api/account');
       expect(res.status).toBe(200);
-      // SPEC's fields, and the language of the account's mails (none given at this sign-up: null).
+      // The registration's fields, and the language of the account's mails (none given at this sign-up: null).
       expect(Object.keys(res.body).sort()).toEqual(['created_at', 'email', 'id', 'identities', 'language', 'timezone', 'user_id', 'username']);
       expect(res.body.language).toBeNull();
       expect(res.body).toMatchObject({

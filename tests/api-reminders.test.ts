@@ -82,7 +82,7 @@ describe('reminders API', () => {
     (await server.app.db.selectFrom('destinations').select('secret').where('id', '=', destinationId).executeTakeFirstOrThrow()).secret;
 
   describe('POST /api/reminders', () => {
-    it('creates a reminder from the SPEC payload, converting the wall clock of the account zone', async () => {
+    it('creates a reminder from the dashboard\'s payload, converting the wall clock of the account zone', async () => {
       const res = await paris.api.post('/api/reminders', {
         date: '2030-07-01',
         time: '09:00',

@@ -158,7 +158,7 @@ describe('POST /api/discord/guilds', () => {
     const guildCalls = fake.requestsTo(/^\/users\/@me\/guilds$/);
     expect(guildCalls.some((r) => r.auth === 'bearer')).toBe(true);
     expect(guildCalls.some((r) => r.auth === 'bot')).toBe(true);
-    // Works with an empty body too (the SPEC's dashboard may send none).
+    // Works with an empty body too (a dashboard may send none).
     const empty = await member.api.call('POST', '/api/discord/guilds');
     expect(empty.status).toBe(200);
   });

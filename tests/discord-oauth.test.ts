@@ -204,7 +204,7 @@ describe('first-time Discord sign-in and profile completion', () => {
     expect(otherAccount.status).toBe(403);
   });
 
-  it('validates the profile-completion form with the SPEC texts', async () => {
+  it('validates the profile-completion form with the dashboard\'s texts', async () => {
     const base = { account_id: accountId, email, username: 'Alice', password: 'correct horse battery', timezone: 'Europe/Paris' };
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ email: '' }, 'Email is required'],

@@ -3,7 +3,7 @@ import { client } from '../helpers/server.ts';
 import { axeViolations, chooseOption, MOBILE, screenshot, useE2E } from './helpers.ts';
 
 
-/** Account page (SPEC section 2): inline edits, time zone, identities, change password, delete. */
+/** Account page (docs/dashboard.md "Forms"): inline edits, time zone, identities, change password, delete. */
 describe('account page (browser)', () => {
   const e2e = useE2E();
 

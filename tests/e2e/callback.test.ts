@@ -13,7 +13,7 @@ import { axeViolations, DESKTOP, launchBrowser, MOBILE, screenshot, sessionStora
 
 
 /**
- * Discord sign-in through the browser (SPEC section 2, "Chat-platform callback page"): the fake
+ * Discord sign-in through the browser (docs/dashboard.md "Screens and routes", the Discord callback): the fake
  * Discord's authorize page redirects straight back to Chime's callback route, so the server must
  * listen on the port its PUBLIC_URL names. That is why this file starts its own server on a port
  * chosen up front instead of using useE2E().

@@ -5,7 +5,7 @@ import { axeViolations, MOBILE, screenshot, useE2E } from './helpers.ts';
 
 
 /**
- * Reminder details page (SPEC section 2): view in the account zone, pause/resume, webhook test and
+ * Reminder details page (docs/dashboard.md "Screens and routes"): view in the account zone, pause/resume, webhook test and
  * secret rotation, edit, duplicate, delete, unknown id.
  */
 describe('reminder details (browser)', () => {

@@ -1,8 +1,8 @@
 /**
  * Errors without a usable message (issue 10): an empty-body 500, an HTML error page from a reverse
- * proxy, a dropped connection. The dashboard shows the SPEC text of the action ("Failed to create
- * reminder. Please try again.") in the user's language, never a status text like "Internal Server
- * Error" or the browser's "Failed to fetch".
+ * proxy, a dropped connection. The dashboard shows the action's own text ("Failed to create
+ * reminder. Please try again.", docs/dashboard.md "Errors") in the user's language, never a status
+ * text like "Internal Server Error" or the browser's "Failed to fetch".
  *
  * The browser talks to a real reverse proxy on 127.0.0.1 in front of a real Chime server, as a
  * self-hoster's nginx would be; the proxy is told to fail the next matching call in one of those
@@ -110,7 +110,7 @@ describe('error fallbacks behind a reverse proxy (browser)', () => {
     expect(new URL(page.url()).pathname).toBe('/reminders/create');
   }
 
-  it('create: an empty-body 500, an HTML 502 and a dropped connection all show the SPEC text', async () => {
+  it('create: an empty-body 500, an HTML 502 and a dropped connection all show the action\'s own text', async () => {
     const user = await e2e.signUp();
     const page = await wizardAtReview(sessionStorageEntries(user));
     await createFailsWith(page, 'empty-500', 'Failed to create reminder. Please try again.');

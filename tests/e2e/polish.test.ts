@@ -281,7 +281,7 @@ describe('issue 14 polish (browser)', () => {
   it('goes from sign-in to the dashboard without holding on /welcome, and greets there', async () => {
     const user = await e2e.signUp({ username: 'Ada' });
     const page = await e2e.newPage();
-    // The page's timers run on a clock the test moves: only SPEC's 100 ms after sign-in may pass.
+    // The page's timers run on a clock the test moves: only the 100 ms after sign-in may pass.
     // /welcome used to hold for 1.2 s on a timer; with the clock stopped it would never move on.
     await page.clock.install();
     await page.goto(e2e.url('/login'));

@@ -1,5 +1,5 @@
 /**
- * The browser session (SPEC sections 4, 8 and 9): the stored token and its expiry, the scheduled
+ * The browser session (docs/dashboard.md "Session"): the stored token and its expiry, the scheduled
  * end 5 minutes before expiry, the timer ceiling, 401 handling, cross-tab and auth-updated
  * re-checks, the logout redirect, and the header's signed-out links. A session that ends by itself
  * (issue 10) says so on /login, shows no toast of the action that failed, and signing in again

@@ -122,7 +122,7 @@ const account: FastifyPluginAsyncTypebox = async (app) => {
       try {
         await app.db.transaction().execute(async (trx) => {
           await updateAccount(trx, accountId, { email, email_normalized: normalizeEmail(email) });
-          // The app identity is keyed by email (SPEC.md: external_id is the email for the app identity).
+          // The app identity's external_id is its email (what GET /api/account lists), so it follows the change.
           await updateIdentity(trx, accountId, 'app', { external_id: normalizeEmail(email) });
         });
       } catch (err) {

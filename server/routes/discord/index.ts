@@ -11,15 +11,16 @@ import { errorResponses, Nullable } from '../../schemas/common.ts';
 
 /**
  * What the bot needs in a channel to deliver: see it, post, embed the reminder, read history
- * (replies and edits of its own messages). USE_APPLICATION_COMMANDS (2147483648) is the value
- * SPEC section 9 gives for the invite; it is OR-ed in so members can use the slash commands
- * wherever the bot was invited, while the bot still asks for only what it uses.
+ * (replies and edits of its own messages). USE_APPLICATION_COMMANDS (2147483648) is the invite's
+ * permission value the dashboard has always used (docs/dashboard.md "Destinations"); it is OR-ed
+ * in so members can use the slash commands wherever the bot was invited, while the bot still asks
+ * for only what it uses.
  */
 export const BOT_INVITE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS;
 
 const SNOWFLAKE = /^\d{15,25}$/;
 
-// The SPEC's dashboard sends account_id in these bodies; it is accepted and ignored: the session decides.
+// Dashboards send account_id in these bodies; it is accepted and ignored: the session decides (README "Where the specification was vague or wrong").
 const AccountIdField = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number(), Type.Null()]));
 const GuildsBody = Type.Object({ account_id: AccountIdField });
 const GuildBody = Type.Object({ account_id: AccountIdField, guild_id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])) });
@@ -57,7 +58,7 @@ const discord: FastifyPluginAsyncTypebox = async (app) => {
     if (!app.discord) throw notConfigured();
   });
   app.addHook('onRequest', app.authenticate);
-  // SPEC calls may POST without a body; treat it as {} so the schema applies.
+  // A dashboard may POST these without a body; treat it as {} so the schema applies.
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined || request.body === null) request.body = {};
   });

@@ -7,7 +7,7 @@ import { useAuth } from '@/lib/auth';
 import { currentReturnPath, expiredLoginPath } from '@/lib/return-to';
 
 /*
- * Routes (SPEC section 2). Each screen is a lazily loaded chunk so the landing page ships only
+ * Routes (docs/dashboard.md "Screens and routes"). Each screen is a lazily loaded chunk so the landing page ships only
  * what it needs. Feature helpers: replace the route file, keep its default export.
  */
 const Landing = lazy(() => import('@/features/landing/routes/landing'));

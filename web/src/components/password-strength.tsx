@@ -2,7 +2,7 @@ import { Check, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/utils';
 
-/** SPEC section 5: special characters that count for the strength meter. */
+/** The special characters that count for the strength meter (docs/dashboard.md "Forms"). */
 export const PASSWORD_SPECIALS = `!@#$%^&*()_+=-{};':"\\|,.<>/?`;
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -66,7 +66,7 @@ export interface PasswordStrengthProps {
   compact?: boolean;
 }
 
-/** Visual only; never blocks submission (SPEC section 5). */
+/** Visual only; never blocks submission (docs/dashboard.md "Forms"). */
 export function PasswordStrength({ password, className, compact = false }: PasswordStrengthProps) {
   const { t } = useTranslation('common');
   const criteria = passwordCriteria(password);

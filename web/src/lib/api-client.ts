@@ -33,7 +33,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   /**
-   * On 401 clear the session and go to /login (SPEC section 8), saying the session expired when
+   * On 401 clear the session and go to /login (docs/dashboard.md "Session"), saying the session expired when
    * one was sent. Defaults to true except for login and register, whose 401 means "wrong
    * credentials".
    */
@@ -245,8 +245,8 @@ export function errorDetail(error: unknown): string | null {
 }
 
 /**
- * The one text to show for a failed action: `errorDetail`, else the action's `fallback` (the
- * SPEC texts, translated), else the generic text of the code. Never a raw status text.
+ * The one text to show for a failed action: `errorDetail`, else the action's `fallback` (the texts
+ * of docs/dashboard.md "Errors", translated), else the generic text of the code. Never a raw status text.
  */
 export function errorMessage(error: unknown, fallback?: string): string {
   const detail = errorDetail(error);

@@ -31,7 +31,7 @@ export interface AuthContextValue {
    * protected page sends the user to /login with the reason and itself as the way back.
    */
   sessionExpired: boolean;
-  /** Stores the session from a login/callback/setup answer. The caller navigates (SPEC: wait 100 ms, then /welcome). */
+  /** Stores the session from a login/callback/setup answer. The caller navigates (docs/dashboard.md "Session": 100 ms, then /welcome). */
   login: (response: LoginResponse) => UserData;
   /** POST /api/auth/logout, clears locally even on failure, waits 100 ms, goes to /login (replace). */
   logout: () => Promise<void>;

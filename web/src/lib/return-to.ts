@@ -9,7 +9,7 @@ export const LOGIN_NEXT_PARAM = 'next';
 export const SESSION_EXPIRED_REASON = 'expired';
 /** sessionStorage: the return path kept across the Discord authorize round trip. */
 export const RETURN_TO_KEY = 'chime_return_to';
-/** Where a sign-in goes when there is nowhere to return to (SPEC section 4). */
+/** Where a sign-in goes when there is nowhere to return to (docs/dashboard.md "Session"). */
 export const DEFAULT_AFTER_LOGIN = '/welcome';
 
 // Pages a sign-in must not lead back to: the sign-in itself, its callback, the greeting, and the

@@ -1,5 +1,5 @@
 /**
- * The stored session (SPEC section 3/4). localStorage keys are part of the contract:
+ * The stored session (docs/dashboard.md "Session"). localStorage keys are part of the contract:
  * `auth_token`, `token_expires_at`, `user_data`.
  */
 export const TOKEN_KEY = 'auth_token';
@@ -32,7 +32,7 @@ export interface LoginResponse {
   username: string;
 }
 
-/** Discord callback sessions have no expiry in the answer: 30 days (SPEC section 9). */
+/** Discord callback sessions have no expiry in the answer: 30 days (docs/dashboard.md "Session"). */
 const DEFAULT_SESSION_MS = 30 * 24 * 60 * 60 * 1000;
 
 export function getToken(): string | null {

@@ -1,6 +1,6 @@
 import { timeZoneLabel } from './time-zone-label';
 
-/** Sign-up / profile-completion zones (SPEC section 9: 55 IANA zones including UTC, sorted). */
+/** Sign-up / profile-completion zones (55 IANA zones including UTC, sorted; docs/dashboard.md "Forms"). */
 export const SIGNUP_TIMEZONES: readonly string[] = [
   'Africa/Cairo',
   'Africa/Casablanca',
@@ -59,7 +59,7 @@ export const SIGNUP_TIMEZONES: readonly string[] = [
   'UTC',
 ];
 
-/** Account-page zones (SPEC section 9, 23 entries, in the SPEC's order). */
+/** Account-page zones (23 entries, in the order the account page has always shown; docs/dashboard.md "Forms"). */
 export const ACCOUNT_TIMEZONES: readonly string[] = [
   'UTC',
   'America/New_York',
@@ -112,7 +112,7 @@ export function filterTimezones(list: readonly string[], query: string): string[
   });
 }
 
-/** Account timezone may arrive as text or as an object (SPEC section 3). */
+/** Account timezone may arrive as text or as an object (docs/dashboard.md "Forms", time zone lists). */
 export function normalizeTimezone(value: unknown): string {
   if (typeof value === 'string' && value) return value;
   if (value && typeof value === 'object') {

@@ -1,4 +1,4 @@
-/** Header navigation (SPEC section 2). `auth` links are hidden when signed out. */
+/** Header navigation (docs/dashboard.md "Screens and routes"). `auth` links are hidden when signed out. */
 export interface NavLink {
   href: string;
   /** Key in the `common` namespace. */

@@ -104,7 +104,7 @@ export const testDestination = (reminderId: string, destinationId: string) =>
 export const rotateDestinationSecret = (reminderId: string, destinationId: string) =>
   api.post<{ secret: string }>(`/api/reminders/${reminderId}/destinations/${destinationId}/rotate-secret`);
 
-// Account (SPEC section 7).
+// Account.
 export const updateTimezone = (timezone: string) => api.put<Account>('/api/account/timezone', { timezone });
 /** The language of the account's mails and bot messages (the dashboard keeps its own copy in local storage). */
 export const updateLanguage = (language: string) => api.put<Account>('/api/account/language', { language });
@@ -114,7 +114,7 @@ export const changePassword = (current_password: string, new_password: string) =
   api.post<Ok>('/api/account/identity/app/change-password', { current_password, new_password });
 export const deleteAccount = () => api.delete<Ok>('/api/account');
 
-// Discord (server picker). The account_id in the body is what SPEC sends; the server uses the session.
+// Discord (server picker). The body carries account_id, which the server ignores: the session decides.
 export interface Guild { id: string; name: string; icon: string | null; bot_present: boolean }
 /** `bot_can_send` false: the picker shows it disabled with `reason` (DISCORD_CANNOT_POST); `bot_can_mention` false: only mentionable roles are pinged there. */
 export interface Channel { id: string; name: string; type: number; bot_can_send?: boolean; bot_can_mention?: boolean; reason?: string | null }

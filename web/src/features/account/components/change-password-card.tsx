@@ -25,14 +25,14 @@ export function ChangePasswordCard() {
   const [saving, setSaving] = useState(false);
   const [success, setSuccess] = useState(false);
 
-  // SPEC section 9: the success banner hides after 5 s.
+  // The success banner hides after 5 s (docs/dashboard.md "Forms").
   useEffect(() => {
     if (!success) return;
     const timer = setTimeout(() => setSuccess(false), PASSWORD_SUCCESS_MS);
     return () => clearTimeout(timer);
   }, [success]);
 
-  /** SPEC section 5, in order; the first failing rule is reported under its field. */
+  /** The rules in docs/dashboard.md "Forms", in order; the first failing rule is reported under its field. */
   function validate(): Errors {
     if (!current) return { current: t('validation.currentRequired') };
     if (!next) return { next: t('validation.newRequired') };

@@ -19,7 +19,7 @@ import { deleteAccount } from '@/lib/api/reminders';
 import { DELETE_CONFIRMATION_WORD } from '../api/account-api';
 import { Spinner } from '@/components/ui/spinner';
 
-/** Danger zone: delete the account, confirmed by typing DELETE (SPEC section 5). */
+/** Danger zone: delete the account, confirmed by typing DELETE (docs/dashboard.md "Forms"). */
 export function DeleteAccountCard({ onDeleted }: { onDeleted: () => void }) {
   const { t } = useTranslation('account');
   const [open, setOpen] = useState(false);

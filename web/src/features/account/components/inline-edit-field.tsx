@@ -23,7 +23,7 @@ export interface InlineEditFieldProps {
   editLabel: string;
 }
 
-/** A value that toggles between display and edit (SPEC section 4, account inline edits). */
+/** A value that toggles between display and edit (docs/dashboard.md "Forms", email and username). */
 export function InlineEditField({ name, label, value, emptyText, type = 'text', autoComplete, validate, onSave, errorText, editLabel }: InlineEditFieldProps) {
   const { t } = useTranslation('account');
   const [editing, setEditing] = useState(false);

@@ -13,7 +13,7 @@ import { formatTime } from '@/lib/format';
 import { timeZoneLabel } from '@/lib/time-zone-label';
 import { ACCOUNT_TIMEZONES } from '@/lib/timezones';
 
-/** Saves on change (SPEC section 2); a failure reverts the selection (SPEC section 8). */
+/** Saves on change; a failure reverts the selection (docs/dashboard.md "Forms"). */
 export function TimezoneCard({ timezone, onUpdated }: { timezone: string; onUpdated: (next: Account) => void }) {
   const { t } = useTranslation('account');
   const [value, setValue] = useState(timezone);

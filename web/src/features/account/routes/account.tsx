@@ -44,7 +44,7 @@ export default function AccountPage() {
 
   async function onDeleted() {
     toast.success(t('danger.deleted'));
-    // SPEC section 9: log out and go to the landing page after 1 s. The session is already gone
+    // Log out and go to the landing page after 1 s (docs/dashboard.md "Forms"). The session is already gone
     // on the server; clear it here without the "signed out elsewhere" redirect to /login.
     await sleep(ACCOUNT_DELETED_REDIRECT_MS);
     try {

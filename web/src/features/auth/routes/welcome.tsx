@@ -5,7 +5,7 @@ import { useAuth } from '@/lib/auth';
 import { usePageTitle } from '@/lib/use-page-title';
 
 /**
- * Landing spot after any successful sign-in (SPEC: its content is not shown). It used to hold a
+ * Landing spot after any successful sign-in (docs/dashboard.md "Session"). It used to hold a
  * "you're signed in" screen for 1.2 s on a timer before moving on; now it goes to the dashboard at
  * once and says hello there, in a toast.
  */

@@ -33,7 +33,7 @@ function FieldBlock({ id, label, error, children }: { id: string; label: ReactNo
   );
 }
 
-/** First Discord sign-in: email, username, password and time zone (SPEC section 2 and 5). */
+/** First Discord sign-in: email, username, password and time zone (docs/dashboard.md "Forms"). */
 export function ProfileCompletionForm({ setup, onDone }: { setup: SetupRequired; onDone: (response: LoginResponse) => Promise<void> }) {
   const { t } = useTranslation('callback');
   const [email, setEmail] = useState(setup.discord_email ?? '');

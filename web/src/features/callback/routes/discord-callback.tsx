@@ -17,7 +17,7 @@ import { sleep } from '@/lib/utils';
 import { DISCORD_LINK_MARKER, exchangeCode, isSetupRequired, type SetupRequired } from '../api/callback-api';
 import { ProfileCompletionForm } from '../components/profile-completion-form';
 
-/** SPEC section 9: wait 100 ms after a successful sign-in before going to /welcome (or back to the page an expired session left). */
+/** Wait 100 ms after a successful sign-in before going to /welcome, or back to the page an expired session left (docs/dashboard.md "Session"). */
 const POST_LOGIN_DELAY_MS = 100;
 
 /** `conflict`: a signed-in user tried to connect a Discord account another Chime account already has. */

@@ -53,7 +53,7 @@ export function DashboardSkeleton() {
   );
 }
 
-/** SPEC section 8: the server's message, or "Failed to fetch data", in a red card. */
+/** The server's message, or "Failed to fetch data", in a red card (docs/dashboard.md "Errors"). */
 export function DashboardError({ message, onRetry }: { message: string; onRetry: () => void }) {
   const { t } = useTranslation('dashboard');
   return (

@@ -11,7 +11,7 @@ import { cn } from '@/lib/utils';
 import { listInstant, recurrenceLabel, sortForList } from '../lib/reminder-display';
 import { DestinationBadges } from './destination-badges';
 
-/** The scrollable list of reminders (SPEC: max height 800 px); a card opens the details page. */
+/** The scrollable list of reminders (at most 800 px high, docs/dashboard.md "Dashboard and calendar"); a card opens the details page. */
 export function ReminderList({ reminders, zone, className }: { reminders: Reminder[]; zone: string; className?: string }) {
   const { t } = useTranslation('dashboard');
   const sorted = sortForList(reminders);

@@ -19,8 +19,8 @@ interface StatCardsProps {
 export function StatCards({ reminders, account, zone }: StatCardsProps) {
   const { t } = useTranslation('dashboard');
   const now = useNow();
-  // SPEC section 4 counts as active what will still fire; the API's status says exactly that
-  // (not paused, a next firing exists).
+  // "Active" counts what will still fire; the API's status says exactly that (not paused, a next
+  // firing exists; docs/dashboard.md "Dashboard and calendar").
   const active = reminders.filter((r) => reminderStatus(r) === 'active').length;
   const paused = reminders.filter((r) => reminderStatus(r) === 'paused').length;
   const discord = account?.identities?.some((i) => i.provider === 'discord') ?? false;

@@ -1,21 +1,13 @@
 import { type Account, type Destination, RECURRENCES, type Recurrence, type Reminder } from '@/lib/api/reminders';
 import { compareStatus, reminderStatus } from '@/lib/reminder-status';
+import { normalizeTimezone } from '@/lib/timezones';
 
 /*
  * Small pure helpers shared by the dashboard list, the stat cards and the calendar.
  */
 
-/** SPEC section 3: the account zone is text; an object carries iana_location, then name; else UTC. */
-export function accountZone(account: Account | undefined | null): string {
-  const zone: unknown = account?.timezone;
-  if (typeof zone === 'string' && zone) return zone;
-  if (zone && typeof zone === 'object') {
-    const z = zone as { iana_location?: unknown; name?: unknown };
-    if (typeof z.iana_location === 'string' && z.iana_location) return z.iana_location;
-    if (typeof z.name === 'string' && z.name) return z.name;
-  }
-  return 'UTC';
-}
+/** The account's zone, however it arrives (docs/dashboard.md "Forms", time zone lists). */
+export const accountZone = (account: Account | undefined | null): string => normalizeTimezone(account?.timezone);
 
 /** recurrence_type is case-insensitive; anything outside the 8 known presets is "unknown". */
 export function recurrenceOf(reminder: Pick<Reminder, 'recurrence_type'>): Recurrence | null {

@@ -13,13 +13,13 @@ import { StatCards } from '../components/stat-cards';
 import { accountZone } from '../lib/reminder-display';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** /home (SPEC section 2 "Dashboard" and "Calendar"). */
+/** /home (docs/dashboard.md "Dashboard and calendar"). */
 export default function HomePage() {
   const { t } = useTranslation('dashboard');
   usePageTitle(t('common:pageTitle.dashboard'));
   const reminders = useReminders();
   const account = useAccount();
-  // SPEC section 7: the errors list is empty on failure, so its error is never shown.
+  // The delivery problems are empty on failure, so their error is never shown (docs/dashboard.md "Errors").
   const deliveryErrors = useDeliveryErrors();
 
   // Dates are shown in the account zone: wait for it (a failed account call falls back to UTC).

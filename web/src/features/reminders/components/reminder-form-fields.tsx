@@ -14,7 +14,7 @@ import { RecurrencePicker } from './recurrence-picker';
 import { RepeatEnds } from './repeat-ends';
 import { RepeatPreview } from './repeat-preview';
 
-/** SPEC "Reminder form state": date may be empty; date and time are wall clock in the form's zone. */
+/** Date may be empty; date and time are wall clock in the form's zone (docs/dashboard.md "Forms"). */
 export interface ReminderFormState {
   date: string;
   time: string;

@@ -14,13 +14,13 @@ import { useServerPicker } from './use-server-picker';
 export interface ServerPickerDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** Account id sent in the body (SPEC section 6; the server uses the session anyway). */
+  /** Account id sent in the body (the server uses the session anyway). */
   accountId: string;
   onCreate: (destination: EditableDestination) => void;
 }
 
 /**
- * Three steps: server, text channel, optional role to mention (SPEC "Server-picker dialog").
+ * Three steps: server, text channel, optional role to mention (docs/dashboard.md "Destinations").
  * Guilds load each time the dialog opens; everything resets when it closes.
  */
 export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: ServerPickerDialogProps) {

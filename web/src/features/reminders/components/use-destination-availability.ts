@@ -13,7 +13,7 @@ export function useDestinationAvailability(value: readonly EditableDestination[]
   const capabilities = useCapabilities();
   const mail = useEmailConfigured();
 
-  // Capabilities failing to load: logged, and Discord destinations are treated as unavailable (SPEC section 8).
+  // Capabilities failing to load: logged, and Discord destinations are treated as unavailable (docs/dashboard.md "Destinations").
   if (capabilities.error) console.error('Failed to load capabilities', capabilities.error);
   function discordAvailability(type: 'discord_dm' | 'discord_channel'): Availability {
     const caps = capabilities.data;

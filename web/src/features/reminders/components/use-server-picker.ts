@@ -9,7 +9,7 @@ import { useLatestRequest } from './use-latest-request';
 /** The server picker's steps: server, text channel, role to mention. */
 export type PickerMode = 'guild' | 'channel' | 'role';
 
-/** SPEC section 8: this text in a channel-load failure means the bot must be invited first. */
+/** This text in a channel-load failure means the bot must be invited first (docs/dashboard.md "Destinations"). */
 const BOT_NOT_IN_GUILD = 'Bot is not a member of this guild';
 
 function isBotMissing(err: unknown): boolean {

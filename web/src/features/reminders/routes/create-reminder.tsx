@@ -4,7 +4,8 @@ import { Link } from 'wouter';
 import { PageContainer } from '@/components/layout/page-shell';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { type Account, useAccount } from '@/lib/api/reminders';
+import { useAccount } from '@/lib/api/reminders';
+import { normalizeTimezone } from '@/lib/timezones';
 import { DestinationsEditor } from '../components/destinations-editor';
 import { LeaveDialog } from '../components/leave-guard';
 import { ReminderFormFields } from '../components/reminder-form-fields';
@@ -18,24 +19,11 @@ import { WizardFooter } from '../components/wizard-footer';
 import { WizardProgress } from '../components/wizard-progress';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** SPEC section 3: the zone is text; an object carries iana_location, then name; else UTC. */
-function accountZone(account: Account | undefined): string | undefined {
-  if (!account) return undefined;
-  const tz = account.timezone as unknown;
-  if (typeof tz === 'string' && tz) return tz;
-  if (tz && typeof tz === 'object') {
-    const o = tz as { iana_location?: unknown; name?: unknown };
-    if (typeof o.iana_location === 'string') return o.iana_location;
-    if (typeof o.name === 'string') return o.name;
-  }
-  return 'UTC';
-}
-
 export default function CreateReminder() {
   const { t } = useTranslation('reminders');
   usePageTitle(t('common:pageTitle.newReminder'));
   const account = useAccount();
-  const timezone = accountZone(account.data);
+  const timezone = account.data ? normalizeTimezone(account.data.timezone) : undefined;
   const discordName = account.data?.identities.find((i) => i.provider === 'discord')?.username ?? null;
 
   const { form, updateForm, destinations, setDestinations, valid, touched } = useWizardDraft(timezone);

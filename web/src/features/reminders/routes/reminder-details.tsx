@@ -73,7 +73,7 @@ export default function ReminderDetailsPage() {
   const timezone = normalizeTimezone(account?.timezone);
   usePageTitle(reminder?.message ? titleFromMessage(reminder.message) : t('common:pageTitle.reminder'));
 
-  // Load failure or missing reminder: toast, then back to the dashboard (SPEC section 8).
+  // Load failure or missing reminder: toast, then back to the dashboard (docs/dashboard.md "Errors").
   useEffect(() => {
     if (!error || redirected.current) return;
     // A 401 already cleared the session and went to /login.
@@ -145,7 +145,7 @@ export default function ReminderDetailsPage() {
 
   async function remove() {
     if (!reminder) return;
-    // SPEC section 2: the browser's own confirm first.
+    // The browser's own confirm first: a delete cannot be undone.
     if (!window.confirm(t('danger.confirm'))) return;
     setBusy('delete');
     try {

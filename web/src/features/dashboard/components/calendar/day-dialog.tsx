@@ -27,7 +27,7 @@ interface DayDialogProps {
   returnFocusTo?: () => HTMLElement | null;
 }
 
-/** The reminders of one day, with View, Skip this one, Delete and Delete series (SPEC "Calendar"). */
+/** The reminders of one day, with View, Skip this one, Delete and Delete series (docs/dashboard.md "Dashboard and calendar"). */
 export function DayDialog({ date, entries, reminders, zone, onOpenChange, returnFocusTo }: DayDialogProps) {
   const { t } = useTranslation('calendar');
   const [, navigate] = useLocation();

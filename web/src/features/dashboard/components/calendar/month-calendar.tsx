@@ -18,7 +18,7 @@ interface MonthCalendarProps {
   className?: string;
 }
 
-/** Month calendar (SPEC "Calendar"): a 7 x 6 grid on large screens, a list of busy days below lg. */
+/** Month calendar (docs/dashboard.md "Dashboard and calendar"): a 7 x 6 grid on large screens, a list of busy days below lg. */
 export function MonthCalendar({ reminders, zone, className }: MonthCalendarProps) {
   const { t, i18n } = useTranslation('calendar');
   const language = i18n.language;

@@ -14,7 +14,7 @@ interface MonthPickerProps {
   children: ReactNode;
 }
 
-/** Month title that opens a year + 12 months picker (SPEC "Calendar"). */
+/** Month title that opens a year + 12 months picker (docs/dashboard.md "Dashboard and calendar"). */
 export function MonthPicker({ shown, today, onPick, children }: MonthPickerProps) {
   const { t, i18n } = useTranslation('calendar');
   const [open, setOpen] = useState(false);

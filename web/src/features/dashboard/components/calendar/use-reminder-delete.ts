@@ -41,7 +41,7 @@ export function useReminderDelete() {
       void mutate(deliveryErrorsKey);
       toast.success(pending.series ? t('delete.seriesSuccess') : t('delete.success'));
     } catch (err) {
-      // SPEC section 8: a calendar delete failure is logged and the confirmation closes.
+      // A calendar delete failure is logged and the confirmation closes (docs/dashboard.md "Errors").
       console.error('Failed to delete reminder', err);
       toast.error(t('delete.failed'));
     } finally {

@@ -15,7 +15,7 @@ import { repeatFromReminder } from '../../lib/repeat-rule';
 import { formRepetition, isReminderFormValid, normalizeRecurrence, ReminderFormFields, type ReminderFormState } from '../reminder-form-fields';
 import { Spinner } from '@/components/ui/spinner';
 
-/** SPEC section 3: the edit form defaults to ONCE and 10:00 when the stored reminder lacks them. */
+/** The edit form falls back to ONCE and 10:00 when the stored reminder lacks them (docs/dashboard.md "Forms"). */
 export const EDIT_DEFAULT_TIME = '10:00';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
