@@ -57,6 +57,39 @@ describe('landing and login (browser)', () => {
     await expect(page.getByTestId('hero-title').textContent()).resolves.toContain('justo a tiempo');
   });
 
+  it("speaks the browser's language on a first visit, until a language is picked in the menu", async () => {
+    const heroIn = async (locale: string) => {
+      const page = await e2e.newPage({ locale });
+      await page.goto(e2e.url('/'));
+      const hero = await page.getByTestId('hero-title').textContent();
+      return { page, hero, lang: await page.locator('html').getAttribute('lang') };
+    };
+    const canadian = await heroIn('fr-CA');
+    expect(canadian.hero).toContain("pile à l'heure");
+    expect(canadian.lang).toBe('fr');
+    // Not stored: the browser's setting stays in charge.
+    expect(await canadian.page.evaluate(() => localStorage.getItem('language'))).toBeNull();
+    await canadian.page.goto(e2e.url('/login'));
+    await canadian.page.getByTestId('sign-in-form').getByRole('button', { name: 'Se connecter' }).waitFor();
+
+    const spanish = await heroIn('es-ES');
+    expect(spanish.hero).toContain('justo a tiempo');
+    expect(spanish.lang).toBe('es');
+
+    const german = await heroIn('de-DE');
+    expect(german.hero).toContain('exactly on time');
+    expect(german.lang).toBe('en');
+
+    // A pick in the menu wins over the browser, and stays after a reload.
+    await canadian.page.goto(e2e.url('/'));
+    await canadian.page.getByTestId('language-menu').click();
+    await canadian.page.getByTestId('language-en').click();
+    await expect(canadian.page.getByTestId('hero-title').textContent()).resolves.toContain('exactly on time');
+    await canadian.page.reload();
+    await expect(canadian.page.getByTestId('hero-title').textContent()).resolves.toContain('exactly on time');
+    expect(await canadian.page.evaluate(() => localStorage.getItem('language'))).toBe('en');
+  });
+
   it('opens the hamburger menu on a 390 px screen', async () => {
     const page = await e2e.newPage({ viewport: MOBILE });
     await page.goto(e2e.url('/'));

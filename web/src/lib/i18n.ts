@@ -37,14 +37,32 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
-function storedLanguage(): Language {
+function storedLanguage(): Language | null {
   try {
     const value = localStorage.getItem(LANGUAGE_STORAGE_KEY);
     if (isLanguage(value)) return value;
   } catch {
     /* storage blocked */
   }
-  return FALLBACK_LANGUAGE;
+  return null;
+}
+
+/**
+ * The first of the browser's preferred languages that Chime speaks ("fr-CA" is French), else
+ * null. Not stored: it is what a first visit shows, and the browser's setting stays in charge
+ * until the user picks a language in the menu.
+ */
+export function browserLanguage(preferred: readonly string[] = navigatorLanguages()): Language | null {
+  for (const tag of preferred) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (isLanguage(primary)) return primary;
+  }
+  return null;
+}
+
+function navigatorLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
 }
 
 const loaded = new Set<Language>([FALLBACK_LANGUAGE]);
@@ -78,7 +96,8 @@ export function preloadLanguages(): void {
   for (const lng of LANGUAGES) loadLanguage(lng).catch(() => {});
 }
 
-const initialLanguage = storedLanguage();
+// The user's choice in the language menu, else the browser's language (docs/dashboard.md "Screens and routes").
+const initialLanguage: Language = storedLanguage() ?? browserLanguage() ?? FALLBACK_LANGUAGE;
 
 void i18n.use(initReactI18next).init({
   resources: { [FALLBACK_LANGUAGE]: fallbackBundle },
@@ -101,7 +120,7 @@ function syncHtmlLang(lng: string) {
 syncHtmlLang(i18n.language);
 i18n.on('languageChanged', syncHtmlLang);
 
-/** Resolves once the stored language can render (main.tsx waits for it before the first render). */
+/** Resolves once the first language can render (main.tsx waits for it before the first render). */
 export const i18nReady: Promise<void> = loadLanguage(initialLanguage).catch((err: unknown) => {
   console.error('Could not load the language', err);
   void i18n.changeLanguage(FALLBACK_LANGUAGE);
