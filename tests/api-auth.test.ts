@@ -150,8 +150,9 @@ describe('auth API', () => {
       const reg = await anon.post('/api/auth/register', { email, username: 'Login', password: 'longenough1', timezone: 'UTC' });
       const res = await anon.post('/api/auth/login', { email, password: 'longenough1', remember_me: false });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['email', 'expires_at', 'id', 'token', 'username']);
-      expect(res.body).toMatchObject({ id: reg.body.id, email, username: 'Login' });
+      expect(Object.keys(res.body).sort()).toEqual(['email', 'expires_at', 'id', 'language', 'token', 'username']);
+      // Neither the sign-up nor the sign-in named a language.
+      expect(res.body).toMatchObject({ id: reg.body.id, email, username: 'Login', language: null });
       expect(res.body.token).toMatch(/^[A-Za-z0-9_-]{43,}$/);
 
       const sessions = await server.app.db.selectFrom('sessions').selectAll().where('account_id', '=', reg.body.id).execute();
@@ -159,6 +160,19 @@ describe('auth API', () => {
       expect(sessions[0]!.token_hash).toBe(sha256(res.body.token));
       const dump = JSON.stringify(sessions);
       expect(dump).not.toContain(res.body.token);
+    });
+
+    it("answers the account's language, so a new browser can take it on", async () => {
+      const email = uniqueEmail('Lang');
+      await anon.post('/api/auth/register', { email, username: 'Lang', password: 'longenough1', timezone: 'UTC' }, { 'accept-language': 'es-MX,es;q=0.9' });
+      // Signed in from a French browser: the account keeps the language it was made with.
+      const res = await anon.post('/api/auth/login', { email, password: 'longenough1' }, { 'accept-language': 'fr-FR' });
+      expect(res.body.language).toBe('es');
+      const other = uniqueEmail('NoLang');
+      await anon.post('/api/auth/register', { email: other, username: 'NoLang', password: 'longenough1', timezone: 'UTC' });
+      // An account without one takes the first sign-in's, and says so.
+      const first = await anon.post('/api/auth/login', { email: other, password: 'longenough1' }, { 'accept-language': 'fr-FR' });
+      expect(first.body.language).toBe('fr');
     });
 
     it('logs in with the email in another case and with surrounding spaces', async () => {

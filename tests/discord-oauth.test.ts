@@ -235,7 +235,7 @@ describe('first-time Discord sign-in and profile completion', () => {
   it('completes the profile: app identity, 30-day session, login response', async () => {
     const res = await completeSetup(browser, accountId, email);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: accountId, email, username: 'Alice Setup', token: expect.any(String), expires_at: expect.any(String) });
+    expect(res.body).toEqual({ id: accountId, email, username: 'Alice Setup', token: expect.any(String), expires_at: expect.any(String), language: 'en' });
     const ttl = Date.parse(res.body.expires_at) - Date.now();
     expect(ttl).toBeGreaterThan(29 * DAY);
     expect(ttl).toBeLessThanOrEqual(30 * DAY);
@@ -260,7 +260,7 @@ describe('first-time Discord sign-in and profile completion', () => {
 
     const byDiscord = await new Browser().signInWithDiscord(discordId);
     expect(byDiscord.status).toBe(200);
-    expect(byDiscord.body).toEqual({ id: accountId, email, username: 'Alice Setup', token: expect.any(String), expires_at: expect.any(String) });
+    expect(byDiscord.body).toEqual({ id: accountId, email, username: 'Alice Setup', token: expect.any(String), expires_at: expect.any(String), language: 'en' });
     expect(Date.parse(byDiscord.body.expires_at) - Date.now()).toBeGreaterThan(29 * DAY);
     expect(byDiscord.setCookies.find((c) => c.startsWith('chime_session='))).toMatch(/HttpOnly/i);
     const me = await client(server.url, byDiscord.body.token).get('/api/account');
@@ -355,7 +355,7 @@ describe('linking Discord to a signed-in app account', () => {
 
     const res = await browser.signInWithDiscord(discordId, 'link');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: user.id, email: user.email, username: user.username, token: expect.any(String), expires_at: expect.any(String) });
+    expect(res.body).toEqual({ id: user.id, email: user.email, username: user.username, token: expect.any(String), expires_at: expect.any(String), language: null });
 
     const me = await user.api.get('/api/account');
     expect(me.body.identities).toContainEqual({ provider: 'discord', username: 'linker', external_id: discordId });

@@ -90,6 +90,38 @@ describe('landing and login (browser)', () => {
     expect(await canadian.page.evaluate(() => localStorage.getItem('language'))).toBe('en');
   });
 
+  it("takes on the account's language when signing in, unless this browser has a choice of its own", async () => {
+    const user = await e2e.signUp({ username: 'Lucia' });
+    expect((await user.api.put('/api/account/language', { language: 'es' })).status).toBe(200);
+    async function signIn(page: Awaited<ReturnType<typeof e2e.newPage>>) {
+      await page.goto(e2e.url('/login'));
+      await page.fill('#signin-email', user.email);
+      await page.fill('#signin-password', user.password);
+      await page.getByTestId('sign-in-submit').click();
+      await page.waitForURL(e2e.url('/home'));
+    }
+
+    // An English browser with no choice stored: the dashboard speaks the account's Spanish.
+    const page = await e2e.newPage({ locale: 'en-US' });
+    await signIn(page);
+    await page.getByRole('heading', { level: 1, name: 'Panel' }).waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Panel' }).waitFor();
+    // It comes with the session, not as this browser's choice: signed out, the browser's English is back.
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBeNull();
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await page.waitForURL(e2e.url('/login'));
+    await page.getByTestId('sign-in-form').getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.getByTestId('sign-in-form').getByRole('button', { name: 'Sign in' }).waitFor();
+
+    // A browser where French was picked keeps French.
+    const french = await e2e.newPage({ locale: 'en-US', storage: { language: 'fr' } });
+    await signIn(french);
+    await french.getByRole('heading', { level: 1, name: 'Tableau de bord' }).waitFor();
+  });
+
   it('opens the hamburger menu on a 390 px screen', async () => {
     const page = await e2e.newPage({ viewport: MOBILE });
     await page.goto(e2e.url('/'));

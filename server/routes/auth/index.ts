@@ -15,8 +15,8 @@ import {
 } from '../../repositories/accounts.ts';
 import { LONG_SESSION_MS, openSession, SHORT_SESSION_MS } from '../../accounts/sessions.ts';
 import { revokeSession } from '../../repositories/sessions.ts';
-import { errorResponses, Ok } from '../../schemas/common.ts';
-import { namedLanguage } from '../../lib/language.ts';
+import { errorResponses, Nullable, Ok } from '../../schemas/common.ts';
+import { accountLanguage, LANGUAGES, namedLanguage } from '../../lib/language.ts';
 
 const RegisterBody = Type.Object({
   email: Type.String({ maxLength: 320 }),
@@ -45,6 +45,8 @@ export const LoginResponse = Type.Object({
   id: Type.String(),
   email: Type.Union([Type.String(), Type.Null()]),
   username: Type.String(),
+  /** The account's language (its mails and bot messages): the dashboard takes it on unless the browser has a choice of its own. */
+  language: Nullable(Type.Union(LANGUAGES.map((l) => Type.Literal(l)))),
 });
 
 const auth: FastifyPluginAsyncTypebox = async (app) => {
@@ -106,7 +108,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
       const ttl = request.body.remember_me ? LONG_SESSION_MS : SHORT_SESSION_MS;
       const { token, session } = await openSession(app.db, account.id, ttl, request.headers['user-agent']);
       app.setSessionCookie(reply, token, new Date(session.expires_at));
-      return { token, expires_at: session.expires_at, id: account.id, email: account.email, username: account.username };
+      return { token, expires_at: session.expires_at, id: account.id, email: account.email, username: account.username, language: accountLanguage(account.locale ?? language) };
     },
   );
 

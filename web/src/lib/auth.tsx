@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { navigate } from 'wouter/use-browser-location';
 import { api } from './api-client';
+import { adoptAccountLanguage, forgetAccountLanguage } from './i18n';
 import { currentReturnPath, expiredLoginPath } from './return-to';
 import {
   AUTH_UPDATED_EVENT,
@@ -114,6 +115,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback((response: LoginResponse) => {
     const user = storeSession(response);
+    adoptAccountLanguage(user.language);
     setFlag(true);
     return user;
   }, []);
@@ -127,6 +129,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setLoggingOut(true);
     setFlag(false);
     clearSession();
+    forgetAccountLanguage();
     await sleep(LOGOUT_REDIRECT_DELAY_MS);
     navigate('/login', { replace: true });
     setLoggingOut(false);

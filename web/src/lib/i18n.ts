@@ -1,5 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { getUser } from './session';
 
 /**
  * Locale files come from the repo-level `locales/` folder (shared with the Discord bot). A new
@@ -60,6 +61,12 @@ export function browserLanguage(preferred: readonly string[] = navigatorLanguage
   return null;
 }
 
+/** The language of the signed-in account, as the sign-in answered it. */
+function signedInLanguage(): Language | null {
+  const language = getUser()?.language;
+  return isLanguage(language) ? language : null;
+}
+
 function navigatorLanguages(): readonly string[] {
   if (typeof navigator === 'undefined') return [];
   return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
@@ -96,8 +103,9 @@ export function preloadLanguages(): void {
   for (const lng of LANGUAGES) loadLanguage(lng).catch(() => {});
 }
 
-// The user's choice in the language menu, else the browser's language (docs/dashboard.md "Screens and routes").
-const initialLanguage: Language = storedLanguage() ?? browserLanguage() ?? FALLBACK_LANGUAGE;
+// The choice made in this browser's language menu, else the signed-in account's language, else
+// the browser's (docs/dashboard.md "Screens and routes").
+const initialLanguage: Language = storedLanguage() ?? signedInLanguage() ?? browserLanguage() ?? FALLBACK_LANGUAGE;
 
 void i18n.use(initReactI18next).init({
   resources: { [FALLBACK_LANGUAGE]: fallbackBundle },
@@ -130,12 +138,32 @@ let requested: Language = initialLanguage;
 
 /** Stores the choice and switches once the language's strings are loaded. */
 export function changeLanguage(lng: Language): Promise<void> {
-  requested = lng;
   try {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, lng);
   } catch {
     /* ignore */
   }
+  return switchTo(lng);
+}
+
+/**
+ * After a sign-in: the account's language, unless this browser has a choice of its own. Not
+ * stored as a choice: it comes from the session, and goes with it.
+ */
+export function adoptAccountLanguage(lng: string | null | undefined): void {
+  if (!isLanguage(lng) || storedLanguage() !== null || lng === i18n.language) return;
+  void switchTo(lng);
+}
+
+/** After a sign-out: back to the browser's language, unless this browser has a choice of its own. */
+export function forgetAccountLanguage(): void {
+  if (storedLanguage() !== null) return;
+  const lng = browserLanguage() ?? FALLBACK_LANGUAGE;
+  if (lng !== i18n.language) void switchTo(lng);
+}
+
+function switchTo(lng: Language): Promise<void> {
+  requested = lng;
   // Already loaded: switch synchronously, inside the click that asked for it.
   if (loaded.has(lng)) {
     void i18n.changeLanguage(lng);

@@ -20,6 +20,8 @@ export interface UserData {
   email: string;
   username: string;
   expires_at: string;
+  /** The account's language when signed in (en, fr, es), or null: see `lib/i18n.ts`. */
+  language?: string | null;
 }
 
 /** Answer of POST /api/auth/login, /api/auth/discord/callback and /setup. */
@@ -30,6 +32,7 @@ export interface LoginResponse {
   id: string;
   email: string;
   username: string;
+  language?: string | null;
 }
 
 /** Discord callback sessions have no expiry in the answer: 30 days (docs/dashboard.md "Session"). */
@@ -79,7 +82,7 @@ export function isAuthenticated(now = Date.now()): boolean {
 
 export function storeSession(response: LoginResponse): UserData {
   const expiresAt = response.expires_at ?? response.expiresAt ?? new Date(Date.now() + DEFAULT_SESSION_MS).toISOString();
-  const user: UserData = { user_id: response.id, email: response.email, username: response.username, expires_at: expiresAt };
+  const user: UserData = { user_id: response.id, email: response.email, username: response.username, expires_at: expiresAt, language: response.language ?? null };
   localStorage.setItem(TOKEN_KEY, response.token);
   localStorage.setItem(EXPIRES_KEY, expiresAt);
   localStorage.setItem(USER_KEY, JSON.stringify(user));
