@@ -160,6 +160,9 @@ describe('email destinations', () => {
     const tooSoon = await me.api.post('/api/email/addresses/confirmation', { address });
     expect(tooSoon.status).toBe(429);
     expect(tooSoon.body.code).toBe('RATE_LIMITED');
+    // When to come back, in the body and in the header, as every refusal that knows it says.
+    expect(tooSoon.body.retry_after_seconds).toBeGreaterThan(0);
+    expect(tooSoon.headers.get('retry-after')).toBe(String(tooSoon.body.retry_after_seconds));
     await confirm(address);
     const done = await me.api.post('/api/email/addresses/confirmation', { address });
     expect(done.body).toEqual({ address, state: 'confirmed', sent: false });

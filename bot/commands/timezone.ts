@@ -1,5 +1,6 @@
 import { SlashCommandBuilder } from 'discord.js';
-import { updateAccount } from '../../server/repositories/accounts.ts';
+import { setAccountTimeZone } from '../../server/accounts/profile.ts';
+import { AppError } from '../../server/errors.ts';
 import { canonicalTimeZone } from '../../server/time/zoned.ts';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized } from '../command-text.ts';
@@ -52,9 +53,14 @@ const command: BotCommand = {
     const input = interaction.options.getString('zone');
     const timeOf = (zone: string) => formatInZone(Date.now(), zone, locale, { timeStyle: 'short' });
     if (input === null) return replyEphemeral(interaction, t(locale, 'timezone.current', { zone: account.timezone, time: timeOf(account.timezone) }));
-    const zone = canonicalTimeZone(input.trim());
-    if (!zone) return replyEphemeral(interaction, t(locale, 'timezone.invalid', { zone: truncate(input, 64) }));
-    await updateAccount(app.db, account.id, { timezone: zone });
+    let zone: string;
+    try {
+      zone = await setAccountTimeZone(app.db, account.id, input);
+    } catch (err) {
+      // The bot's own words for it: the zone the user typed, and where to find one.
+      if (err instanceof AppError && err.code === 'INVALID_TIMEZONE') return replyEphemeral(interaction, t(locale, 'timezone.invalid', { zone: truncate(input, 64) }));
+      throw err;
+    }
     await replyEphemeral(interaction, t(locale, 'timezone.set', { zone, time: timeOf(zone) }));
   },
 };

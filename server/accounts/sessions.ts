@@ -1,7 +1,7 @@
 import type { Session } from '../db/database.ts';
 import { newToken, sha256Hex } from '../lib/ids.ts';
 import type { Executor } from '../repositories/executor.ts';
-import { insertSession } from '../repositories/sessions.ts';
+import { insertSession, revokeSession } from '../repositories/sessions.ts';
 
 export { LONG_SESSION_MS, SHORT_SESSION_MS } from '../repositories/sessions.ts';
 
@@ -20,4 +20,9 @@ export async function openSession(db: Executor, accountId: string, ttlMs: number
     user_agent: userAgent?.slice(0, 256) ?? null,
   });
   return { token, session };
+}
+
+/** Ends one session (signing out): its token no longer authenticates. */
+export async function closeSession(db: Executor, sessionId: string): Promise<void> {
+  await revokeSession(db, sessionId);
 }

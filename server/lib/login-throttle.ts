@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { FastifyReply } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors.ts';
 import type { Executor } from '../repositories/executor.ts';
@@ -241,10 +240,9 @@ export function waitText(ms: number): string {
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
-/** The 429 for a refused attempt: Retry-After header, `retry_after_seconds` in the body. */
-export function attemptRefused(reply: FastifyReply, retryAfterMs: number, lead: string): AppError {
+/** The 429 for a refused attempt: `retry_after_seconds` in the body, and the error handler's Retry-After header. */
+export function attemptRefused(retryAfterMs: number, lead: string): AppError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  reply.header('retry-after', seconds);
   return new AppError('RATE_LIMITED', `${lead} Try again in ${waitText(retryAfterMs)}.`, 429, { retry_after_seconds: seconds });
 }
 

@@ -19,6 +19,9 @@ export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
+        // Every refusal that says when to come back says it in the header too (RFC 9110, 10.2.3).
+        const retryAfter = error.details?.retry_after_seconds;
+        if (typeof retryAfter === 'number') reply.header('retry-after', retryAfter);
         return reply.status(error.status).send({ error: error.message, code: error.code, ...(error.details ?? {}) });
       }
       if (error instanceof DatabaseBusyError) {

@@ -1,20 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../errors.ts';
-import { attemptRefused, type AttemptThrottle, DatabaseAttemptThrottle } from '../../lib/login-throttle.ts';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/password.ts';
-import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from '../../lib/validation.ts';
-import {
-  addIdentity,
-  createAccount,
-  findAccountByEmail,
-  findIdentity,
-  isUniqueViolation,
-  normalizeEmail,
-  updateAccount,
-} from '../../repositories/accounts.ts';
-import { LONG_SESSION_MS, openSession, SHORT_SESSION_MS } from '../../accounts/sessions.ts';
-import { revokeSession } from '../../repositories/sessions.ts';
+import { type AttemptThrottle, DatabaseAttemptThrottle } from '../../lib/login-throttle.ts';
+import { signInWithPassword, signUpWithPassword } from '../../accounts/password-accounts.ts';
+import { closeSession } from '../../accounts/sessions.ts';
 import { errorResponses, Nullable, Ok } from '../../schemas/common.ts';
 import { accountLanguage, LANGUAGES, namedLanguage } from '../../lib/language.ts';
 
@@ -56,24 +44,9 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     '/api/auth/register',
     { schema: { body: RegisterBody, response: { 201: RegisterResponse, ...errorResponses } } },
     async (request, reply) => {
-      const email = requireEmail(request.body.email);
-      const username = requireUsername(request.body.username);
-      const password = requireNewPassword(request.body.password);
-      const timezone = request.body.timezone === undefined || request.body.timezone === '' ? 'UTC' : requireTimeZone(request.body.timezone);
-      if (await findAccountByEmail(app.db, email)) throw new AppError('EMAIL_TAKEN', 'An account with this email already exists');
-      const passwordHash = await hashPassword(password);
-      try {
-        const account = await app.db.transaction().execute(async (trx) => {
-          // The language the dashboard was in at sign-up: mails and bot messages use it (Discord accounts get Discord's locale).
-          const created = await createAccount(trx, { email, username, timezone, locale: namedLanguage(request.headers['accept-language']) });
-          await addIdentity(trx, { account_id: created.id, provider: 'app', external_id: normalizeEmail(email), username, password_hash: passwordHash });
-          return created;
-        });
-        return reply.status(201).send({ id: account.id, email, username, timezone, created_at: account.created_at });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new AppError('EMAIL_TAKEN', 'An account with this email already exists');
-        throw err;
-      }
+      const { email, username, password, timezone } = request.body;
+      const account = await signUpWithPassword(app.db, { email, username, password, timezone, language: namedLanguage(request.headers['accept-language']) });
+      return reply.status(201).send({ id: account.id, email: account.email ?? email, username: account.username, timezone: account.timezone, created_at: account.created_at });
     },
   );
 
@@ -81,34 +54,16 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     '/api/auth/login',
     { schema: { body: LoginBody, response: { 200: LoginResponse, ...errorResponses } } },
     async (request, reply) => {
-      const email = typeof request.body.email === 'string' ? request.body.email.trim() : '';
-      const password = request.body.password;
-      if (!email || !password) throw new AppError('VALIDATION_FAILED', 'Email and password are required');
-      // Counted as a failure from here on unless the password turns out right (see login-throttle.ts).
-      const gate = await throttle.begin({ account: normalizeEmail(email), ip: request.ip });
-      if (!gate.allowed) throw attemptRefused(reply, gate.retryAfterMs, 'Too many failed sign-in attempts.');
-      let account: Awaited<ReturnType<typeof findAccountByEmail>>;
-      let valid = false;
-      try {
-        account = await findAccountByEmail(app.db, email);
-        const identity = account ? await findIdentity(app.db, account.id, 'app') : undefined;
-        if (identity?.password_hash) valid = await verifyPassword(identity.password_hash, password);
-        // Unknown emails cost a hash too (same timing), except from a network over its failure cap:
-        // there a guesser spraying made-up names would only burn CPU.
-        else if (!gate.ipOverCap) await burnPasswordCheck(password);
-      } catch (err) {
-        await gate.abandon();
-        throw err;
-      }
-      if (!account || !valid) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
-      await gate.succeeded();
-      // Accounts made before Chime stored a language get the one the dashboard signs in with.
-      const language = account.locale ? null : namedLanguage(request.headers['accept-language']);
-      if (language) await updateAccount(app.db, account.id, { locale: language });
-      const ttl = request.body.remember_me ? LONG_SESSION_MS : SHORT_SESSION_MS;
-      const { token, session } = await openSession(app.db, account.id, ttl, request.headers['user-agent']);
+      const { account, token, session } = await signInWithPassword(app.db, throttle, {
+        email: request.body.email,
+        password: request.body.password,
+        rememberMe: request.body.remember_me === true,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        language: namedLanguage(request.headers['accept-language']),
+      });
       app.setSessionCookie(reply, token, new Date(session.expires_at));
-      return { token, expires_at: session.expires_at, id: account.id, email: account.email, username: account.username, language: accountLanguage(account.locale ?? language) };
+      return { token, expires_at: session.expires_at, id: account.id, email: account.email, username: account.username, language: accountLanguage(account.locale) };
     },
   );
 
@@ -117,7 +72,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     // A live cookie-only session from another origin is refused like every other unsafe call
     // (readSession throws CSRF_REJECTED): a foreign page must not sign the user out.
     const session = await app.readSession(request);
-    if (session) await revokeSession(app.db, session.sessionId);
+    if (session) await closeSession(app.db, session.sessionId);
     app.clearSessionCookie(reply);
     return { ok: true };
   });

@@ -43,7 +43,7 @@ const email: FastifyPluginAsyncTypebox = async (app) => {
     if (!mail) throw notConfigured();
     const address = requireEmail(request.body.email);
     const wait = await resetThrottle.hit(normalizeEmail(address), request.ip);
-    if (wait !== null) throw attemptRefused(reply, wait, 'Too many password reset requests.');
+    if (wait !== null) throw attemptRefused(wait, 'Too many password reset requests.');
     await requestPasswordReset({ db: app.db, config: app.config, mail, log: app.log }, address, languageFromHeader(request.headers['accept-language']));
     // The same answer whether an account has this email or not.
     return reply.status(202).send({ ok: true });

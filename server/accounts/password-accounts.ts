@@ -1,0 +1,166 @@
+/**
+ * Accounts signed into with an email and a password (the `app` identity): sign-up, sign-in, and
+ * the changes the account page makes to that identity. The API's auth and account routes call
+ * these and only translate; README "Security" says how passwords are stored and guesses slowed.
+ */
+import type { DB } from '../db/connection.ts';
+import type { Account, Session } from '../db/database.ts';
+import { AppError } from '../errors.ts';
+import type { Language } from '../lib/language.ts';
+import { attemptRefused, type AttemptThrottle } from '../lib/login-throttle.ts';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../lib/password.ts';
+import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from '../lib/validation.ts';
+import {
+  addIdentity,
+  createAccount,
+  findAccountByEmail,
+  findIdentity,
+  isUniqueViolation,
+  normalizeEmail,
+  updateAccount,
+  updateIdentity,
+} from '../repositories/accounts.ts';
+import { revokeOtherSessions } from '../repositories/sessions.ts';
+import { LONG_SESSION_MS, openSession, SHORT_SESSION_MS } from './sessions.ts';
+
+const emailTaken = () => new AppError('EMAIL_TAKEN', 'An account with this email already exists');
+
+export interface SignUpInput {
+  email: string;
+  username: string;
+  password: string;
+  timezone?: string;
+  /** The language the dashboard was in: the account's mails and bot messages use it. */
+  language: Language | null;
+}
+
+/** Creates an account with its app identity; 409 EMAIL_TAKEN when the address is in use. */
+export async function signUpWithPassword(db: DB, input: SignUpInput): Promise<Account> {
+  const email = requireEmail(input.email);
+  const username = requireUsername(input.username);
+  const password = requireNewPassword(input.password);
+  const timezone = input.timezone === undefined || input.timezone === '' ? 'UTC' : requireTimeZone(input.timezone);
+  if (await findAccountByEmail(db, email)) throw emailTaken();
+  const passwordHash = await hashPassword(password);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const created = await createAccount(trx, { email, username, timezone, locale: input.language });
+      await addIdentity(trx, { account_id: created.id, provider: 'app', external_id: normalizeEmail(email), username, password_hash: passwordHash });
+      return created;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+}
+
+export interface SignInInput {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+  /** The network the attempt comes from: failures are counted per account and per network. */
+  ip: string;
+  userAgent: string | undefined;
+  /** The dashboard's language: taken by an account that has none yet. */
+  language: Language | null;
+}
+
+/**
+ * Checks the password, slowed down by the throttle after failures (429 RATE_LIMITED with
+ * `retry_after_seconds`), and opens a session of 24 hours, or 30 days with "remember me".
+ */
+export async function signInWithPassword(db: DB, throttle: AttemptThrottle, input: SignInInput): Promise<{ account: Account; token: string; session: Session }> {
+  const email = input.email.trim();
+  if (!email || !input.password) throw new AppError('VALIDATION_FAILED', 'Email and password are required');
+  // Counted as a failure from here on unless the password turns out right (see login-throttle.ts).
+  const gate = await throttle.begin({ account: normalizeEmail(email), ip: input.ip });
+  if (!gate.allowed) throw attemptRefused(gate.retryAfterMs, 'Too many failed sign-in attempts.');
+  let account: Account | undefined;
+  let valid = false;
+  try {
+    account = await findAccountByEmail(db, email);
+    const identity = account ? await findIdentity(db, account.id, 'app') : undefined;
+    if (identity?.password_hash) valid = await verifyPassword(identity.password_hash, input.password);
+    // Unknown emails cost a hash too (same timing), except from a network over its failure cap:
+    // there a guesser spraying made-up names would only burn CPU.
+    else if (!gate.ipOverCap) await burnPasswordCheck(input.password);
+  } catch (err) {
+    await gate.abandon();
+    throw err;
+  }
+  if (!account || !valid) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
+  await gate.succeeded();
+  // Accounts made before Chime stored a language get the one the dashboard signs in with.
+  if (!account.locale && input.language) {
+    await updateAccount(db, account.id, { locale: input.language });
+    account = { ...account, locale: input.language };
+  }
+  const { token, session } = await openSession(db, account.id, input.rememberMe ? LONG_SESSION_MS : SHORT_SESSION_MS, input.userAgent);
+  return { account, token, session };
+}
+
+/** Renames the account and its app identity. */
+export async function changeUsername(db: DB, accountId: string, value: string): Promise<void> {
+  const username = requireUsername(value);
+  await db.transaction().execute(async (trx) => {
+    await updateAccount(trx, accountId, { username });
+    await updateIdentity(trx, accountId, 'app', { username });
+  });
+}
+
+/** Moves the account to another address; 409 EMAIL_TAKEN when another account uses it. */
+export async function changeEmail(db: DB, accountId: string, value: string): Promise<void> {
+  const email = requireEmail(value);
+  const holder = await findAccountByEmail(db, email);
+  if (holder && holder.id !== accountId) throw emailTaken();
+  try {
+    await db.transaction().execute(async (trx) => {
+      await updateAccount(trx, accountId, { email, email_normalized: normalizeEmail(email) });
+      // The app identity's external_id is its email (what GET /api/account lists), so it follows the change.
+      await updateIdentity(trx, accountId, 'app', { external_id: normalizeEmail(email) });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+}
+
+export interface PasswordChange {
+  accountId: string;
+  /** The session asking: it stays signed in, every other one is signed out. */
+  sessionId: string;
+  current: string;
+  next: string;
+  ip: string;
+}
+
+/**
+ * Changes the password, after checking the current one. Wrong current passwords are throttled
+ * like sign-in, per (account, network): a stolen session cannot guess the password to take the
+ * account over, and cannot lock its owner out either.
+ */
+export async function changePassword(db: DB, throttle: AttemptThrottle, change: PasswordChange): Promise<void> {
+  const { accountId, current, next } = change;
+  if (!current) throw new AppError('CURRENT_PASSWORD_REQUIRED', 'Current password is required');
+  requireNewPassword(next, 'New password');
+  if (next === current) throw new AppError('PASSWORD_UNCHANGED', 'New password must be different from current password');
+  const identity = await findIdentity(db, accountId, 'app');
+  if (!identity?.password_hash) throw new AppError('NO_APP_IDENTITY', 'This account has no password to change');
+  const gate = await throttle.begin({ account: accountId, ip: change.ip });
+  if (!gate.allowed) throw attemptRefused(gate.retryAfterMs, 'Too many wrong passwords.');
+  let valid: boolean;
+  try {
+    valid = await verifyPassword(identity.password_hash, current);
+  } catch (err) {
+    await gate.abandon();
+    throw err;
+  }
+  if (!valid) throw new AppError('WRONG_PASSWORD', 'Current password is incorrect');
+  await gate.succeeded();
+  const hash = await hashPassword(next);
+  await db.transaction().execute(async (trx) => {
+    await updateIdentity(trx, accountId, 'app', { password_hash: hash });
+    // Anyone holding an old session (a stolen token, another device) is signed out.
+    await revokeOtherSessions(trx, accountId, change.sessionId);
+  });
+}
