@@ -25,6 +25,16 @@ import { LONG_SESSION_MS, openSession, SHORT_SESSION_MS } from './sessions.ts';
 
 const emailTaken = () => new AppError('EMAIL_TAKEN', 'An account with this email already exists');
 
+/** Runs a write that takes an address; losing a race for it to another account is EMAIL_TAKEN too. */
+async function claimingEmail<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+}
+
 export interface SignUpInput {
   email: string;
   username: string;
@@ -42,16 +52,13 @@ export async function signUpWithPassword(db: DB, input: SignUpInput): Promise<Ac
   const timezone = input.timezone === undefined || input.timezone === '' ? 'UTC' : requireTimeZone(input.timezone);
   if (await findAccountByEmail(db, email)) throw emailTaken();
   const passwordHash = await hashPassword(password);
-  try {
-    return await db.transaction().execute(async (trx) => {
+  return claimingEmail(() =>
+    db.transaction().execute(async (trx) => {
       const created = await createAccount(trx, { email, username, timezone, locale: input.language });
       await addIdentity(trx, { account_id: created.id, provider: 'app', external_id: normalizeEmail(email), username, password_hash: passwordHash });
       return created;
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw emailTaken();
-    throw err;
-  }
+    }),
+  );
 }
 
 export interface SignInInput {
@@ -113,16 +120,13 @@ export async function changeEmail(db: DB, accountId: string, value: string): Pro
   const email = requireEmail(value);
   const holder = await findAccountByEmail(db, email);
   if (holder && holder.id !== accountId) throw emailTaken();
-  try {
-    await db.transaction().execute(async (trx) => {
+  await claimingEmail(() =>
+    db.transaction().execute(async (trx) => {
       await updateAccount(trx, accountId, { email, email_normalized: normalizeEmail(email) });
       // The app identity's external_id is its email (what GET /api/account lists), so it follows the change.
       await updateIdentity(trx, accountId, 'app', { external_id: normalizeEmail(email) });
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw emailTaken();
-    throw err;
-  }
+    }),
+  );
 }
 
 export interface PasswordChange {
