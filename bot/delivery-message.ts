@@ -1,10 +1,12 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type RESTPostAPIChannelMessageJSONBody } from 'discord.js';
 import { t } from './i18n.ts';
 import { truncate, unix } from './format.ts';
+import type { DeliveredAction } from '../server/reminders/delivered-buttons.ts';
 
 export const MAX_CONTENT = 2000;
 
-export type ReminderAction = 'snooze10' | 'snooze60' | 'tomorrow' | 'done';
+/** What the buttons under a delivered reminder do: server/reminders/delivered-buttons.ts. */
+export type ReminderAction = DeliveredAction;
 const LABELS: Record<ReminderAction, string> = {
   snooze10: 'delivery.snooze10',
   snooze60: 'delivery.snooze60',

@@ -1,20 +1,17 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 import type { Account } from '../server/db/database.ts';
 import type { DB } from '../server/db/connection.ts';
-import { countUpcomingReminders, listUpcomingReminders } from '../server/repositories/reminders.ts';
+import { upcomingRemindersPage } from '../server/reminders/listings.ts';
 import { oneLine, recurrenceLabel, truncate, unix } from './format.ts';
 import { t } from './i18n.ts';
 
 export const PAGE_SIZE = 5;
 export const pageCustomId = (page: number) => `list:${page}`;
 
-/** Upcoming = anything with a next fire time (paused ones included, marked), soonest first. */
+/** One page of upcoming reminders (paused ones marked), with Previous and Next when there are more. */
 export async function renderReminderList(db: DB, account: Account, locale: string | null | undefined, requestedPage: number) {
-  const total = await countUpcomingReminders(db, account.id);
+  const { total, page, pages, rows } = await upcomingRemindersPage(db, account.id, requestedPage, PAGE_SIZE);
   if (total === 0) return { content: t(locale, 'list.empty'), components: [] };
-  const pages = Math.ceil(total / PAGE_SIZE);
-  const page = Math.min(Math.max(Number.isInteger(requestedPage) ? requestedPage : 0, 0), pages - 1);
-  const rows = await listUpcomingReminders(db, account.id, PAGE_SIZE, page * PAGE_SIZE);
   const lines = [t(locale, 'list.title', { from: page * PAGE_SIZE + 1, to: page * PAGE_SIZE + rows.length, total })];
   rows.forEach((r, i) => {
     const item = t(locale, 'list.item', { n: page * PAGE_SIZE + i + 1, unix: unix(Date.parse(r.next_fire_utc!)), recurrence: recurrenceLabel(locale, r) });

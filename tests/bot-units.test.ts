@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandPayloads, restBase } from '../bot/bot.ts';
 import { matchTimeZones } from '../bot/commands/timezone.ts';
-import { sameTimeNextDay } from '../bot/components/reminder-actions.ts';
+import { sameTimeNextDay } from '../server/reminders/delivered-buttons.ts';
 import { buildDeliveryMessage } from '../bot/delivery-message.ts';
 import { truncate } from '../bot/format.ts';
 import { languageOf, t } from '../bot/i18n.ts';

@@ -1,11 +1,10 @@
 import { SlashCommandBuilder, type SlashCommandSubcommandBuilder } from 'discord.js';
-import type { Reminder } from '../../server/db/database.ts';
-import { listReminderChoices } from '../../server/repositories/reminders.ts';
+import { reminderChoices, type ReminderAct } from '../../server/reminders/listings.ts';
 import { RECURRENCES } from '../../server/reminders/input.ts';
 import { pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../server/reminders/lifecycle.ts';
 import { editReminder, getReminder } from '../../server/reminders/service.ts';
 import { skipNextOccurrence } from '../../server/reminders/skip.ts';
-import { ensureAccountForDiscordUser, findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
+import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../command-text.ts';
 import { formatInZone, oneLine, RECURRENCE_KEYS, recurrenceLabel, truncate, unix } from '../format.ts';
 import { t } from '../i18n.ts';
@@ -24,7 +23,7 @@ export const SNOOZE_CHOICES = {
 } as const;
 const DEFAULT_SNOOZE_MINUTES = 10;
 
-type Sub = 'edit' | 'skip' | 'pause' | 'resume' | 'delete' | 'snooze';
+type Sub = ReminderAct;
 
 const withReminderOption = (s: SlashCommandSubcommandBuilder) =>
   s.addStringOption((o) =>
@@ -59,33 +58,19 @@ const data = localized(new SlashCommandBuilder(), 'commands.reminder.name', 'com
     ),
   );
 
-/** Which of the caller's reminders each subcommand can act on. */
-function applies(sub: Sub, r: Pick<Reminder, 'is_paused' | 'next_fire_utc'>): boolean {
-  if (sub === 'pause') return !r.is_paused && r.next_fire_utc !== null;
-  if (sub === 'resume') return r.is_paused === 1;
-  if (sub === 'skip') return r.next_fire_utc !== null;
-  return true;
-}
-
 const MAX_CHOICE = 100;
 
 const command: BotCommand = {
   data,
   async autocomplete(interaction, { app }) {
     const sub = interaction.options.getSubcommand() as Sub;
-    const query = oneLine(String(interaction.options.getFocused() ?? '')).toLowerCase();
+    const query = oneLine(String(interaction.options.getFocused() ?? ''));
     const locale = interaction.locale;
-    const account = await findAccountForDiscordUser(app.db, interaction.user.id);
-    if (!account) return interaction.respond([]);
-    const rows = await listReminderChoices(app.db, account.id, 1000);
-    const matches = rows
-      .filter((r) => applies(sub, r))
-      .filter((r) => !query || r.message.toLowerCase().includes(query) || r.id.startsWith(query))
-      // Upcoming first, finished ones (no next fire) last.
-      .sort((a, b) => (a.next_fire_utc === null ? 1 : 0) - (b.next_fire_utc === null ? 1 : 0))
-      .slice(0, 25);
-    const choices = matches.map((r) => {
-      const when = r.next_fire_utc ? formatInZone(Date.parse(r.next_fire_utc), account.timezone, locale) : t(locale, 'manage.choiceDone');
+    // Discord shows at most 25 choices.
+    const found = await reminderChoices(app.db, interaction.user.id, sub, query, 25);
+    if (!found) return interaction.respond([]);
+    const choices = found.choices.map((r) => {
+      const when = r.next_fire_utc ? formatInZone(Date.parse(r.next_fire_utc), found.timezone, locale) : t(locale, 'manage.choiceDone');
       const suffix = ` — ${when}${r.is_paused ? ` (${t(locale, 'manage.choicePaused')})` : ''}`;
       return { name: `${truncate(oneLine(r.message), MAX_CHOICE - suffix.length)}${suffix}`, value: r.id };
     });
