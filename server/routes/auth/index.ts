@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import type { Account, Session } from '../../db/database.ts';
 import { type AttemptThrottle, DatabaseAttemptThrottle } from '../../lib/login-throttle.ts';
 import { signInWithPassword, signUpWithPassword } from '../../accounts/password-accounts.ts';
 import { closeSession } from '../../accounts/sessions.ts';
@@ -37,6 +38,16 @@ export const LoginResponse = Type.Object({
   language: Nullable(Type.Union(LANGUAGES.map((l) => Type.Literal(l)))),
 });
 
+/** The answer of every sign-in (password, Discord callback, Discord setup): one shape, one place. */
+export const presentLogin = (account: Account, token: string, session: Session): Static<typeof LoginResponse> => ({
+  token,
+  expires_at: session.expires_at,
+  id: account.id,
+  email: account.email,
+  username: account.username,
+  language: accountLanguage(account.locale),
+});
+
 const auth: FastifyPluginAsyncTypebox = async (app) => {
   const throttle: AttemptThrottle = new DatabaseAttemptThrottle(app.db, app.config.loginThrottle);
 
@@ -63,7 +74,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
         language: namedLanguage(request.headers['accept-language']),
       });
       app.setSessionCookie(reply, token, new Date(session.expires_at));
-      return { token, expires_at: session.expires_at, id: account.id, email: account.email, username: account.username, language: accountLanguage(account.locale) };
+      return presentLogin(account, token, session);
     },
   );
 

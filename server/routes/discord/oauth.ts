@@ -24,8 +24,7 @@ import { AppError } from '../../errors.ts';
 import { DISCORD_OAUTH_SCOPES, discordRedirectUri } from '../../lib/discord-urls.ts';
 import { SharedRecordStore } from '../../lib/shared-records.ts';
 import { errorResponses } from '../../schemas/common.ts';
-import { accountLanguage } from '../../lib/language.ts';
-import { LoginResponse } from '../auth/index.ts';
+import { LoginResponse, presentLogin } from '../auth/index.ts';
 import { notConfigured } from './index.ts';
 
 const AuthorizeQuery = Type.Object({ mode: Type.Optional(Type.String({ maxLength: 16 })) });
@@ -86,7 +85,7 @@ const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
   async function startSession(request: FastifyRequest, reply: FastifyReply, account: Account) {
     const { token, session } = await openSession(app.db, account.id, LONG_SESSION_MS, request.headers['user-agent']);
     app.setSessionCookie(reply, token, new Date(session.expires_at));
-    return { id: account.id, email: account.email, username: account.username, token, expires_at: session.expires_at, language: accountLanguage(account.locale) };
+    return presentLogin(account, token, session);
   }
 
   async function setupRequired(reply: FastifyReply, account: Account, user: DiscordUser) {
