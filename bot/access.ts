@@ -5,7 +5,7 @@
  * At send time the server-side check of server/discord/access.ts runs again (see senders.ts).
  */
 import { ApplicationIntegrationType, ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction, type PermissionsBitField } from 'discord.js';
-import type { Vars } from './i18n.ts';
+import type { Vars } from '../server/discord/i18n.ts';
 
 export type AccessCheck = { ok: true } | { ok: false; key: string; vars: Vars };
 

@@ -1,22 +1,7 @@
 import type { RecurrenceType } from '../server/db/database.ts';
 import { recurrenceSummary } from '../server/reminders/recurrence-summary.ts';
 import type { ScheduleFields } from '../server/reminders/schedule.ts';
-import { languageOf, t } from './i18n.ts';
-
-export const unix = (ms: number) => Math.floor(ms / 1000);
-
-/** Cuts to at most `max` UTF-16 units (Discord's limits), never inside a surrogate pair, with an ellipsis. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 1) return '…'.slice(0, max);
-  let cut = text.slice(0, max - 1);
-  const last = cut.charCodeAt(cut.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  return `${cut}…`;
-}
-
-/** One line for lists and autocomplete names. */
-export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+import { languageOf, t } from '../server/discord/i18n.ts';
 
 export const RECURRENCE_KEYS: Record<RecurrenceType, string> = {
   ONCE: 'choices.recurrence.ONCE',
@@ -39,5 +24,3 @@ const BCP47 = { en: 'en-GB', fr: 'fr-FR', es: 'es-ES' } as const;
 export function formatInZone(ms: number, timeZone: string, locale: string | null | undefined, opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
   return new Intl.DateTimeFormat(BCP47[languageOf(locale)], { ...opts, timeZone }).format(ms);
 }
-
-export const reminderUrl = (publicUrl: string, id: string) => `${publicUrl.replace(/\/+$/, '')}/reminders/${id}`;

@@ -63,7 +63,7 @@ import {
   type RRuleWeekday,
 } from '../server/time/rrule.ts';
 import { daysInMonth, instantToDateTime, localTimeString, wallClockStrings, wallClockToInstant, zonedParts, type WallClock } from '../server/time/zoned.ts';
-import { languageOf, type Language } from './i18n.ts';
+import { languageOf, type Language } from '../server/discord/i18n.ts';
 import { parseWhen } from './parse-when.ts';
 import {
   ADVERB,

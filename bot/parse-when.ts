@@ -14,7 +14,7 @@
  */
 import * as chrono from 'chrono-node';
 import { instantToDateTime, wallClockStrings, wallClockToInstant, zonedParts } from '../server/time/zoned.ts';
-import { languageOf } from './i18n.ts';
+import { languageOf } from '../server/discord/i18n.ts';
 
 const PARSERS = { en: chrono.en.casual, fr: chrono.fr.casual, es: chrono.es.casual };
 

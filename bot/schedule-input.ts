@@ -4,8 +4,9 @@
  * and a repeat option must agree; a repetition is never dropped silently.
  */
 import type { RecurrenceType } from '../server/db/database.ts';
-import { recurrenceLabel, truncate } from './format.ts';
-import { t } from './i18n.ts';
+import { recurrenceLabel } from './format.ts';
+import { truncate } from '../server/discord/message-text.ts';
+import { t } from '../server/discord/i18n.ts';
 import { parseSchedule } from './parse-schedule.ts';
 
 export type ScheduleInput =

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { commandPayloads, restBase } from '../bot/bot.ts';
 import { matchTimeZones } from '../bot/commands/timezone.ts';
 import { sameTimeNextDay } from '../server/reminders/delivered-buttons.ts';
-import { buildDeliveryMessage } from '../bot/delivery-message.ts';
-import { truncate } from '../bot/format.ts';
-import { languageOf, t } from '../bot/i18n.ts';
+import { buildDeliveryMessage } from '../server/destinations/discord-common/delivery-message.ts';
+import { truncate } from '../server/discord/message-text.ts';
+import { languageOf, t } from '../server/discord/i18n.ts';
 import { parseWhen } from '../bot/parse-when.ts';
 
 const at = (text: string, zone: string, locale: string, nowIso: string) => {

@@ -1,6 +1,6 @@
 /** bot/parse-schedule.ts: repetition in plain words (en, fr, es) -> a preset or an RRULE, anchored on its first occurrence. */
 import { describe, expect, it } from 'vitest';
-import { has, t } from '../bot/i18n.ts';
+import { has, t } from '../server/discord/i18n.ts';
 import { parseSchedule, hasRepeatWords, type ParsedSchedule } from '../bot/parse-schedule.ts';
 import { parseWhen } from '../bot/parse-when.ts';
 import type { RecurrenceType } from '../server/db/database.ts';

@@ -3,7 +3,7 @@
  * stored reminder and the same error codes, whichever door it came through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../bot/i18n.ts';
+import { t } from '../server/discord/i18n.ts';
 import { accountOf, command, ids, reminderRows, sessionFor, startBotEnv, type BotEnv } from './bot-harness.ts';
 import { client } from './helpers/server.ts';
 

@@ -7,8 +7,10 @@ import { createReminder } from '../../server/reminders/service.ts';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { checkInteractionChannelAccess } from '../access.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../command-text.ts';
-import { RECURRENCE_KEYS, recurrenceLabel, reminderUrl, truncate, unix } from '../format.ts';
-import { t } from '../i18n.ts';
+import { RECURRENCE_KEYS, recurrenceLabel } from '../format.ts';
+import { truncate, unix } from '../../server/discord/message-text.ts';
+import { reminderPageUrl } from '../../server/lib/reminder-page-url.ts';
+import { t } from '../../server/discord/i18n.ts';
 import { readScheduleInput } from '../schedule-input.ts';
 import { replyEphemeral } from '../reply.ts';
 import type { BotCommand } from '../types.ts';
@@ -98,7 +100,7 @@ const command: BotCommand = {
       ...(next.length > 1 ? [t(locale, 'remind.next', { list: next.map((iso) => `<t:${unix(Date.parse(iso))}:f>`).join(', ') })] : []),
       t(locale, 'remind.where', { destination: destinationText }),
     ].join('\n');
-    const link = t(locale, 'remind.link', { url: reminderUrl(app.config.publicUrl, reminder.id) });
+    const link = t(locale, 'remind.link', { url: reminderPageUrl(app.config.publicUrl, reminder.id) });
     // The echo of the message is what gets shortened when the whole reply would exceed 2000.
     const room = 2000 - top.length - link.length - t(locale, 'remind.message', { message: '' }).length - 2;
     const echo = t(locale, 'remind.message', { message: truncate(reminder.message, Math.max(room, 10)) });

@@ -4,8 +4,9 @@ import { AppError } from '../../server/errors.ts';
 import { canonicalTimeZone } from '../../server/time/zoned.ts';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized } from '../command-text.ts';
-import { formatInZone, truncate } from '../format.ts';
-import { t } from '../i18n.ts';
+import { formatInZone } from '../format.ts';
+import { truncate } from '../../server/discord/message-text.ts';
+import { t } from '../../server/discord/i18n.ts';
 import { replyEphemeral } from '../reply.ts';
 import type { BotCommand } from '../types.ts';
 

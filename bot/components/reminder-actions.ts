@@ -1,7 +1,7 @@
 import { pressDeliveredButton } from '../../server/reminders/delivered-buttons.ts';
-import { REMINDER_ACTIONS, type ReminderAction } from '../delivery-message.ts';
-import { unix } from '../format.ts';
-import { t } from '../i18n.ts';
+import { REMINDER_ACTIONS, type ReminderAction } from '../../server/destinations/discord-common/delivery-message.ts';
+import { unix } from '../../server/discord/message-text.ts';
+import { t } from '../../server/discord/i18n.ts';
 import { replyEphemeral, updateMessage } from '../reply.ts';
 import type { BotComponent } from '../types.ts';
 

@@ -27,6 +27,7 @@ import { firstOccurrence, isOccurrence } from '../time/series.ts';
 import { wallClockToInstant, zonedParts } from '../time/zoned.ts';
 import { ruleOf } from './schedule.ts';
 import { BoundedMemo } from '../lib/bounded-memo.ts';
+import { reminderPageUrl } from '../lib/reminder-page-url.ts';
 
 export type CalendarReminder = Pick<
   Reminder,
@@ -116,7 +117,7 @@ function buildEvent(r: CalendarReminder, options: CalendarOptions, host: string,
     `DTSTAMP:${utcStamp(Date.parse(r.updated_at) || 0)}`,
     `SUMMARY:${escapeText(r.message)}`,
   ];
-  const link = `${options.publicUrl}/reminders/${r.id}`;
+  const link = reminderPageUrl(options.publicUrl, r.id);
   lines.push(`DESCRIPTION:${escapeText(`${r.message}\n\n${link}`)}`, `URL:${link}`);
 
   let dtstart: string;

@@ -8,8 +8,9 @@
 import type { REST } from '@discordjs/rest';
 import { isDiscordApiError } from '../../discord/errors.ts';
 import { Routes, type APIChannel } from 'discord.js';
-import { oneLine, reminderUrl, truncate } from '../../../bot/format.ts';
-import { t } from '../../../bot/i18n.ts';
+import { oneLine, truncate } from '../../discord/message-text.ts';
+import { reminderPageUrl } from '../../lib/reminder-page-url.ts';
+import { t } from '../../discord/i18n.ts';
 import type { DB } from '../../db/connection.ts';
 import { findIdentity, updateIdentity } from '../../repositories/accounts.ts';
 import { hasFailedAttemptSince } from '../../repositories/attempt-results.ts';
@@ -63,7 +64,7 @@ export function failureNoticeText(ctx: SendContext, failure: SendFailure, public
     t(locale, 'failureNotice.reminder', { message: truncate(oneLine(ctx.reminder.message), 200) }),
     t(locale, 'failureNotice.code', { code: failure.code, explanation }),
     ...(failure.disableDestination ? [t(locale, 'failureNotice.disabled')] : []),
-    t(locale, 'failureNotice.link', { url: reminderUrl(publicUrl, ctx.reminder.id) }),
+    t(locale, 'failureNotice.link', { url: reminderPageUrl(publicUrl, ctx.reminder.id) }),
   ].join('\n');
 }
 

@@ -3,7 +3,7 @@
  * Loaded on the first Discord send (see create-sender.ts).
  */
 import type { REST } from '@discordjs/rest';
-import { t } from '../../../bot/i18n.ts';
+import { t } from '../../discord/i18n.ts';
 import type { DB } from '../../db/connection.ts';
 import type { AccessResult, ChannelAccessInput } from '../../discord/access.ts';
 import { findIdentity } from '../../repositories/accounts.ts';

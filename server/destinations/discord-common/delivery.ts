@@ -7,8 +7,8 @@
 import type { REST } from '@discordjs/rest';
 import { isDiscordApiError, isDiscordHttpError } from '../../discord/errors.ts';
 import { Routes, type APIMessage } from 'discord.js';
-import { buildDeliveryMessage } from '../../../bot/delivery-message.ts';
-import { t } from '../../../bot/i18n.ts';
+import { buildDeliveryMessage } from './delivery-message.ts';
+import { t } from '../../discord/i18n.ts';
 import type { SendContext, SendFailure } from '../../scheduler/types.ts';
 
 export { discordConcurrencyKey } from './lazy-sender.ts';

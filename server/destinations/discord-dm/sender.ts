@@ -5,7 +5,7 @@
 import type { REST } from '@discordjs/rest';
 import { isDiscordApiError } from '../../discord/errors.ts';
 import { Routes, type APIChannel } from 'discord.js';
-import { t } from '../../../bot/i18n.ts';
+import { t } from '../../discord/i18n.ts';
 import type { DB } from '../../db/connection.ts';
 import { findIdentity, updateIdentity } from '../../repositories/accounts.ts';
 import type { DestinationSender } from '../../scheduler/types.ts';

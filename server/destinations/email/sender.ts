@@ -5,10 +5,8 @@ import { createMailService } from '../../mail/service.ts';
 import { reminderMail } from '../../mail/templates.ts';
 import { createMailer, EMAIL_CODES } from '../../mail/transport.ts';
 import type { DestinationSender, SendResult } from '../../scheduler/types.ts';
+import { reminderPageUrl } from '../../lib/reminder-page-url.ts';
 import { emailAddressOf } from './address.ts';
-
-/** The reminder's page in the dashboard, quoted in the mail. */
-export const reminderPageUrl = (publicUrl: string, reminderId: string) => `${publicUrl}/reminders/${encodeURIComponent(reminderId)}`;
 
 /**
  * Sends reminders by mail; null without SMTP settings (deliveries then fail with

@@ -1,11 +1,13 @@
 /**
- * The bot's strings live in locales/{en,fr,es}/bot.json, next to the dashboard's namespaces.
- * Read through the shared string catalog (server/lib/string-catalog.ts).
+ * Everything Chime says on Discord (the bot's answers, delivered messages and their buttons, the
+ * failure notice) lives in locales/{en,fr,es}/bot.json, next to the dashboard's namespaces. Read
+ * through the shared string catalog (server/lib/string-catalog.ts); the delivery senders and the
+ * bot both translate here.
  */
-import { type Language, languageOfLocale } from '../server/lib/language.ts';
-import { loadStringCatalog, type Vars } from '../server/lib/string-catalog.ts';
+import { type Language, languageOfLocale } from '../lib/language.ts';
+import { loadStringCatalog, type Vars } from '../lib/string-catalog.ts';
 
-export { LANGUAGES, type Language } from '../server/lib/language.ts';
+export { LANGUAGES, type Language } from '../lib/language.ts';
 export type { Vars };
 
 /** Discord locale codes the command names and descriptions are localized into. */

@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type RESTPostAPIChannelMessageJSONBody } from 'discord.js';
-import { t } from './i18n.ts';
-import { truncate, unix } from './format.ts';
-import type { DeliveredAction } from '../server/reminders/delivered-buttons.ts';
+import { t } from '../../discord/i18n.ts';
+import { truncate, unix } from '../../discord/message-text.ts';
+import type { DeliveredAction } from '../../reminders/delivered-buttons.ts';
 
 export const MAX_CONTENT = 2000;
 
