@@ -20,7 +20,7 @@ export async function buildServer({ outdir = path.join(root, 'dist') } = {}) {
     bundle: true,
     splitting: true,
     metafile: true,
-    entryPoints: { main: 'server/main.ts', 'scheduler-worker': 'server/scheduler/worker/entry.ts' },
+    entryPoints: { main: 'main.ts', 'scheduler-worker': 'server/scheduler/worker/entry.ts' },
     outdir,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',

@@ -19,7 +19,7 @@ function newestMtime(dir) {
 }
 
 const bundle = at('dist', 'main.mjs');
-const sourcesChanged = Math.max(newestMtime(at('server')), newestMtime(at('bot')), newestMtime(at('migrations')));
+const sourcesChanged = Math.max(statSync(at('main.ts')).mtimeMs, newestMtime(at('server')), newestMtime(at('bot')), newestMtime(at('migrations')));
 if (!existsSync(bundle) || statSync(bundle).mtimeMs < sourcesChanged) {
   console.warn('Compiling the server...');
   const { buildServer } = await import('./build-server.mjs');

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Config, hasRole } from './config.ts';
 import databasePlugin from './plugins/database.ts';
@@ -12,7 +12,6 @@ import webPlugin from './plugins/web.ts';
 import discordPlugin from './discord/plugin.ts';
 import mailPlugin from './mail/plugin.ts';
 import emailRoutes from './routes/email/index.ts';
-import botPlugin from '../bot/plugin.ts';
 import healthRoutes from './routes/health/index.ts';
 import configRoutes from './routes/config/index.ts';
 import authRoutes from './routes/auth/index.ts';
@@ -39,6 +38,11 @@ export interface BuildOptions {
   requestTimeoutMs?: number;
   /** A socket on which nothing moves for this long is closed (default 120 s); tests shorten it. */
   connectionTimeoutMs?: number;
+  /**
+   * The Discord gateway bot (bot/plugin.ts), registered after the Discord plugin when given. The
+   * server never imports bot/: the entry point (main.ts) and the test helpers pass it in.
+   */
+  botPlugin?: FastifyPluginAsync;
 }
 
 /**
@@ -72,6 +76,7 @@ export async function buildApp({
   logger,
   requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
   connectionTimeoutMs = DEFAULT_CONNECTION_TIMEOUT_MS,
+  botPlugin,
 }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -155,7 +160,7 @@ export async function buildApp({
   if (web) await app.register(transferRoutes);
   if (web) await app.register(emailRoutes);
   await app.register(discordPlugin);
-  await app.register(botPlugin);
+  if (botPlugin) await app.register(botPlugin);
   if (web && config.serveWeb) await app.register(webPlugin);
 
   return app;

@@ -260,7 +260,7 @@ describe('a lock held by another session (an administrator in psql)', () => {
 describe('starting with PostgreSQL out of reach', () => {
   it('exits 1 with one line that names the cause, never the password', async () => {
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
       cwd: root,
       env: { ...process.env, PORT: '0', DATABASE_URL: 'postgres://chime:s3cret-pw@127.0.0.1:1/chime' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import botPlugin from '../../bot/plugin.ts';
 import { buildApp } from '../../server/app.ts';
 import { type Config, loadConfig } from '../../server/config.ts';
 import { releaseTestDatabase, testDatabaseUrl } from './test-database.ts';
@@ -30,7 +31,7 @@ export async function startTestServer(
     // The loop on the test's own thread unless a test asks for the worker: tests swap senders and step it.
     { serveWeb: false, schedulerMode: 'inline', ...options.overrides },
   );
-  const app = await buildApp({ config, logger: false });
+  const app = await buildApp({ config, logger: false, botPlugin });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

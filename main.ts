@@ -1,6 +1,12 @@
-import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
-import { buildApp } from './app.ts';
-import { DatabaseBusyError } from './db/sqlite-busy.ts';
+/**
+ * The process entry point and composition root (`npm start` compiles it to dist/main.mjs, `npm run
+ * dev` runs it): it builds the server (server/app.ts) and hands it the Discord gateway bot
+ * (bot/plugin.ts), so the server itself never imports the bot (docs/architecture.md "Layers").
+ */
+import botPlugin from './bot/plugin.ts';
+import { buildApp } from './server/app.ts';
+import { ConfigError, loadConfig, loadDotEnv } from './server/config.ts';
+import { DatabaseBusyError } from './server/db/sqlite-busy.ts';
 
 loadDotEnv();
 
@@ -17,7 +23,7 @@ try {
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 try {
-  app = await buildApp({ config });
+  app = await buildApp({ config, botPlugin });
 } catch (err) {
   // PostgreSQL down or out of reach, or a SQLite file another process keeps locked: the operator
   // needs one line that says so (a process manager starts Chime again), not a stack trace.
