@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import layerImports from './eslint-rules/layer-imports.js';
 import noCrossFeatureImports from './eslint-rules/no-cross-feature-imports.js';
 
 /** Kysely query builders: SQL lives in server/repositories (and server/db), nowhere else (docs/architecture.md). */
@@ -41,5 +42,16 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Layers point one way (docs/architecture.md "Layers"). The block for server/lib comes second:
+    // for its files it replaces the server-wide options.
+    files: ['server/**'],
+    plugins: { layers: { rules: { 'layer-imports': layerImports } } },
+    rules: { 'layers/layer-imports': ['error', { forbid: ['bot', 'web'], because: 'server/ never imports bot/ or web/; what both need lives in server/' }] },
+  },
+  {
+    files: ['server/lib/**'],
+    rules: { 'layers/layer-imports': ['error', { allow: ['server/lib'], because: 'server/lib/ imports nothing above it; a helper that needs a service or a repository belongs beside them' }] },
   },
 );

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import { hasRole } from '../server/config.ts';
 import { PgAdvisoryLock } from '../server/db/pg-advisory-lock.ts';
-import { LeaseRow, Leadership } from '../server/lib/leadership.ts';
+import { LeaseRow } from '../server/coordination/lease-row.ts';
+import { Leadership } from '../server/lib/leadership.ts';
 import type { ChimeBot } from './bot.ts';
 
 declare module 'fastify' {

@@ -2,7 +2,7 @@ import { DEFAULT_LEASE_TIMING, type LeaseTiming } from './lib/leadership.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
-import { DEFAULT_LOGIN_THROTTLE, type ThrottlePolicy } from './lib/login-throttle.ts';
+import { DEFAULT_LOGIN_THROTTLE, type ThrottlePolicy } from './accounts/login-throttle.ts';
 
 export interface DiscordConfig {
   token: string;
@@ -51,7 +51,7 @@ export interface Config {
   serveWeb: boolean;
   /** Start the scheduler loop; some API tests drive it by hand. */
   schedulerEnabled: boolean;
-  /** Failed-password throttle of sign-in and change-password (server/lib/login-throttle.ts); tests shorten it. */
+  /** Failed-password throttle of sign-in and change-password (server/accounts/login-throttle.ts); tests shorten it. */
   loginThrottle: ThrottlePolicy;
   /** Behind a reverse proxy: take the client IP from X-Forwarded-For (login throttling per IP). */
   trustProxy: boolean;

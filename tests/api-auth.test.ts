@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { DEFAULT_LOGIN_THROTTLE } from '../server/lib/login-throttle.ts';
+import { DEFAULT_LOGIN_THROTTLE } from '../server/accounts/login-throttle.ts';
 import { client, signUp, startTestServer, type TestServer } from './helpers/server.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

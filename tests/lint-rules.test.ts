@@ -4,7 +4,9 @@
  *
  * - features do not import each other (eslint-rules/no-cross-feature-imports.js), by alias or
  *   by relative path;
- * - Kysely query builders only in server/repositories and server/db.
+ * - Kysely query builders only in server/repositories and server/db;
+ * - layers point one way (eslint-rules/layer-imports.js): server/ never imports bot/, server/lib/
+ *   imports nothing above it.
  */
 import path from 'node:path';
 import { ESLint } from 'eslint';
@@ -13,8 +15,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 let eslint: ESLint;
-beforeAll(() => {
+beforeAll(async () => {
   eslint = new ESLint({ cwd: ROOT });
+  // The first run loads the TypeScript parser (seconds on a busy machine): here, not in a test.
+  await eslint.lintText('export {};\n', { filePath: path.join(ROOT, 'server/app.ts') });
 });
 
 /** Rule ids reported for `code` as if it were the file at `file` (relative to the repo root). */
@@ -25,6 +29,7 @@ async function ruleIds(file: string, code: string): Promise<string[]> {
 
 const CROSS = 'chime/no-cross-feature-imports';
 const SQL = 'no-restricted-syntax';
+const LAYERS = 'layers/layer-imports';
 
 describe('lint: no imports between web features', () => {
   const file = 'web/src/features/dashboard/components/some-card.tsx';
@@ -85,5 +90,41 @@ describe('lint: Kysely query builders only in repositories', () => {
     expect(await ruleIds('server/reminders/service.ts', 'export const f = (db: any) => db.transaction().execute(async () => 1);\n')).toEqual([]);
     // A bare function of that name is not a query builder call on a database.
     expect(await ruleIds('server/reminders/service.ts', 'declare function selectFrom(x: string): void;\nselectFrom("x");\n')).toEqual([]);
+  });
+});
+
+describe('lint: server/ never imports bot/', () => {
+  it('reports static, re-exported and dynamic imports of bot/ from anywhere in server/', async () => {
+    expect(await ruleIds('server/destinations/discord-dm/sender.ts', "import { t } from '../../../bot/i18n.ts';\nexport const x = t;\n")).toEqual([LAYERS]);
+    expect(await ruleIds('server/app.ts', "export { default } from '../bot/plugin.ts';\n")).toEqual([LAYERS]);
+    expect(await ruleIds('server/scheduler/plugin.ts', "export const load = () => import('../../bot/bot.ts');\n")).toEqual([LAYERS]);
+    expect(await ruleIds('server/app.ts', "import x from '../web/src/main.tsx';\nexport const y = x;\n")).toEqual([LAYERS]);
+  });
+
+  it('says which layer rule was broken', async () => {
+    const [result] = await eslint.lintText("import '../bot/plugin.ts';\n", { filePath: path.join(ROOT, 'server/app.ts') });
+    expect(result?.messages[0]?.message).toMatch(/server\/ never imports bot\//);
+  });
+
+  it('allows server/ to server/, the bot to the server, and the entry point to both', async () => {
+    expect(await ruleIds('server/destinations/discord-dm/sender.ts', "import { t } from '../../discord/i18n.ts';\nimport { REST } from '@discordjs/rest';\nexport const x = [t, REST];\n")).toEqual([]);
+    expect(await ruleIds('bot/commands/remind.ts', "import { t } from '../../server/discord/i18n.ts';\nexport const x = t;\n")).toEqual([]);
+    expect(await ruleIds('main.ts', "import botPlugin from './bot/plugin.ts';\nimport { buildApp } from './server/app.ts';\nexport const x = [botPlugin, buildApp];\n")).toEqual([]);
+    // A folder whose name only starts like bot/ is not bot/.
+    expect(await ruleIds('server/app.ts', "import x from './bots/y.ts';\nexport const z = x;\n")).toEqual([]);
+  });
+});
+
+describe('lint: server/lib/ imports nothing above it', () => {
+  it('reports an import of a service, a repository, the errors, the bot or the dashboard', async () => {
+    const file = 'server/lib/some-helper.ts';
+    for (const source of ['../errors.ts', '../repositories/executor.ts', '../reminders/service.ts', '../discord/i18n.ts', '../../bot/format.ts', '../../web/src/lib/api.ts']) {
+      expect(await ruleIds(file, `import x from '${source}';\nexport const y = x;\n`), source).toEqual([LAYERS]);
+    }
+    expect(await ruleIds(file, "import type { Executor } from '../repositories/executor.ts';\nexport type E = Executor;\n")).toEqual([LAYERS]);
+  });
+
+  it('allows server/lib itself and packages', async () => {
+    expect(await ruleIds('server/lib/some-helper.ts', "import { a } from './language.ts';\nimport { b } from './nested/x.ts';\nimport { createHash } from 'node:crypto';\nexport const y = [a, b, createHash];\n")).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The failed-password throttle (server/lib/login-throttle.ts), driven with a fake clock.
+ * The failed-password throttle (server/accounts/login-throttle.ts), driven with a fake clock.
  * Policy: failures count per (account, network), per network and per account. A network with no
  * recent failure for an account is never refused for it; a network that has failed is held by
  * its own cap, by its network's cap, and by a delay that grows with the account's failures from
@@ -15,7 +15,7 @@ import {
   networkOf,
   type AttemptGate,
   type ThrottlePolicy,
-} from '../server/lib/login-throttle.ts';
+} from '../server/accounts/login-throttle.ts';
 import { useMigratedDatabase } from './helpers/test-database.ts';
 
 const MIN = 60_000;

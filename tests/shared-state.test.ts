@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../server/db/connection.ts';
-import { RateWindow } from '../server/lib/rate-window.ts';
-import { SharedRecordStore } from '../server/lib/shared-records.ts';
+import { RateWindow } from '../server/coordination/rate-window.ts';
+import { SharedRecordStore } from '../server/coordination/shared-records.ts';
 import { useMigratedDatabase } from './helpers/test-database.ts';
 
 const migrated = useMigratedDatabase('chime-shared-');

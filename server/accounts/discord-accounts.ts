@@ -13,7 +13,7 @@ import type { DiscordTokenSet } from '../discord/rest.ts';
 import { tokenExpiry } from '../discord/rest.ts';
 import { AppError } from '../errors.ts';
 import { hashPassword } from '../lib/password.ts';
-import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from '../lib/validation.ts';
+import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from './validation.ts';
 import {
   addIdentity,
   createDiscordAccount,

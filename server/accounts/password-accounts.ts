@@ -7,9 +7,9 @@ import type { DB } from '../db/connection.ts';
 import type { Account, Session } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import type { Language } from '../lib/language.ts';
-import { attemptRefused, type AttemptThrottle } from '../lib/login-throttle.ts';
+import { attemptRefused, type AttemptThrottle } from './login-throttle.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../lib/password.ts';
-import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from '../lib/validation.ts';
+import { requireEmail, requireNewPassword, requireTimeZone, requireUsername } from './validation.ts';
 import {
   addIdentity,
   createAccount,

@@ -7,7 +7,7 @@ import type { DB } from '../db/connection.ts';
 import type { Account, Identity } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { LANGUAGES, type Language } from '../lib/language.ts';
-import { requireTimeZone } from '../lib/validation.ts';
+import { requireTimeZone } from './validation.ts';
 import { deleteAccount, findAccountById, listIdentities, updateAccount } from '../repositories/accounts.ts';
 
 export interface AccountProfile {

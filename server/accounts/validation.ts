@@ -1,5 +1,5 @@
 import { AppError } from '../errors.ts';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../lib/password.ts';
 import { canonicalTimeZone } from '../time/zoned.ts';
 
 // Deliberately simple, as the dashboard checks it: one @, something on each side, a dot in the domain.

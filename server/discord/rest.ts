@@ -6,7 +6,7 @@ import { AppError } from '../errors.ts';
 import { findIdentity, findIdentityById, updateIdentityById } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { importDiscordRest } from '../lib/load-on-use.ts';
-import { RateWindow } from '../lib/rate-window.ts';
+import { RateWindow } from '../coordination/rate-window.ts';
 
 /** Every Discord call (bot or user token) gives up after this long: the dashboard waits 10 s. */
 export const DISCORD_TIMEOUT_MS = 8_000;

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Executor } from '../repositories/executor.ts';
-import { acquireLease, releaseLease } from '../repositories/leases.ts';
 
 export interface LeaseTiming {
   /** How long a lease lasts without renewal: an instance that dies is replaced at most this long after its last renewal. */
@@ -52,31 +50,6 @@ export interface LeaderLock {
   abandon(): void;
   /** `onLost` runs as soon as the lock is known lost between two rounds (its connection dropped). */
   watch(onLost: () => void): void;
-}
-
-/**
- * A row in the leases table that the holder renews every renewEvery, taken over once it expires.
- * Works on every database and behind connection poolers.
- */
-export class LeaseRow implements LeaderLock {
-  constructor(
-    private readonly db: Executor,
-    readonly name: string,
-    private readonly ttlMs: number,
-    readonly owner: string = newLockOwner(),
-  ) {}
-
-  hold(now: number): Promise<boolean> {
-    return acquireLease(this.db, this.name, this.owner, new Date(now).toISOString(), new Date(now + this.ttlMs).toISOString());
-  }
-
-  async release(): Promise<void> {
-    await releaseLease(this.db, this.name, this.owner);
-  }
-
-  abandon(): void {}
-
-  watch(): void {}
 }
 
 /**

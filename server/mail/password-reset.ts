@@ -10,7 +10,7 @@ import { AppError } from '../errors.ts';
 import { newToken, sha256Hex } from '../lib/ids.ts';
 import type { Language } from '../lib/language.ts';
 import { hashPassword } from '../lib/password.ts';
-import { requireNewPassword } from '../lib/validation.ts';
+import { requireNewPassword } from '../accounts/validation.ts';
 import { addIdentity, findAccountByEmail, findAccountById, findIdentity, normalizeEmail, updateIdentity } from '../repositories/accounts.ts';
 import { consumeResetToken, deleteStaleResetTokens, expireResetTokens, findResetToken, insertResetToken } from '../repositories/email.ts';
 import { revokeOtherSessions } from '../repositories/sessions.ts';

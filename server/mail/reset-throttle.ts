@@ -5,8 +5,8 @@
  * so the caps are low: 3 per email and 10 per network an hour by default.
  */
 import type { ResetThrottlePolicy } from '../config.ts';
-import { networkOf } from '../lib/login-throttle.ts';
-import { RateWindow } from '../lib/rate-window.ts';
+import { networkOf } from '../accounts/login-throttle.ts';
+import { RateWindow } from '../coordination/rate-window.ts';
 import type { Executor } from '../repositories/executor.ts';
 
 export class ResetThrottle {

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.ts';
 import { newWebhookSecret } from '../lib/ids.ts';
-import { RateWindow } from '../lib/rate-window.ts';
+import { RateWindow } from '../coordination/rate-window.ts';
 import { checkWebhookUrl } from '../net/address-policy.ts';
 import { findAccountById } from '../repositories/accounts.ts';
 import { clearDestinationDisabled, findDestinationOfAccount, setDestinationSecret } from '../repositories/destinations.ts';

@@ -14,7 +14,7 @@ import { preflightDestinations, parseDestinations, type DestinationInput, type R
 import { destinationModule } from '../destinations/registry.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
-import { requireTimeZone } from '../lib/validation.ts';
+import { requireTimeZone } from '../accounts/validation.ts';
 import { findAccountById, listIdentities, reminderListVersion } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
 import {

@@ -1,7 +1,7 @@
 /**
  * State every instance shares (migration 2026-11-23-009): single-use short-lived records, fixed
  * window counters and the password-guessing throttle's failures. Plain data access; the rules are
- * in server/lib/shared-records.ts, rate-window.ts and login-throttle.ts.
+ * in server/coordination/shared-records.ts, server/coordination/rate-window.ts and server/accounts/login-throttle.ts.
  */
 import { sql } from 'kysely';
 import type { Executor } from './executor.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Account, Identity } from '../../db/database.ts';
-import { type AttemptThrottle, DatabaseAttemptThrottle } from '../../lib/login-throttle.ts';
+import { type AttemptThrottle, DatabaseAttemptThrottle } from '../../accounts/login-throttle.ts';
 import { changeEmail, changePassword, changeUsername } from '../../accounts/password-accounts.ts';
 import { closeAccount, loadProfile, setAccountLanguage, setAccountTimeZone, signInMethods } from '../../accounts/profile.ts';
 import { errorResponses, Nullable, Ok } from '../../schemas/common.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { Account, Session } from '../../db/database.ts';
-import { type AttemptThrottle, DatabaseAttemptThrottle } from '../../lib/login-throttle.ts';
+import { type AttemptThrottle, DatabaseAttemptThrottle } from '../../accounts/login-throttle.ts';
 import { signInWithPassword, signUpWithPassword } from '../../accounts/password-accounts.ts';
 import { closeSession } from '../../accounts/sessions.ts';
 import { errorResponses, Nullable, Ok } from '../../schemas/common.ts';

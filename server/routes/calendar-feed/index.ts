@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { disableFeed, feedAccount, feedCalendar, getOrCreateFeed, rotateFeed } from '../../accounts/calendar-feed.ts';
 import { AppError } from '../../errors.ts';
-import { RateWindow } from '../../lib/rate-window.ts';
+import { RateWindow } from '../../coordination/rate-window.ts';
 import { ResponseCache } from '../../lib/response-cache.ts';
 import { errorResponses, Ok } from '../../schemas/common.ts';
 

@@ -22,7 +22,7 @@ import type { DiscordService } from '../../discord/plugin.ts';
 import { DiscordHttpError, type DiscordTokenSet, type DiscordUser, discordUnavailable } from '../../discord/rest.ts';
 import { AppError } from '../../errors.ts';
 import { DISCORD_OAUTH_SCOPES, discordRedirectUri } from '../../lib/discord-urls.ts';
-import { SharedRecordStore } from '../../lib/shared-records.ts';
+import { SharedRecordStore } from '../../coordination/shared-records.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { LoginResponse, presentLogin } from '../auth/index.ts';
 import { notConfigured } from './index.ts';
