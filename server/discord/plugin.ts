@@ -1,25 +1,8 @@
-import type { REST } from '@discordjs/rest';
 import fp from 'fastify-plugin';
-import { type DiscordConfig, hasRole } from '../config.ts';
+import { hasRole } from '../config.ts';
 import discordRoutes from '../routes/discord/index.ts';
 import discordOAuthRoutes from '../routes/discord/oauth.ts';
-import { type AccessResult, type ChannelAccessInput, checkChannelAccess } from './access.ts';
-import { invalidateDiscordCache } from './guild-reads.ts';
-import { closeBotRest, createBotRest, createOAuthClient, type DiscordOAuthClient, UserTokens } from './rest.ts';
-
-export interface DiscordService {
-  /** The bot's REST client (also what the gateway bot should use for sends). */
-  rest: REST;
-  config: DiscordConfig;
-  /** OAuth2 calls made with a user's token (code exchange, refresh, users/@me...). */
-  oauth: DiscordOAuthClient;
-  /** Stored per-account user tokens, refreshed on demand. */
-  userTokens: UserTokens;
-  /** checkChannelAccess bound to `rest`. */
-  checkChannelAccess(input: ChannelAccessInput): Promise<AccessResult>;
-  /** Drops cached guild data (one guild or all): call on role/channel/guild gateway events. */
-  invalidateCache(guildId?: string): void;
-}
+import { closeDiscordService, createDiscordService, type DiscordService } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,20 +17,9 @@ export default fp(
     if (!config) {
       app.decorate('discord', null);
     } else {
-      // Counted in the database: every instance's Discord requests share the bot's global limit.
-      const rest = await createBotRest(config, { db: app.db });
-      const oauth = createOAuthClient(config);
-      const service: DiscordService = {
-        rest,
-        config,
-        oauth,
-        userTokens: new UserTokens(app.db, oauth),
-        checkChannelAccess: (input) => checkChannelAccess(rest, input),
-        invalidateCache: (guildId) => invalidateDiscordCache(rest, guildId),
-      };
+      const service = await createDiscordService(app.db, config);
       app.decorate('discord', service);
-
-      app.addHook('onClose', async () => closeBotRest(rest));
+      app.addHook('onClose', async () => closeDiscordService(service));
     }
 
     // Registered either way (without settings they answer 503 DISCORD_NOT_CONFIGURED), on web nodes.

@@ -8,10 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/connection.ts';
 import type { SenderDeps } from '../destinations/types.ts';
-import { checkChannelAccess } from '../discord/access.ts';
-import { invalidateDiscordCache } from '../discord/guild-reads.ts';
-import type { DiscordService } from '../discord/plugin.ts';
-import { closeBotRest, createBotRest, createOAuthClient, UserTokens } from '../discord/rest.ts';
+import { closeDiscordService, createDiscordService } from '../discord/service.ts';
 
 export interface OwnedSenderDeps {
   deps: SenderDeps;
@@ -19,34 +16,13 @@ export interface OwnedSenderDeps {
   close(): Promise<void>;
 }
 
-/**
- * One Discord REST client for the thread. Discord's global limit (50 requests/s per bot token)
- * is per token, not per client: like the API thread's client (test sends, pickers), this one
- * counts its requests in the database (sharedGlobalLimit), so every client of every thread and
- * instance stays within the one budget.
- */
-async function discordServiceFor(db: DB, config: Config): Promise<DiscordService | null> {
-  const discord = config.discord;
-  if (!discord) return null;
-  const rest = await createBotRest(discord, { db });
-  const oauth = createOAuthClient(discord);
-  return {
-    rest,
-    config: discord,
-    oauth,
-    userTokens: new UserTokens(db, oauth),
-    checkChannelAccess: (input) => checkChannelAccess(rest, input),
-    // Gateway events reach the bot in the main thread; the worker's guild cache expires on its own (30 s).
-    invalidateCache: (guildId) => invalidateDiscordCache(rest, guildId),
-  };
-}
-
 export async function createSenderDeps(db: DB, config: Config, log: FastifyBaseLogger): Promise<OwnedSenderDeps> {
-  const discord = await discordServiceFor(db, config);
+  // The thread's own Discord service (its own REST client, counted in the shared global limit).
+  const discord = config.discord ? await createDiscordService(db, config.discord) : null;
   return {
     deps: { db, config, log, discord },
     async close() {
-      if (discord) closeBotRest(discord.rest);
+      if (discord) closeDiscordService(discord);
     },
   };
 }

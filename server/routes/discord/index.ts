@@ -5,7 +5,7 @@ import { listMentionableRoles, listPostableChannels } from '../../discord/access
 import { botGuildIds } from '../../discord/guild-reads.ts';
 import { botRestFailure } from '../../discord/errors.ts';
 import { EMBED_LINKS, READ_MESSAGE_HISTORY, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
-import type { DiscordService } from '../../discord/plugin.ts';
+import type { DiscordService } from '../../discord/service.ts';
 import { AppError } from '../../errors.ts';
 import { errorResponses, Nullable } from '../../schemas/common.ts';
 

@@ -18,7 +18,7 @@ import {
   SETUP_TICKET_TTL_MS,
   type SetupTicket,
 } from '../../discord/oauth-state.ts';
-import type { DiscordService } from '../../discord/plugin.ts';
+import type { DiscordService } from '../../discord/service.ts';
 import { DiscordHttpError, type DiscordTokenSet, type DiscordUser, discordUnavailable } from '../../discord/rest.ts';
 import { AppError } from '../../errors.ts';
 import { DISCORD_OAUTH_SCOPES, discordRedirectUri } from '../../lib/discord-urls.ts';
