@@ -1,10 +1,13 @@
 /**
- * Who may post where. At /remind time the interaction already carries everything Discord computed
+ * Who may post where, at /remind time. The interaction already carries everything Discord computed
  * for this channel (the caller's permissions with overwrites, the bot's `app_permissions`, the
- * role object), so the check is exact and costs no API call inside the 3-second reply window.
- * At send time the server-side check of server/discord/access.ts runs again (see senders.ts).
+ * role object), so the facts cost no API call inside the 3-second reply window; the rule that
+ * decides is the server's (server/discord/channel-rule.ts), the one the API applies when a
+ * destination is saved and the channel sender before each delivery. Its refusal codes become the
+ * bot's own words here.
  */
-import { ApplicationIntegrationType, ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction, type PermissionsBitField } from 'discord.js';
+import { ApplicationIntegrationType, type ChatInputCommandInteraction } from 'discord.js';
+import { type ChannelRefusal, channelRefusal } from '../server/discord/channel-rule.ts';
 import type { Vars } from '../server/discord/i18n.ts';
 
 export type AccessCheck = { ok: true } | { ok: false; key: string; vars: Vars };
@@ -14,9 +17,23 @@ export interface RoleLike {
   mentionable: boolean;
 }
 
+/** The bot.json key of each refusal, and whether it names the channel or the role. */
+const REFUSAL_KEYS: Record<ChannelRefusal, { key: string; names?: 'channel' | 'role' }> = {
+  NOT_TEXT_CHANNEL: { key: 'remind.notTextChannel' },
+  NOT_MEMBER: { key: 'remind.userCannotSend', names: 'channel' },
+  USER_CANNOT_VIEW: { key: 'remind.userCannotSend', names: 'channel' },
+  USER_CANNOT_SEND: { key: 'remind.userCannotSend', names: 'channel' },
+  BOT_NOT_IN_GUILD: { key: 'remind.botNotInGuild' },
+  BOT_CANNOT_SEND: { key: 'remind.botCannotSend', names: 'channel' },
+  // A role picked in the command always exists: only @everyone (the guild's own id) is refused.
+  UNKNOWN_ROLE: { key: 'remind.everyoneRole' },
+  USER_CANNOT_MENTION_ROLE: { key: 'remind.userCannotMentionRole', names: 'role' },
+  BOT_CANNOT_MENTION_ROLE: { key: 'remind.botCannotMentionRole', names: 'role' },
+};
+
 const fail = (key: string, vars: Vars = {}): AccessCheck => ({ ok: false, key, vars });
 
-export function checkInteractionChannelAccess(interaction: ChatInputCommandInteraction, role: RoleLike | null): AccessCheck {
+export async function checkInteractionChannelAccess(interaction: ChatInputCommandInteraction, role: RoleLike | null): Promise<AccessCheck> {
   const guildId = interaction.guildId;
   const channelId = interaction.channelId;
   if (!guildId) return fail('remind.channelOnlyInGuild');
@@ -24,18 +41,14 @@ export function checkInteractionChannelAccess(interaction: ChatInputCommandInter
   const owners = interaction.authorizingIntegrationOwners as Partial<Record<ApplicationIntegrationType, string>> | null;
   const botInGuild = interaction.client.guilds.cache.has(guildId) || owners?.[ApplicationIntegrationType.GuildInstall] === guildId;
   if (!botInGuild) return fail('remind.botNotInGuild');
-  if (role && role.id === guildId) return fail('remind.everyoneRole');
 
-  // Reminders post to text channels only (the same rule as the delivery-time check).
-  if (interaction.channel && interaction.channel.type !== ChannelType.GuildText) return fail('remind.notTextChannel');
-  const needed = [PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages];
-  const user: Readonly<PermissionsBitField> | null = interaction.memberPermissions;
-  const bot = interaction.appPermissions;
-  if (!user || !user.has(needed)) return fail('remind.userCannotSend', { channelId });
-  if (!bot.has(needed)) return fail('remind.botCannotSend', { channelId });
-  if (role && !role.mentionable) {
-    if (!user.has(PermissionFlagsBits.MentionEveryone)) return fail('remind.userCannotMentionRole', { roleId: role.id });
-    if (!bot.has(PermissionFlagsBits.MentionEveryone)) return fail('remind.botCannotMentionRole', { roleId: role.id });
-  }
-  return { ok: true };
+  const refusal = await channelRefusal({
+    channelType: interaction.channel?.type ?? null,
+    userPermissions: interaction.memberPermissions?.bitfield ?? null,
+    botPermissions: interaction.appPermissions.bitfield,
+    role: role ? (role.id === guildId ? 'missing' : { mentionable: role.mentionable }) : null,
+  });
+  if (!refusal) return { ok: true };
+  const { key, names } = REFUSAL_KEYS[refusal];
+  return fail(key, names === 'channel' ? { channelId } : names === 'role' && role ? { roleId: role.id } : {});
 }

@@ -177,7 +177,7 @@ describe('/remind', () => {
       client.prependOnceListener('interactionCreate', (i) => resolve(i as ChatInputCommandInteraction)),
     );
     const userInstalled = await inOtherGuild(ids.alice, [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }]);
-    expect(checkInteractionChannelAccess(await seen, null)).toEqual({ ok: false, key: 'remind.botNotInGuild', vars: {} });
+    expect(await checkInteractionChannelAccess(await seen, null)).toEqual({ ok: false, key: 'remind.botNotInGuild', vars: {} });
     expect(userInstalled.content).toContain("Chime isn't a member of this server");
     // "This channel" in a DM, a role for a DM.
     expect((await remind(ids.alice, [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }])).content).toContain(

@@ -13,6 +13,7 @@ import {
   SEND_MESSAGES,
   VIEW_CHANNEL,
 } from '../server/discord/permissions.ts';
+import { channelRefusal, type ChannelFacts } from '../server/discord/channel-rule.ts';
 import { ALL_PERMISSIONS as FAKE_ALL, computeMemberPermissions as fakeCompute } from './fake-discord/index.ts';
 
 const GUILD = '100000000000000000';
@@ -141,5 +142,51 @@ describe('Discord permission algorithm', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+/**
+ * server/discord/channel-rule.ts: the one "who may post where" rule. The bot feeds it what an
+ * interaction carries, the API and the channel sender what they read over REST (the Discord API
+ * and bot tests cover both ends); here the rule itself.
+ */
+describe('channel rule', () => {
+  const POST = VIEW_CHANNEL | SEND_MESSAGES;
+  const facts = (patch: Partial<ChannelFacts> = {}): ChannelFacts => ({ channelType: 0, userPermissions: POST, botPermissions: POST, role: null, ...patch });
+
+  it('lets a member post through a bot that may, in a text channel', async () => {
+    expect(await channelRefusal(facts())).toBeNull();
+    expect(await channelRefusal(facts({ role: { mentionable: true } }))).toBeNull();
+    // A caller that cannot see the channel's type (an uncached interaction channel) leaves it to Discord.
+    expect(await channelRefusal(facts({ channelType: null }))).toBeNull();
+  });
+
+  it('refuses, in order: the channel, the owner, the bot, the role', async () => {
+    expect(await channelRefusal(facts({ channelType: 2, userPermissions: 0n }))).toBe('NOT_TEXT_CHANNEL');
+    expect(await channelRefusal(facts({ userPermissions: null, botPermissions: null }))).toBe('NOT_MEMBER');
+    expect(await channelRefusal(facts({ userPermissions: SEND_MESSAGES }))).toBe('USER_CANNOT_VIEW');
+    expect(await channelRefusal(facts({ userPermissions: VIEW_CHANNEL, botPermissions: 0n }))).toBe('USER_CANNOT_SEND');
+    expect(await channelRefusal(facts({ botPermissions: null, role: 'missing' }))).toBe('BOT_NOT_IN_GUILD');
+    expect(await channelRefusal(facts({ botPermissions: VIEW_CHANNEL, role: 'missing' }))).toBe('BOT_CANNOT_SEND');
+    expect(await channelRefusal(facts({ role: 'missing' }))).toBe('UNKNOWN_ROLE');
+    expect(await channelRefusal(facts({ role: { mentionable: false } }))).toBe('USER_CANNOT_MENTION_ROLE');
+    expect(await channelRefusal(facts({ userPermissions: POST | MENTION_EVERYONE, role: { mentionable: false } }))).toBe('BOT_CANNOT_MENTION_ROLE');
+    expect(await channelRefusal(facts({ userPermissions: POST | MENTION_EVERYONE, botPermissions: POST | MENTION_EVERYONE, role: { mentionable: false } }))).toBeNull();
+  });
+
+  it('gives an administrator every permission', async () => {
+    expect(await channelRefusal(facts({ userPermissions: ADMINISTRATOR, botPermissions: ADMINISTRATOR, role: { mentionable: false } }))).toBeNull();
+  });
+
+  it('reads the bot only once the owner passes (the server fetches members over REST)', async () => {
+    let botRead = 0;
+    const bot = () => {
+      botRead += 1;
+      return POST;
+    };
+    expect(await channelRefusal(facts({ userPermissions: async () => 0n, botPermissions: bot }))).toBe('USER_CANNOT_VIEW');
+    expect(botRead).toBe(0);
+    expect(await channelRefusal(facts({ userPermissions: async () => POST, botPermissions: bot }))).toBeNull();
+    expect(botRead).toBe(1);
   });
 });

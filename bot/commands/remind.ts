@@ -48,7 +48,7 @@ const command: BotCommand = {
     let destination: RawDestination;
     if (where === 'channel') {
       if (!interaction.inGuild()) return replyEphemeral(interaction, t(locale, 'remind.channelOnlyInGuild'));
-      const access = checkInteractionChannelAccess(interaction, role ? { id: role.id, mentionable: role.mentionable } : null);
+      const access = await checkInteractionChannelAccess(interaction, role ? { id: role.id, mentionable: role.mentionable } : null);
       if (!access.ok) return replyEphemeral(interaction, t(locale, access.key, access.vars));
       destination = {
         type: 'discord_channel',

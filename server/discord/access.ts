@@ -1,5 +1,6 @@
 import type { REST } from '@discordjs/rest';
 import { AppError } from '../errors.ts';
+import { type ChannelRefusal, channelRefusal, isPostableChannelType } from './channel-rule.ts';
 import {
   canViewAndSend,
   computeBasePermissions,
@@ -7,14 +8,13 @@ import {
   hasPermission,
   MENTION_EVERYONE,
   type MemberPermissionContext,
-  SEND_MESSAGES,
-  VIEW_CHANNEL,
 } from './permissions.ts';
 import { botMember, botUserId, fetchMember, type GuildChannel, type GuildMember, type GuildSnapshot, invalidateDiscordCache, loadGuild } from './guild-reads.ts';
 
 /**
- * Who may post where, decided from the bot's REST view of a guild (guild-reads.ts). Used by the
- * API (destination checks, the server picker) and by the bot before each channel delivery.
+ * Who may post where, from the bot's REST view of a guild (guild-reads.ts), decided by the rule of
+ * channel-rule.ts. Used by the API (destination checks, the server picker) and by the channel
+ * sender before each delivery.
  */
 
 export type AccessFailureCode =
@@ -37,9 +37,6 @@ export interface ChannelAccessInput {
 }
 
 export const BOT_NOT_IN_GUILD_MESSAGE = 'Bot is not a member of this guild';
-
-/** Discord channel type of a guild text channel: the only kind reminders post to. */
-export const GUILD_TEXT = 0;
 
 function contextFor(guild: GuildSnapshot, userId: string, member: GuildMember): MemberPermissionContext {
   return {
@@ -92,33 +89,55 @@ export async function checkChannelAccess(rest: REST, input: ChannelAccessInput):
     channel = guild.channels.find((c) => c.id === input.channelId);
   }
   if (!channel) return fail('DISCORD_UNKNOWN_CHANNEL', `That channel does not exist in ${guild.name} (any more)`, { guild: guild.name });
-  if (channel.type !== GUILD_TEXT) return fail('DISCORD_UNKNOWN_CHANNEL', `#${channel.name} is not a text channel`, { channel: channel.name });
+  const found = channel;
+  const refusal = await channelRefusal({
+    channelType: found.type,
+    userPermissions: async () => {
+      const member = await fetchMember(rest, guild.id, input.userId);
+      return member ? memberChannelPermissions(guild, input.userId, member, found) : null;
+    },
+    botPermissions: async () => {
+      const botId = await botUserId(rest);
+      const bot = await botMember(rest, guild.id);
+      return bot ? memberChannelPermissions(guild, botId, bot, found) : null;
+    },
+    role: roleFact(guild, input.mentionRoleId ?? null),
+  });
+  return refusal ? refused(refusal, guild, found, input.mentionRoleId ?? null) : { ok: true };
+}
 
-  const member = await fetchMember(rest, guild.id, input.userId);
-  if (!member) return fail('DISCORD_NOT_MEMBER', `You are not a member of ${guild.name}`, { guild: guild.name });
-  const userPermissions = memberChannelPermissions(guild, input.userId, member, channel);
-  if (!hasPermission(userPermissions, VIEW_CHANNEL)) return fail('DISCORD_CANNOT_POST', `You can't see #${channel.name}`, { channel: channel.name, who: 'user' });
-  if (!hasPermission(userPermissions, SEND_MESSAGES)) return fail('DISCORD_CANNOT_POST', `You can't send messages in #${channel.name}`, { channel: channel.name, who: 'user' });
+function roleFact(guild: GuildSnapshot, roleId: string | null): { mentionable: boolean } | 'missing' | null {
+  if (!roleId) return null;
+  const role = guild.roles.find((r) => r.id === roleId);
+  return !role || role.id === guild.id ? 'missing' : { mentionable: role.mentionable };
+}
 
-  const botId = await botUserId(rest);
-  const bot = await botMember(rest, guild.id);
-  if (!bot) return fail('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE);
-  if (!canViewAndSend(memberChannelPermissions(guild, botId, bot, channel))) {
-    return fail('DISCORD_CANNOT_POST', `The bot can't send messages in #${channel.name}. Give it the View Channel and Send Messages permissions there.`, { channel: channel.name, who: 'bot' });
+/** The API's code and English words for a refusal, with the names they quote. */
+function refused(refusal: ChannelRefusal, guild: GuildSnapshot, channel: GuildChannel, roleId: string | null): AccessResult {
+  const role = guild.roles.find((r) => r.id === roleId)?.name ?? '';
+  switch (refusal) {
+    case 'NOT_TEXT_CHANNEL':
+      return fail('DISCORD_UNKNOWN_CHANNEL', `#${channel.name} is not a text channel`, { channel: channel.name });
+    case 'NOT_MEMBER':
+      return fail('DISCORD_NOT_MEMBER', `You are not a member of ${guild.name}`, { guild: guild.name });
+    case 'USER_CANNOT_VIEW':
+      return fail('DISCORD_CANNOT_POST', `You can't see #${channel.name}`, { channel: channel.name, who: 'user' });
+    case 'USER_CANNOT_SEND':
+      return fail('DISCORD_CANNOT_POST', `You can't send messages in #${channel.name}`, { channel: channel.name, who: 'user' });
+    case 'BOT_NOT_IN_GUILD':
+      return fail('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE);
+    case 'BOT_CANNOT_SEND':
+      return fail('DISCORD_CANNOT_POST', `The bot can't send messages in #${channel.name}. Give it the View Channel and Send Messages permissions there.`, {
+        channel: channel.name,
+        who: 'bot',
+      });
+    case 'UNKNOWN_ROLE':
+      return fail('DISCORD_UNKNOWN_ROLE', `The role to mention does not exist in ${guild.name} (any more)`, { guild: guild.name });
+    case 'USER_CANNOT_MENTION_ROLE':
+      return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The role @${role} can't be mentioned by you`, { role, who: 'user' });
+    case 'BOT_CANNOT_MENTION_ROLE':
+      return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The bot can't mention @${role}. Make the role mentionable or give the bot the Mention Everyone permission.`, { role, who: 'bot' });
   }
-
-  if (input.mentionRoleId) {
-    const role = guild.roles.find((r) => r.id === input.mentionRoleId);
-    if (!role || role.id === guild.id) return fail('DISCORD_UNKNOWN_ROLE', `The role to mention does not exist in ${guild.name} (any more)`, { guild: guild.name });
-    if (!role.mentionable && !hasPermission(userPermissions, MENTION_EVERYONE)) {
-      return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The role @${role.name} can't be mentioned by you`, { role: role.name, who: 'user' });
-    }
-    // Discord only pings a non-mentionable role when the sender (the bot) may mention everyone.
-    if (!role.mentionable && !hasPermission(memberChannelPermissions(guild, botId, bot, channel), MENTION_EVERYONE)) {
-      return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The bot can't mention @${role.name}. Make the role mentionable or give the bot the Mention Everyone permission.`, { role: role.name, who: 'bot' });
-    }
-  }
-  return { ok: true };
 }
 
 export interface PickerChannel {
@@ -139,7 +158,7 @@ export interface PickerChannel {
  */
 export async function listPostableChannels(rest: REST, guildId: string, userId: string): Promise<PickerChannel[]> {
   const { guild, member } = await guildAndMember(rest, guildId, userId);
-  const text = guild.channels.filter((c) => c.type === GUILD_TEXT && canViewAndSend(memberChannelPermissions(guild, userId, member, c)));
+  const text = guild.channels.filter((c) => isPostableChannelType(c.type) && canViewAndSend(memberChannelPermissions(guild, userId, member, c)));
   const botId = await botUserId(rest);
   const bot = await botMember(rest, guildId);
   return sortChannels(text, guild.channels).map((c) => {

@@ -1,0 +1,71 @@
+/**
+ * Who may post where: the one rule that the bot (at /remind, from what the interaction carries),
+ * the API (when a channel destination is saved) and the channel sender (again before each
+ * delivery) apply. Each caller gathers the facts its own way: the interaction already holds what
+ * Discord computed for the channel; the server reads a guild snapshot over REST
+ * (server/discord/access.ts). The answer is a refusal code; each caller words it for its reader.
+ */
+import { ADMINISTRATOR, ALL_PERMISSIONS, hasPermission, MENTION_EVERYONE, SEND_MESSAGES, VIEW_CHANNEL } from './permissions.ts';
+
+/** Discord channel type of a guild text channel: the only kind reminders post to. */
+export const GUILD_TEXT = 0;
+
+export const isPostableChannelType = (type: number): boolean => type === GUILD_TEXT;
+
+/** A permission value, or where to get it (the server reads members only as far as the rule needs them). */
+type Lazy<T> = T | (() => T | Promise<T>);
+
+export interface ChannelFacts {
+  /** The channel's Discord type; null when the caller cannot see it (the rule then trusts Discord). */
+  channelType: number | null;
+  /** The owner's permissions in the channel (overwrites applied); null when not a member of the guild. */
+  userPermissions: Lazy<bigint | null>;
+  /** The bot's permissions in the channel; null when the bot is not a member of the guild. */
+  botPermissions: Lazy<bigint | null>;
+  /** The role to mention: null for none, 'missing' when it does not exist or is @everyone. */
+  role: { mentionable: boolean } | 'missing' | null;
+}
+
+export type ChannelRefusal =
+  | 'NOT_TEXT_CHANNEL'
+  | 'NOT_MEMBER'
+  | 'USER_CANNOT_VIEW'
+  | 'USER_CANNOT_SEND'
+  | 'BOT_NOT_IN_GUILD'
+  | 'BOT_CANNOT_SEND'
+  | 'UNKNOWN_ROLE'
+  | 'USER_CANNOT_MENTION_ROLE'
+  | 'BOT_CANNOT_MENTION_ROLE';
+
+const value = async <T>(lazy: Lazy<T>): Promise<T> => (typeof lazy === 'function' ? await (lazy as () => T | Promise<T>)() : lazy);
+
+/** Discord grants an administrator everything, whatever the bits say. */
+const effective = (permissions: bigint): bigint => (hasPermission(permissions, ADMINISTRATOR) ? ALL_PERMISSIONS : permissions);
+
+/**
+ * Null when the owner may have the bot post in the channel (and ping the role); else the first
+ * reason it may not, in this order: the channel, the owner, the bot, the role.
+ */
+export async function channelRefusal(facts: ChannelFacts): Promise<ChannelRefusal | null> {
+  if (facts.channelType !== null && !isPostableChannelType(facts.channelType)) return 'NOT_TEXT_CHANNEL';
+
+  const userRaw = await value(facts.userPermissions);
+  if (userRaw === null) return 'NOT_MEMBER';
+  const user = effective(userRaw);
+  if (!hasPermission(user, VIEW_CHANNEL)) return 'USER_CANNOT_VIEW';
+  if (!hasPermission(user, SEND_MESSAGES)) return 'USER_CANNOT_SEND';
+
+  const botRaw = await value(facts.botPermissions);
+  if (botRaw === null) return 'BOT_NOT_IN_GUILD';
+  const bot = effective(botRaw);
+  if (!hasPermission(bot, VIEW_CHANNEL | SEND_MESSAGES)) return 'BOT_CANNOT_SEND';
+
+  if (facts.role === 'missing') return 'UNKNOWN_ROLE';
+  // Discord only pings a role that is not mentionable when the sender (the bot) may mention
+  // everyone; the owner must be allowed to as well, or the bot would ping on their behalf.
+  if (facts.role && !facts.role.mentionable) {
+    if (!hasPermission(user, MENTION_EVERYONE)) return 'USER_CANNOT_MENTION_ROLE';
+    if (!hasPermission(bot, MENTION_EVERYONE)) return 'BOT_CANNOT_MENTION_ROLE';
+  }
+  return null;
+}
