@@ -1,5 +1,5 @@
 /**
- * The Discord senders load discord.js (about 30 MB of memory) and the bot's message builders: a
+ * The Discord senders load discord.js (about 30 MB of memory) and the delivery message builders: a
  * server without Discord settings never loads them, and one with them loads them at the first
  * Discord send. createSender answers at once with this stand-in.
  */
