@@ -5,8 +5,8 @@
  * shipped through npm), else from Debian's `postgresql` package. PostgreSQL refuses to run as root,
  * so under root the cluster belongs to the unprivileged user `nobody`.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chownSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,8 @@ interface PostgresBinaries {
   postgres: string;
   from: string;
 }
+
+type User = { uid: number; gid: number } | undefined;
 
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -64,10 +66,24 @@ async function findBinaries(): Promise<PostgresBinaries> {
 }
 
 /** Under root, the uid/gid of `nobody` (PostgreSQL will not run as root); otherwise the current user. */
-function unprivilegedUser(): { uid: number; gid: number } | undefined {
+function unprivilegedUser(): User {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
+}
+
+/**
+ * The binaries as `user` can run them. A checkout under a folder closed to others (root's home, say)
+ * hides node_modules from `nobody`: then the installation (bin, lib, share: they find each other
+ * by relative paths) is copied into the cluster's own folder.
+ */
+function runnableBinaries(bins: PostgresBinaries, user: User, dir: string): PostgresBinaries {
+  if (!user || spawnSync(bins.initdb, ['--version'], { ...user, stdio: 'ignore' }).status === 0) return bins;
+  const installation = path.dirname(path.dirname(bins.initdb));
+  const copy = path.join(dir, 'pgsql');
+  cpSync(installation, copy, { recursive: true, verbatimSymlinks: true });
+  execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, copy]);
+  return { initdb: path.join(copy, 'bin', 'initdb'), postgres: path.join(copy, 'bin', 'postgres'), from: `${bins.from} (copied to ${copy})` };
 }
 
 function freePort(): Promise<number> {
@@ -106,10 +122,11 @@ async function waitUntilAccepting(url: string, server: ChildProcess, logFile: st
 }
 
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
-  const bins = await findBinaries();
+  const installed = await findBinaries();
   const user = unprivilegedUser();
   const dir = mkdtempSync(path.join(tmpdir(), 'chime-test-postgres-'));
   if (user) chownSync(dir, user.uid, user.gid);
+  const bins = runnableBinaries(installed, user, dir);
   const dataDir = path.join(dir, 'data');
   const logFile = path.join(dir, 'postgres.log');
   const env = { ...process.env, LC_ALL: 'C', LANG: 'C' };
