@@ -22,6 +22,8 @@ export const onPostgres = testDialect === 'postgres';
 
 /** The maintenance database of the postgres project's server (postgres-global-setup.ts). */
 const BASE_URL = onPostgres ? inject('testPostgresUrl') : '';
+/** A database with every migration applied, that test servers' databases are copies of. */
+const MIGRATED_TEMPLATE = onPostgres ? inject('testPostgresTemplate') : '';
 /** Where a test folder remembers its database, so a second server on the same folder finds the same data. */
 const URL_FILE = 'postgres-url';
 
@@ -48,12 +50,13 @@ export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T
 }
 
 /**
- * A new empty PostgreSQL database; its URL. C collation: text compares byte by byte as on SQLite
- * (README "Running on PostgreSQL").
+ * A new PostgreSQL database; its URL. Empty, or with `migrated`, a copy of the project's migrated
+ * template. C collation: text compares byte by byte as on SQLite (README "Running on PostgreSQL").
  */
-export async function createPostgresDatabase(): Promise<string> {
+export async function createPostgresDatabase(options: { migrated?: boolean } = {}): Promise<string> {
   const name = `chime_test_${process.pid}_${randomBytes(5).toString('hex')}`;
-  await admin((c) => c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`));
+  const source = options.migrated ? `template ${MIGRATED_TEMPLATE}` : `template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`;
+  await admin((c) => c.query(`create database ${name} ${source}`));
   created.add(name);
   const url = new URL(BASE_URL);
   url.pathname = `/${name}`;
@@ -73,7 +76,7 @@ export async function testDatabaseUrl(dir: string): Promise<string> {
   if (!onPostgres) return path.join(dir, 'chime.db');
   const file = path.join(dir, URL_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const url = await createPostgresDatabase();
+  const url = await createPostgresDatabase({ migrated: true });
   writeFileSync(file, url);
   return url;
 }
