@@ -1,38 +1,42 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
 
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 120_000,
   // Each file gets its own process: servers, SQLite files and timers never leak between files.
   pool: 'forks' as const,
+  // Cheaper password hashing (tests/helpers/fast-password-hashing.ts).
+  setupFiles: ['tests/helpers/fast-password-hashing.ts'],
 };
 
-/** Test files that run against a real server and database, so they run on PostgreSQL as well. */
-const POSTGRES_SUITES = [
-  'tests/api-*.test.ts',
-  'tests/bot-commands.test.ts',
-  'tests/bot-delivery.test.ts',
-  'tests/bot-gateway-lease.test.ts',
-  'tests/bot-lifecycle.test.ts',
-  'tests/calendar-feed.test.ts',
-  'tests/discord-*.test.ts',
-  'tests/email-*.test.ts',
-  'tests/login-throttle.test.ts',
-  'tests/metrics.test.ts',
-  'tests/prepared-query.test.ts',
-  'tests/reminder-*.test.ts',
-  'tests/reminders-*.test.ts',
-  'tests/roles.test.ts',
-  'tests/scheduler.test.ts',
-  'tests/scheduler-instances.test.ts',
-  'tests/scheduler-recovery.test.ts',
-  'tests/scheduler-worker.test.ts',
-  'tests/shared-state.test.ts',
-  'tests/snooze.test.ts',
-  'tests/webhook-delivery.test.ts',
-  'tests/webhook-routes.test.ts',
-  'tests/postgres-*.test.ts',
-];
+const BROWSER_DIR = 'tests/e2e';
+
+/** Every test file outside the browser tests, with its text. */
+function apiTestFiles(dir = 'tests'): { file: string; text: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) return file === BROWSER_DIR || entry.name === 'node_modules' ? [] : apiTestFiles(file);
+    return entry.name.endsWith('.test.ts') ? [{ file, text: readFileSync(file, 'utf8') }] : [];
+  });
+}
+
+/**
+ * Which database a test file runs on is read from the file itself:
+ * - a file that starts a test server or opens the test database (it imports tests/helpers/server.ts,
+ *   tests/helpers/test-database.ts or the bot harness) runs on SQLite and again on PostgreSQL;
+ * - a first-line comment `// Runs on SQLite only: <why>` or `// Runs on PostgreSQL only: <why>`
+ *   keeps it to one of them;
+ * - any other file (unit tests) runs once, in `server`.
+ */
+const USES_TEST_DATABASE = /from '[^']*(helpers\/server|helpers\/test-database|bot-harness)\.ts'/;
+const SQLITE_ONLY = /^\/\/ Runs on SQLite only\b/;
+const POSTGRES_ONLY = /^\/\/ Runs on PostgreSQL only\b/;
+
+const files = apiTestFiles();
+const SQLITE_SUITES = files.filter(({ text }) => !POSTGRES_ONLY.test(text)).map(({ file }) => file);
+const POSTGRES_SUITES = files.filter(({ text }) => POSTGRES_ONLY.test(text) || (USES_TEST_DATABASE.test(text) && !SQLITE_ONLY.test(text))).map(({ file }) => file);
 
 export default defineConfig({
   test: {
@@ -41,25 +45,26 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-artifacts/vitest-results.json' },
     projects: [
-      { test: { ...shared, name: 'server', include: ['tests/*.test.ts'], exclude: [...configDefaults.exclude, 'tests/postgres-*.test.ts'] } },
+      { test: { ...shared, name: 'server', include: SQLITE_SUITES } },
       {
         test: {
           ...shared,
           name: 'postgres',
           // The API, scheduler and bot suites again, each test server on a throwaway PostgreSQL
-          // database (tests/helpers/test-database.ts; TEST_POSTGRES_URL says where). Pure unit tests
-          // and SQLite-only ones (busy handling, the SQLite schema) run once, in `server`.
+          // database (tests/helpers/test-database.ts) of one PostgreSQL server for the run:
+          // TEST_POSTGRES_URL's, or one started for the run (tests/helpers/postgres-global-setup.ts).
           include: POSTGRES_SUITES,
           env: { CHIME_TEST_DB: 'postgres' },
+          globalSetup: ['tests/helpers/postgres-global-setup.ts'],
         },
       },
       {
         test: {
           ...shared,
           name: 'browser',
-          include: ['tests/e2e/**/*.test.ts'],
+          include: [`${BROWSER_DIR}/**/*.test.ts`],
           // Builds web/dist when it is older than the dashboard sources (browser tests serve it).
-          globalSetup: ['tests/e2e/global-setup.ts'],
+          globalSetup: [`${BROWSER_DIR}/global-setup.ts`],
         },
       },
     ],

@@ -1,3 +1,4 @@
+// Runs on SQLite only: how addresses are classified does not depend on the database (vitest.config.ts).
 /**
  * The webhook address policy (server/net/address-policy.ts): one classification of IP addresses
  * used when a URL is saved or tested and again on every address a connection is about to use.

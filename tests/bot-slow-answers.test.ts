@@ -1,3 +1,4 @@
+// Runs on SQLite only: another process holds SQLite's write lock (vitest.config.ts).
 /**
  * Discord forgets an interaction that gets no first response within 3 seconds (the fake Discord
  * does the same). When the database holds the bot up (another process holds SQLite's write lock, as

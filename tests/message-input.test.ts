@@ -1,3 +1,4 @@
+// Runs on SQLite only: which messages read as blank does not depend on the database (vitest.config.ts).
 /**
  * A message made only of invisible characters (NUL, controls, format characters such as zero-width
  * spaces, whitespace) reads as empty wherever it is delivered: it is refused like a blank one.

@@ -1,3 +1,4 @@
+// Runs on SQLite only: SQLite's migration history (postgres-backend.test.ts compares the PostgreSQL schema) (vitest.config.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

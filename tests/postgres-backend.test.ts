@@ -1,3 +1,4 @@
+// Runs on PostgreSQL only: what only PostgreSQL has to prove (vitest.config.ts).
 /**
  * What only PostgreSQL has to prove (project `postgres`): the migrations build the same schema as
  * on SQLite, numbers come back as numbers, transactions behave as SQLite's one-writer-at-a-time,

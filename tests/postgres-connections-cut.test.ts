@@ -1,3 +1,4 @@
+// Runs on PostgreSQL only: PostgreSQL cuts its connections (vitest.config.ts).
 /**
  * PostgreSQL cuts every connection (a restart, a failover, an administrator's
  * pg_terminate_backend) or refuses new ones for a while: the instances keep serving, the delivery

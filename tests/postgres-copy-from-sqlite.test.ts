@@ -1,3 +1,4 @@
+// Runs on PostgreSQL only: the copy from SQLite to PostgreSQL (vitest.config.ts).
 /**
  * Moving a deployment from SQLite to PostgreSQL (README "Moving from SQLite to PostgreSQL"): a
  * real server fills a real SQLite file, `npm run admin -- copy-from-sqlite` runs as a real process

@@ -1,3 +1,4 @@
+// Runs on SQLite only: the recurrence rules do not depend on the database (vitest.config.ts).
 /**
  * Property tests: server/time/recurrence.ts, and the same rules through the HTTP API, against an
  * independent oracle written with Temporal (temporal-polyfill): its own calendar arithmetic and its

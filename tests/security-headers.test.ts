@@ -1,3 +1,4 @@
+// Runs on SQLite only: the HTTP headers do not depend on the database (vitest.config.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// Runs on SQLite only: another process holds SQLite's write lock (vitest.config.ts).
 /**
  * Another process holding SQLite's write lock (a backup, the sqlite3 shell): the server keeps
  * its event loop free, /healthz answers at once and says "degraded", writes wait a bounded time

@@ -1,3 +1,4 @@
+// Runs on SQLite only: the webhook address guard does not depend on the database (vitest.config.ts).
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedLookup } from '../server/net/ssrf-guard.ts';

@@ -1,3 +1,4 @@
+// Runs on SQLite only: zone names do not depend on the database (vitest.config.ts).
 /**
  * Zone ids round-trip: what a user picks is what the API answers, on sign-up, on the account and
  * on a reminder (README "Time": kept as chosen, case fixed, legacy aliases under their modern

@@ -9,7 +9,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type FakeDiscord, startFakeDiscord } from '../fake-discord/index.ts';
 import { client, signUp } from '../helpers/server.ts';
-import { axeViolations, DESKTOP, launchBrowser, MOBILE, screenshot, sessionStorageEntries } from './helpers.ts';
+import { axeViolations, DESKTOP, launchBrowser, linkDiscordAccount, MOBILE, screenshot, sessionStorageEntries } from './helpers.ts';
 
 
 /**
@@ -53,6 +53,8 @@ async function newPage(opts: { viewport?: { width: number; height: number }; sto
     }, opts.storage);
   }
   const page = await context.newPage();
+  // Below the test timeout, so a step that never happens fails with its own locator and call log.
+  page.setDefaultTimeout(20_000);
   page.on('console', (msg) => {
     if (msg.type() === 'error') consoleErrors.push(msg.text());
   });
@@ -180,24 +182,21 @@ describe('Discord callback page (browser)', () => {
     expect(account.identities.map((i: { provider: string }) => i.provider).sort()).toEqual(['app', 'discord']);
   });
 
-  it('says a Discord account linked to another Chime account is the problem, and leads back to the account (issue 14)', async () => {
-    // Someone already signed up with this Discord account.
-    discordUser('taken', 'taken@discord.example');
-    const first = await newPage();
-    await continueWithDiscord(first);
-    await first.getByTestId('setup-form').waitFor();
-    await first.fill('#setup-email', `taken-${Date.now()}@example.com`);
-    await first.fill('#setup-username', 'Taken');
-    await first.fill('#setup-password', 'Sup3r-secret!');
-    await first.getByTestId('setup-submit').click();
-    await first.waitForURL(url('/home'));
+  describe('says a Discord account linked to another Chime account is the problem, and leads back to the account (issue 14)', () => {
+    let taken: string;
+    beforeAll(async () => {
+      // Someone already has this Discord account connected to their Chime account.
+      taken = discordUser('taken', 'taken@discord.example');
+      await linkDiscordAccount(baseUrl, fake, await signUp(baseUrl), taken);
+    });
 
     // Another signed-in user tries to connect the same Discord account.
-    for (const [name, viewport, theme] of [
+    it.each([
       ['light', DESKTOP, 'light'],
       ['dark', DESKTOP, 'dark'],
       ['390', MOBILE, 'light'],
-    ] as const) {
+    ] as const)('%s', async (name, viewport, theme) => {
+      fake.setAuthorizingUser(taken);
       const user = await signUp(baseUrl);
       const page = await newPage({ viewport, storage: { ...sessionStorageEntries(user), 'vite-ui-theme': theme } });
       await page.goto(url('/account'));
@@ -214,7 +213,7 @@ describe('Discord callback page (browser)', () => {
       await page.getByTestId('back-to-account').click();
       await page.waitForURL(url('/account'));
       expect(await page.getByTestId('identity-discord').textContent()).toContain('Not connected');
-    }
+    });
   });
 
   it('shows the error screen for ?error=, a missing code, a refused authorization and a bad state', async () => {

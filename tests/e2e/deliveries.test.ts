@@ -70,7 +70,10 @@ describe('delivery history and problems (browser)', () => {
     await delivery.getByTestId('delivery-resend').click();
     expect((await replay).headers()['idempotent-replayed']).toBe('true');
     await page.getByText('Resend queued.').waitFor();
-    await sleep(500);
+    // A queued send would have turned the delivery back to pending before the answer (or, sent
+    // already, reached the sink): delivered with two requests means nothing more will go out.
+    const row = await e2e.server.app.db.selectFrom('deliveries').select(['status', 'attempts']).where('reminder_id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'delivered', attempts: 2 });
     expect(sink.requests).toHaveLength(2);
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
@@ -111,6 +114,15 @@ describe('delivery history and problems (browser)', () => {
 
     await screenshot(page, 'delivery-history-light');
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('shows the attempts in dark (no axe violations), at 390 px (no overflow) and in French', async () => {
+    const user = await e2e.signUp();
+    sink.reply((_req, i) => (i === 0 ? { status: 500 } : { status: 204 }));
+    const { id } = await fire(user.id, 'Water the plants');
+    await sink.waitFor(2);
+    await settle(id);
+
     const dark = await e2e.signedInPage({ user, storage: { 'vite-ui-theme': 'dark' } });
     await openHistory(dark.page, id);
     await screenshot(dark.page, 'delivery-history-dark');
@@ -157,22 +169,6 @@ describe('delivery history and problems (browser)', () => {
     expect(await rows.getByTestId('delivery-problem-error').textContent()).toBe('The receiver refused the request (HTTP 400).');
     await screenshot(page, 'delivery-problems-light');
     expect(await axeViolations(page)).toEqual([]);
-    const dark = await e2e.signedInPage({ user, storage: { 'vite-ui-theme': 'dark' } });
-    await dark.page.goto(e2e.url('/home'));
-    await dark.page.getByTestId('delivery-problems').waitFor();
-    await screenshot(dark.page, 'delivery-problems-dark');
-    expect(await axeViolations(dark.page)).toEqual([]);
-    const mobile = await e2e.signedInPage({ user, viewport: MOBILE });
-    await mobile.page.goto(e2e.url('/home'));
-    await mobile.page.getByTestId('delivery-problems').waitFor();
-    expect(await mobile.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
-    await screenshot(mobile.page, 'delivery-problems-mobile');
-    const es = await e2e.signedInPage({ user, storage: { language: 'es' } });
-    await es.page.goto(e2e.url('/home'));
-    const esRow = es.page.getByTestId('delivery-problem');
-    await esRow.waitFor();
-    expect(await esRow.getByTestId('delivery-problem-error').textContent()).toBe('El receptor rechazó la solicitud (HTTP 400).');
-    expect(await esRow.getByTestId('delivery-problem-destination').textContent()).toBe(`Webhook genérico · 127.0.0.1:${sink.port}`);
 
     // The link opens the reminder scrolled to its history.
     await rows.getByTestId('delivery-problem-link').click();
@@ -191,13 +187,40 @@ describe('delivery history and problems (browser)', () => {
     await card.waitFor({ state: 'detached' });
     expect((await dismissed).status()).toBe(200);
     expect((await user.api.get('/api/reminders/errors')).body).toEqual([]);
+    const problemsLoaded = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/reminders/errors');
     await page.reload();
+    await problemsLoaded;
     await page.getByTestId('dashboard').waitFor();
-    await sleep(300);
+    // The frame after the answer has it rendered.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     expect(await page.getByTestId('delivery-problems').count()).toBe(0);
     // The history keeps it.
     const history = await user.api.get(`/api/reminders/${id}/deliveries`);
     expect(history.body.deliveries[0].status).toBe('failed');
+  });
+
+  it('shows a failed delivery in dark (no axe violations), at 390 px (no overflow) and in Spanish', async () => {
+    const user = await e2e.signUp();
+    sink.reply({ status: 400 });
+    const { id } = await fire(user.id, 'Pay the rent');
+    await settle(id);
+
+    const dark = await e2e.signedInPage({ user, storage: { 'vite-ui-theme': 'dark' } });
+    await dark.page.goto(e2e.url('/home'));
+    await dark.page.getByTestId('delivery-problems').waitFor();
+    await screenshot(dark.page, 'delivery-problems-dark');
+    expect(await axeViolations(dark.page)).toEqual([]);
+    const mobile = await e2e.signedInPage({ user, viewport: MOBILE });
+    await mobile.page.goto(e2e.url('/home'));
+    await mobile.page.getByTestId('delivery-problems').waitFor();
+    expect(await mobile.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+    await screenshot(mobile.page, 'delivery-problems-mobile');
+    const es = await e2e.signedInPage({ user, storage: { language: 'es' } });
+    await es.page.goto(e2e.url('/home'));
+    const esRow = es.page.getByTestId('delivery-problem');
+    await esRow.waitFor();
+    expect(await esRow.getByTestId('delivery-problem-error').textContent()).toBe('El receptor rechazó la solicitud (HTTP 400).');
+    expect(await esRow.getByTestId('delivery-problem-destination').textContent()).toBe(`Webhook genérico · 127.0.0.1:${sink.port}`);
   });
 
   it('pages the history with Load more, newest occurrence first, and marks late deliveries', async () => {

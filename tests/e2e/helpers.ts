@@ -152,12 +152,15 @@ export function useE2E(options: { overrides?: Partial<Config>; env?: Record<stri
   return state;
 }
 
-/** Full-page PNG in test-artifacts/screenshots/<name>.png; returns the file path. */
+/** Whether screenshot() saves anything: only when asked (README "Tests"), as nothing checks the images. */
+const SAVE_SCREENSHOTS = process.env.SCREENSHOTS === '1';
+
+/** With SCREENSHOTS=1, a full-page PNG in test-artifacts/screenshots/<name>.png; returns the file path. */
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  // Let CSS transitions/animations settle so the shot is deterministic.
-  await page.waitForTimeout(300);
+  if (!SAVE_SCREENSHOTS) return file;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // animations: 'disabled' finishes transitions and animations first, so the shot is deterministic.
   await page.screenshot({ path: file, fullPage: options.fullPage ?? true, animations: 'disabled' });
   return file;
 }

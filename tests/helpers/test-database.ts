@@ -1,15 +1,16 @@
 /**
  * Which database the tests run against: SQLite files by default, PostgreSQL with
  * CHIME_TEST_DB=postgres (the `postgres` vitest project). On PostgreSQL every test server gets a
- * throwaway database, created from TEST_POSTGRES_URL (a role allowed to CREATE DATABASE) and
- * dropped when the server closes, or at the end of the test file when the test kept the folder.
+ * throwaway database, created on the project's server (TEST_POSTGRES_URL, or the throwaway server
+ * postgres-global-setup.ts starts) and dropped when the server closes, or at the end of the test
+ * file when the test kept the folder.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../server/db/connection.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { dropPostgresDatabaseNamed } from './drop-postgres-database.ts';
@@ -19,7 +20,10 @@ export type TestDialect = 'sqlite' | 'postgres';
 export const testDialect: TestDialect = process.env.CHIME_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 export const onPostgres = testDialect === 'postgres';
 
-const BASE_URL = process.env.TEST_POSTGRES_URL || 'postgres://chime:chime@127.0.0.1:5432/postgres';
+/** The maintenance database of the postgres project's server (postgres-global-setup.ts). */
+const BASE_URL = onPostgres ? inject('testPostgresUrl') : '';
+/** A database with every migration applied, that test servers' databases are copies of. */
+const MIGRATED_TEMPLATE = onPostgres ? inject('testPostgresTemplate') : '';
 /** Where a test folder remembers its database, so a second server on the same folder finds the same data. */
 const URL_FILE = 'postgres-url';
 
@@ -30,12 +34,13 @@ const created = new Set<string>();
  * test database is being created, dropped, cut off or refusing connections.
  */
 export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  if (!BASE_URL) throw new Error('no PostgreSQL server: run this file in the postgres project (CHIME_TEST_DB=postgres)');
   const client = new pg.Client({ connectionString: BASE_URL });
   try {
     await client.connect();
   } catch (err) {
     // Loud: a PostgreSQL run that cannot reach PostgreSQL must fail, not pass on SQLite.
-    throw new Error(`CHIME_TEST_DB=postgres but PostgreSQL is not reachable at TEST_POSTGRES_URL (${new URL(BASE_URL).host}): ${(err as Error).message}`);
+    throw new Error(`CHIME_TEST_DB=postgres but PostgreSQL is not reachable at ${new URL(BASE_URL).host}: ${(err as Error).message}`);
   }
   try {
     return await fn(client);
@@ -45,12 +50,13 @@ export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T
 }
 
 /**
- * A new empty PostgreSQL database; its URL. C collation: text compares byte by byte as on SQLite
- * (README "Running on PostgreSQL").
+ * A new PostgreSQL database; its URL. Empty, or with `migrated`, a copy of the project's migrated
+ * template. C collation: text compares byte by byte as on SQLite (README "Running on PostgreSQL").
  */
-export async function createPostgresDatabase(): Promise<string> {
+export async function createPostgresDatabase(options: { migrated?: boolean } = {}): Promise<string> {
   const name = `chime_test_${process.pid}_${randomBytes(5).toString('hex')}`;
-  await admin((c) => c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`));
+  const source = options.migrated ? `template ${MIGRATED_TEMPLATE}` : `template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`;
+  await admin((c) => c.query(`create database ${name} ${source}`));
   created.add(name);
   const url = new URL(BASE_URL);
   url.pathname = `/${name}`;
@@ -70,7 +76,7 @@ export async function testDatabaseUrl(dir: string): Promise<string> {
   if (!onPostgres) return path.join(dir, 'chime.db');
   const file = path.join(dir, URL_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const url = await createPostgresDatabase();
+  const url = await createPostgresDatabase({ migrated: true });
   writeFileSync(file, url);
   return url;
 }
