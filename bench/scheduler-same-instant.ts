@@ -62,6 +62,15 @@ export async function machineLimitMs(sink: SinkProcess, count: number): Promise<
   return Math.round(ms);
 }
 
+/** Resolves once the server's delivery thread answers (/metrics carries its figures): it has armed its timer. */
+async function deliveryThreadReady(url: string): Promise<void> {
+  for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    const res = await fetch(`${url}/metrics`).catch(() => null);
+    if (res?.ok && (await res.text()).includes('chime_delivery_lateness_seconds')) return;
+  }
+  throw new Error('the delivery thread did not start within 60 s');
+}
+
 export async function runCase(options: { due: number; hosts: number; port?: number; leadSeconds?: number }) {
   const { due, hosts } = options;
   const dir = mkdtempSync(path.join(tmpdir(), 'chime-bench-instant-'));
@@ -72,6 +81,7 @@ export async function runCase(options: { due: number; hosts: number; port?: numb
     await seedSchedulerDatabase(file, { filler: 10_000, dueAtMs: new Array<number>(due).fill(placeholder), url: `${sink.url}/hook`, urls: sink.urls.map((u) => `${u}/hook`) });
     const server = await startServerProcess({ DATABASE_URL: file, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SERVE_WEB: 'false', LOG_LEVEL: 'warn' }, options.port ?? 3914);
     try {
+      await deliveryThreadReady(server.url);
       // The limit is measured while the server idles, just before the burst, against the same sink.
       await machineLimitMs(sink, due); // warm-up: connections and JIT
       const limitMs = await machineLimitMs(sink, due);

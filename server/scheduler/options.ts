@@ -2,7 +2,7 @@ import { LATE_THRESHOLD_MS } from './late.ts';
 import { DEFAULT_RETRY_POLICY } from './retry-policy.ts';
 
 export interface SchedulerOptions {
-  /** Reminders claimed per transaction. */
+  /** Reminders claimed per transaction, at most (sends in flight wait while a claim runs on SQLite). */
   batchSize: number;
   /** Sends in flight overall. */
   concurrency: number;
@@ -46,7 +46,7 @@ export interface SchedulerOptions {
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
-  batchSize: 1000,
+  batchSize: 250,
   concurrency: 256,
   perHostConcurrency: 32,
   retryDelaysMs: [...DEFAULT_RETRY_POLICY.retryDelaysMs],

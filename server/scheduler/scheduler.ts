@@ -24,6 +24,8 @@ export { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './options.ts';
 /**
  * The first claim of a tick takes at most this many reminders, and each next one four times more
  * (up to batchSize): the first sends of a burst start after a small transaction, not a large one.
+ * A claim runs on the delivery thread's event loop (SQLite answers synchronously), so sends in
+ * flight wait for it: batchSize keeps each one short.
  */
 const FIRST_BATCH = 50;
 /** After a tick that could claim nothing of what is due (rows locked elsewhere), look again this much later. */
