@@ -88,7 +88,11 @@ export async function runCase(options: { due: number; hosts: number; port?: numb
       // Aimed now, well ahead: the server sees another process's write within WATCH_POLL_MS (500 ms) and re-arms.
       const dueAt = Date.now() + (options.leadSeconds ?? 2) * 1000;
       if (retime(file, placeholder, dueAt) !== due) throw new Error('retime failed');
-      const stats = await sink.waitForCount(due, 60_000, 20);
+      // A loaded machine can take minutes: report what arrived rather than fail the whole run.
+      const stats = await sink.waitForCount(due, 180_000, 20).catch((err: { stats?: Awaited<ReturnType<SinkProcess['stats']>> }) => {
+        if (!err.stats) throw err;
+        return err.stats;
+      });
       const lateness = (await sink.receipts()).map((r) => r[3] - dueAt).sort((a, b) => a - b);
       const p99 = percentile(lateness, 99);
       return {
