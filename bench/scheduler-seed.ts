@@ -9,6 +9,8 @@ export interface SchedulerSeed {
   /** Due instant of each reminder that will fire; each gets one webhook destination to `url`. */
   dueAtMs: number[];
   url: string;
+  /** When given, due reminder i posts to urls[i % urls.length] instead of `url` (several hosts). */
+  urls?: string[];
   accounts?: number;
 }
 
@@ -35,7 +37,7 @@ export async function seedSchedulerDatabase(file: string, seed: SchedulerSeed): 
   const dueIds: string[] = [];
   const far = Date.now() + 400 * 86_400_000;
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
-  const metadata = JSON.stringify({ url: seed.url, platform: 'generic' });
+  const metadataOf = (seed.urls ?? [seed.url]).map((url) => JSON.stringify({ url, platform: 'generic' }));
   sqlite.transaction(() => {
     const n = seed.accounts ?? 1000;
     for (let a = 0; a < n; a++) {
@@ -52,7 +54,7 @@ export async function seedSchedulerDatabase(file: string, seed: SchedulerSeed): 
       const fire = new Date(ms).toISOString();
       // ONCE and DAILY mixed: recurring ones are advanced by the claim, ONCE ones completed.
       insertReminder.run(id, accounts[i % n], `Due ${i}`, ...utcWallClock(fire), fire, i % 2 === 0 ? 'ONCE' : 'DAILY', fire, fire, now, now);
-      insertDestination.run(randomUUID(), id, metadata, secret, now);
+      insertDestination.run(randomUUID(), id, metadataOf[i % metadataOf.length], secret, now);
       dueIds.push(id);
     });
   })();

@@ -8,11 +8,14 @@
  *   GET  /_sink/receipts  -> [[webhook_id, reminder_id, occurrence_at, first_received_at, count], ...]
  *   POST /_sink/reset     -> clears everything
  *   POST /_sink/config    -> { status?, delay_ms? } how webhooks are answered
+ *   GET  /_sink/first-after?at=MS -> { at } the first arrival at or after that instant (or null)
  *
- * Standalone: `tsx bench/webhook-sink.ts [port]` prints `{"port": N}` on its first line.
+ * Standalone: `tsx bench/webhook-sink.ts [port] [hosts]` prints `{"port": N, "ports": [...]}` on its
+ * first line. With hosts > 1 it listens on that many ports (each a webhook host of its own to the
+ * sender, which limits per host:port), all counted together.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +50,7 @@ function field(body: string, marker: string): string {
   return end < 0 ? '' : body.slice(start, end);
 }
 
-export function serveSink(port = 0): Promise<number> {
+export async function serveSink(port = 0, hosts = 1): Promise<number[]> {
   const byId = new Map<string, Receipt>();
   const idsByOccurrence = new Map<string, string | string[]>();
   let received = 0;
@@ -55,10 +58,12 @@ export function serveSink(port = 0): Promise<number> {
   let duplicateOccurrences = 0;
   let firstAt: number | null = null;
   let lastAt: number | null = null;
+  /** Every arrival instant, in order (time to the first resend after a restart). */
+  const arrivals: number[] = [];
   let status = 200;
   let delayMs = 0;
 
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -74,8 +79,13 @@ export function serveSink(port = 0): Promise<number> {
           for (const [id, r] of byId) rows.push([id, r.reminderId, r.occurrenceAt, r.firstAt, r.count]);
           return res.end(JSON.stringify(rows));
         }
+        if (url.startsWith('/_sink/first-after')) {
+          const after = Number(new URL(url, 'http://sink').searchParams.get('at'));
+          return res.end(JSON.stringify({ at: arrivals.find((t) => t >= after) ?? null }));
+        }
         if (url === '/_sink/reset') {
           byId.clear();
+          arrivals.length = 0;
           idsByOccurrence.clear();
           received = duplicateIds = duplicateOccurrences = 0;
           firstAt = lastAt = null;
@@ -92,6 +102,7 @@ export function serveSink(port = 0): Promise<number> {
       }
       const now = Date.now();
       received += 1;
+      arrivals.push(now);
       firstAt ??= now;
       lastAt = now;
       const id = String(req.headers['webhook-id'] ?? '');
@@ -122,13 +133,22 @@ export function serveSink(port = 0): Promise<number> {
       if (delayMs > 0) setTimeout(answer, delayMs);
       else answer();
     });
-  });
-  server.keepAliveTimeout = 60_000;
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  };
+  const ports: number[] = [];
+  for (let i = 0; i < hosts; i++) {
+    const server = createServer(handle);
+    server.keepAliveTimeout = 60_000;
+    ports.push(await new Promise<number>((resolve) => server.listen(i === 0 ? port : 0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))));
+  }
+  return ports;
 }
 
 export interface SinkProcess {
   url: string;
+  /** One base URL per port (webhook host); urls[0] === url. */
+  urls: string[];
+  /** The first arrival at or after `atMs` (null: none yet). */
+  firstAfter(atMs: number): Promise<number | null>;
   pid: number;
   stats(): Promise<SinkStats>;
   receipts(): Promise<ReceiptRow[]>;
@@ -140,21 +160,24 @@ export interface SinkProcess {
 }
 
 /** Starts the sink as a separate process (plain node with the tsx loader). */
-export async function startSinkProcess(): Promise<SinkProcess> {
+export async function startSinkProcess(hosts = 1): Promise<SinkProcess> {
   const file = fileURLToPath(import.meta.url);
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file, '0', String(hosts)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const ports = await new Promise<number[]>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
-    rl.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+    rl.once('line', (line) => resolve((JSON.parse(line) as { ports: number[] }).ports));
     child.once('exit', (code) => reject(new Error(`sink exited with ${code}`)));
   });
-  const url = `http://127.0.0.1:${port}`;
+  const urls = ports.map((p) => `http://127.0.0.1:${p}`);
+  const url = urls[0]!;
   const get = async <T>(path: string, body?: unknown): Promise<T> => {
     const res = await fetch(url + path, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
     return (await res.json()) as T;
   };
   return {
     url,
+    urls,
+    firstAfter: async (atMs) => (await get<{ at: number | null }>(`/_sink/first-after?at=${atMs}`)).at,
     pid: child.pid!,
     stats: () => get<SinkStats>('/_sink/stats'),
     receipts: () => get<ReceiptRow[]>('/_sink/receipts'),
@@ -180,7 +203,7 @@ export async function startSinkProcess(): Promise<SinkProcess> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const port = await serveSink(Number(process.argv[2] ?? 0));
-  process.stdout.write(JSON.stringify({ port }) + '\n');
+  const ports = await serveSink(Number(process.argv[2] ?? 0), Number(process.argv[3] ?? 1));
+  process.stdout.write(JSON.stringify({ port: ports[0], ports }) + '\n');
   process.on('SIGTERM', () => process.exit(0));
 }

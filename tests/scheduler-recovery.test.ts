@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultInstanceId, deliveryLeaseOwner, takeInstanceName } from '../server/lib/leadership.ts';
 import { startTestServer } from './helpers/server.ts';
 import { seedAccount, seedReminder, startWebhookSink, type WebhookSink } from './helpers/webhook-sink.ts';
 
@@ -132,6 +133,45 @@ describe('scheduler across restarts', () => {
     }
   });
 
+  it('an instance started again takes back the leases of its earlier life at once; another instance\'s wait for their expiry', async () => {
+    const dir = freshDir();
+    const first = await startTestServer({ dir, overrides: { schedulerEnabled: false } });
+    // A sender that never answers: the occurrences are claimed (outbox rows written) but not sent.
+    first.app.scheduler.registerSender('webhook', {
+      concurrencyKey: () => 'stuck',
+      send: (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ ok: false, retryable: true, code: 'TEST_ABORTED', error: 'aborted' }))),
+    });
+    first.app.scheduler.setOptions({ shutdownTimeoutMs: 50 });
+    const accountId = await seedAccount(first.app.db);
+    const own = await seedReminder(first.app.db, { accountId, at: Date.now() - 5, destinations: [{ url: sink.url }] });
+    const others = await seedReminder(first.app.db, { accountId, at: Date.now() - 5, destinations: [{ url: sink.url }] });
+    await first.app.scheduler.tick();
+    await first.close();
+    // What a SIGKILL leaves: each row still leased for the whole DELIVERY_LEASE_SECONDS (30 s), one
+    // to this instance's delivery thread 0, one to another instance's.
+    const until = new Date(Date.now() + 30_000).toISOString();
+    const reopened = await startTestServer({ dir, overrides: { schedulerEnabled: false } });
+    await reopened.app.db.updateTable('deliveries').set({ lease_owner: 'box-1:t0', lease_expires_at: until }).where('reminder_id', '=', own.id).execute();
+    await reopened.app.db.updateTable('deliveries').set({ lease_owner: 'box-2:t0', lease_expires_at: until }).where('reminder_id', '=', others.id).execute();
+    await reopened.close();
+
+    const started = Date.now();
+    const again = await startTestServer({ dir, env: { CHIME_INSTANCE_ID: 'box-1' } });
+    try {
+      await sink.waitFor(sink.requests.length + 1, 5000);
+      expect(forReminder(own.id)).toHaveLength(1);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await again.app.scheduler.drain();
+      // The other instance's row waits for its lease to run out (it may still be sending it).
+      expect(forReminder(others.id)).toHaveLength(0);
+      const rows = await again.app.db.selectFrom('deliveries').select(['reminder_id', 'status', 'lease_owner']).execute();
+      expect(rows.find((r) => r.reminder_id === own.id)).toMatchObject({ status: 'delivered', lease_owner: null });
+      expect(rows.find((r) => r.reminder_id === others.id)).toMatchObject({ status: 'pending', lease_owner: 'box-2:t0' });
+    } finally {
+      await again.close();
+    }
+  });
+
   it('with the loop disabled by config nothing fires by itself, but tick() works', async () => {
     const server = await startTestServer({ overrides: { schedulerEnabled: false } });
     try {
@@ -145,5 +185,28 @@ describe('scheduler across restarts', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('instance names', () => {
+  it('the default is stable for a host and database, and differs between databases', () => {
+    const a = defaultInstanceId('./data/chime.db', 'box');
+    expect(defaultInstanceId(path.resolve('./data/chime.db'), 'box')).toBe(a);
+    expect(defaultInstanceId('sqlite:./data/chime.db', 'box')).toBe(a);
+    expect(defaultInstanceId('./data/other.db', 'box')).not.toBe(a);
+    expect(defaultInstanceId('./data/chime.db', 'other-box')).not.toBe(a);
+    expect(a).toMatch(/^box-[0-9a-f]{8}$/);
+  });
+
+  it('two apps of one process on one database get different names; a name given back is taken again', () => {
+    const first = takeInstanceName('box-test');
+    const second = takeInstanceName('box-test');
+    expect([first.name, second.name]).toEqual(['box-test', 'box-test-2']);
+    first.release();
+    const again = takeInstanceName('box-test');
+    expect(again.name).toBe('box-test');
+    second.release();
+    again.release();
+    expect(deliveryLeaseOwner('box-test', 1)).toBe('box-test:t1');
   });
 });

@@ -85,13 +85,15 @@ describe('ResultRecorder: outcomes', () => {
     const { recorder } = setup();
     const r = recorder.record(attempt({ ...fail5xx, code: 'WEBHOOK_RATE_LIMITED', retryAfterMs: 30_000 }));
     expect(r.nextAttemptAt).toBe(new Date(T0 + 30_000).toISOString());
-    expect(recorder.retryDelay(1, 10)).toBe(1_000);
+    // A Retry-After shorter than the delay does not shorten it.
+    const short = recorder.record(attempt({ ...fail5xx, code: 'WEBHOOK_RATE_LIMITED', retryAfterMs: 10 }));
+    expect(short.nextAttemptAt).toBe(new Date(T0 + 1_000).toISOString());
   });
 
   it('a permanent failure fails at once; one that disables the destination says why', () => {
     const { recorder, logs } = setup();
     const r = recorder.record(attempt({ ok: false, retryable: false, code: 'WEBHOOK_GONE', error: 'HTTP 410 from x: the endpoint is gone', disableDestination: true, httpStatus: 410 }));
-    expect(r).toMatchObject({ outcome: 'failed', errorCode: 'WEBHOOK_GONE', disableReason: 'HTTP 410 from x: the endpoint is gone' });
+    expect(r).toMatchObject({ outcome: 'failed', errorCode: 'WEBHOOK_GONE', disableReason: 'HTTP 410 from x: the endpoint is gone', disableCode: 'WEBHOOK_GONE' });
     expect(logs).toEqual(['delivery attempt failed']);
   });
 });

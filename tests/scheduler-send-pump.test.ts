@@ -1,11 +1,11 @@
 /**
- * The send pump alone: an outbox in memory, senders whose answers the test releases by hand, a
- * hand-moved clock. Concurrency limits, buffering limits, outbox paging, failure results and
+ * The send pump alone: claimed rows handed in by the test, senders whose answers the test releases
+ * by hand, a hand-moved clock. Its states, concurrency limits, memory bounds, failure results and
  * shutdown, without timers or a database.
  */
 import { describe, expect, it } from 'vitest';
 import type { DestinationType } from '../server/db/database.ts';
-import type { OutboxCursor, OutboxRow } from '../server/repositories/outbox.ts';
+import type { OutboxRow } from '../server/repositories/outbox.ts';
 import { ManualClock } from '../server/scheduler/clock.ts';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../server/scheduler/options.ts';
 import type { AttemptInput } from '../server/scheduler/result-recorder.ts';
@@ -69,42 +69,23 @@ function manualSender(label = 'generic') {
   return { sender, calls, inFlightFor, answerAll };
 }
 
-/** An outbox table in memory, read the way loadOutboxPage reads it. */
-function memoryOutbox(rows: OutboxRow[]) {
-  const reads: { status: string; cursor: OutboxCursor | null }[] = [];
-  return {
-    reads,
-    loadPage: async (status: 'pending' | 'retrying', nowIso: string, cursor: OutboxCursor | null, limit: number) => {
-      reads.push({ status, cursor });
-      return rows
-        .filter((r) => r.status === status && r.next_attempt_at <= nowIso && (!cursor || r.next_attempt_at > cursor.at || (r.next_attempt_at === cursor.at && r.id > cursor.id)))
-        .sort((a, b) => (a.next_attempt_at === b.next_attempt_at ? (a.id < b.id ? -1 : 1) : a.next_attempt_at < b.next_attempt_at ? -1 : 1))
-        .slice(0, limit);
-    },
-  };
-}
-
-function setup(opts: { rows?: OutboxRow[]; options?: Partial<SchedulerOptions>; senders?: Partial<Record<DestinationType, DestinationSender>> } = {}) {
+function setup(opts: { options?: Partial<SchedulerOptions>; senders?: Partial<Record<DestinationType, DestinationSender>> } = {}) {
   const clock = new ManualClock(T0);
   const options: SchedulerOptions = { ...DEFAULT_SCHEDULER_OPTIONS, ...opts.options };
-  const outbox = memoryOutbox(opts.rows ?? []);
   const results: AttemptInput[] = [];
   const logged: string[] = [];
+  let roomCalls = 0;
   const pump = new SendPump({
     clock,
     options,
-    loadPage: outbox.loadPage,
     senderFor: (type) => opts.senders?.[type],
     onResult: (attempt) => results.push(attempt),
-    log: { error: (_o, msg) => logged.push(msg), warn: (_o, msg) => logged.push(msg), info: (_o, msg) => logged.push(msg) },
+    onRoom: () => void (roomCalls += 1),
+    log: { warn: (_o, msg) => logged.push(msg) },
   });
-  /** What the result recorder does once results are written: the rows leave memory and the table. */
-  const writeBack = () => {
-    const ids = results.map((r) => r.row.id);
-    for (const r of opts.rows ?? []) if (ids.includes(r.id)) r.status = 'delivered';
-    pump.release(ids);
-  };
-  return { clock, options, outbox, results, pump, logged, writeBack };
+  /** What the result recorder does once results are written: the rows leave memory. */
+  const writeBack = () => pump.release(results.map((r) => r.row.id));
+  return { clock, options, results, pump, logged, writeBack, roomCalls: () => roomCalls };
 }
 
 const settle = async () => {
@@ -116,8 +97,7 @@ describe('SendPump: concurrency', () => {
     const m = manualSender();
     const rows = [...Array.from({ length: 10 }, () => row('slow.test')), row('fast.test')];
     const { pump, results } = setup({ options: { concurrency: 4, perHostConcurrency: 2 }, senders: { webhook: m.sender } });
-    for (const r of rows) expect(pump.offer(r)).toBe(true);
-    pump.pump();
+    expect(pump.accept(rows)).toEqual([]);
     // Two for the slow host (its limit), the fast host's one, and nothing more for the slow host.
     expect(m.inFlightFor('slow.test')).toBe(2);
     expect(m.inFlightFor('fast.test')).toBe(1);
@@ -139,8 +119,7 @@ describe('SendPump: concurrency', () => {
     const m = manualSender();
     const r = row('ctx.test', { attempts: 2, late: 1, secret: 'whsec_x', message: 'Stand-up', locale: 'fr' });
     const { pump } = setup({ senders: { webhook: m.sender } });
-    pump.offer(r);
-    pump.pump();
+    pump.accept([r]);
     const ctx = m.calls[0]!.ctx;
     expect(ctx).toMatchObject({
       deliveryId: r.id,
@@ -167,10 +146,9 @@ describe('SendPump: failures without a send', () => {
     };
     const m = manualSender();
     const { pump, results } = setup({ senders: { webhook: m.sender, discord_channel: crashing } });
-    pump.offer(row('off.test', { disabled_at: new Date(T0).toISOString(), disabled_reason: 'HTTP 410' }));
-    pump.offer(row('x', { destination_type: 'discord_dm', metadata: '{}' }));
-    pump.offer(row('y', { destination_type: 'discord_channel', metadata: '{}' }));
-    pump.pump();
+    pump.accept([row('off.test', { disabled_at: new Date(T0).toISOString(), disabled_reason: 'HTTP 410' })]);
+    pump.accept([row('x', { destination_type: 'discord_dm', metadata: '{}' })]);
+    pump.accept([row('y', { destination_type: 'discord_channel', metadata: '{}' })]);
     await settle();
     expect(m.calls).toHaveLength(0);
     const byType = Object.fromEntries(results.map((r) => [{ 'dest-off.test': 'disabled', 'dest-x': 'discord_dm', 'dest-y': 'discord_channel' }[r.row.destination_id], r]));
@@ -183,9 +161,8 @@ describe('SendPump: failures without a send', () => {
   it('after a result that disables the destination, its queued rows are not sent', async () => {
     const m = manualSender();
     const { pump, results } = setup({ options: { perHostConcurrency: 1 }, senders: { webhook: m.sender } });
-    pump.offer(row('gone.test'));
-    pump.offer(row('gone.test'));
-    pump.pump();
+    pump.accept([row('gone.test')]);
+    pump.accept([row('gone.test')]);
     m.answerAll({ ok: false, retryable: false, code: 'WEBHOOK_GONE', error: 'HTTP 410', disableDestination: true });
     await settle();
     expect(m.calls).toHaveLength(1);
@@ -193,71 +170,79 @@ describe('SendPump: failures without a send', () => {
   });
 });
 
-describe('SendPump: memory bounds and outbox paging', () => {
-  it('refuses rows beyond maxBuffered and maxBufferedPerKey; they stay in the table', () => {
+describe('SendPump: memory bounds and states', () => {
+  it('takes rows up to maxBuffered and maxBufferedPerKey and answers the ones left for the table', () => {
     const m = manualSender();
     const { pump } = setup({ options: { maxBuffered: 5, maxBufferedPerKey: 3 }, senders: { webhook: m.sender } });
     const held = row('a.test');
-    expect(pump.offer(held)).toBe(true);
-    // A row already held is taken again without being held twice.
-    expect(pump.offer(held)).toBe(true);
-    expect([1, 2, 3].map(() => pump.offer(row('a.test')))).toEqual([true, true, false]);
-    expect([1, 2, 3].map(() => pump.offer(row('b.test')))).toEqual([true, true, false]);
-    expect(pump.offer(row('c.test'))).toBe(false);
-    expect(pump.stats()).toMatchObject({ known: 5, queued: 5 });
+    expect(pump.accept([held])).toEqual([]);
+    // A row already held is not held twice.
+    expect(pump.accept([held])).toEqual([]);
+    const a = [row('a.test'), row('a.test'), row('a.test')];
+    expect(pump.accept(a)).toEqual([a[2]!.id]);
+    const b = [row('b.test'), row('b.test'), row('b.test')];
+    expect(pump.accept(b)).toEqual([b[2]!.id]);
+    const c = row('c.test');
+    expect(pump.accept([c])).toEqual([c.id]);
+    expect(pump.stats()).toMatchObject({ known: 5 });
+    expect(pump.room()).toBe(0);
   });
 
-  it('pages through the outbox, never skips a row left behind, and reads on when room comes back', async () => {
+  it('idle -> draining -> idle as rows come and their results are written', async () => {
     const m = manualSender();
-    const rows = Array.from({ length: 9 }, () => row('one.test'));
-    const { pump, outbox, results, writeBack } = setup({
-      rows,
-      options: { maxBuffered: 100, maxBufferedPerKey: 4, pageSize: 3, concurrency: 2, perHostConcurrency: 2 },
-      senders: { webhook: m.sender },
-    });
-    await pump.fill();
-    expect(pump.stats().known).toBe(4);
-    expect(m.calls.map((c) => c.ctx.deliveryId)).toEqual([rows[0]!.id, rows[1]!.id]);
+    const { pump, writeBack } = setup({ senders: { webhook: m.sender } });
+    expect(pump.state).toBe('idle');
+    pump.accept([row('a.test'), row('a.test')]);
+    expect(pump.state).toBe('draining');
+    m.answerAll();
+    await settle();
+    // Sent, but held until the results are in the database.
+    expect(pump.state).toBe('draining');
+    expect(pump.heldIds()).toHaveLength(2);
+    writeBack();
+    expect(pump.state).toBe('idle');
+    expect(pump.room()).toBe(DEFAULT_SCHEDULER_OPTIONS.maxBuffered);
+  });
 
-    // Sends finish and their results are written: the pump reads the rest, in order, once each.
-    for (let round = 0; round < 10 && results.length < 9; round++) {
+  it('a full key waits for room: its key is skipped by claims until half its share is free, then onRoom', async () => {
+    const m = manualSender();
+    const { pump, results, roomCalls } = setup({ options: { maxBuffered: 100, maxBufferedPerKey: 4, perHostConcurrency: 1 }, senders: { webhook: m.sender } });
+    const rows = Array.from({ length: 6 }, () => row('slow.test'));
+    expect(pump.accept(rows)).toEqual([rows[4]!.id, rows[5]!.id]);
+    expect(pump.state).toBe('waiting-for-room');
+    expect(pump.fullKeys()).toEqual(['host:slow.test']);
+    // Another key still has room.
+    expect(pump.accept([row('fast.test')])).toEqual([]);
+    for (let i = 0; i < 3; i++) {
       m.answerAll();
       await settle();
-      writeBack();
-      await settle();
     }
-    expect(results.map((r) => r.row.id)).toEqual(rows.map((r) => r.id));
-    expect(new Set(m.calls.map((c) => c.ctx.deliveryId)).size).toBe(9);
-    expect(outbox.reads.length).toBeGreaterThan(1);
+    const slow = results.filter((r) => r.row.destination_id === 'dest-slow.test');
+    expect(slow).toHaveLength(3);
+    // One result written: 3 of 4 held, not yet half a share free.
+    pump.release([slow[0]!.row.id]);
+    expect(pump.state).toBe('waiting-for-room');
+    expect(pump.fullKeys()).toEqual(['host:slow.test']);
+    expect(roomCalls()).toBe(0);
+    pump.release([slow[1]!.row.id]);
+    expect(pump.state).toBe('draining');
+    expect(pump.fullKeys()).toEqual([]);
+    expect(roomCalls()).toBe(1);
   });
 
-  it('claimed rows are queued at once and, while caught up, the next read starts after them', async () => {
+  it('memory full overall: waiting-for-room until half of maxBuffered is free', () => {
     const m = manualSender();
-    const { pump, outbox } = setup({ senders: { webhook: m.sender } });
-    await pump.fill(); // empty outbox: caught up
-    const claimed = [row('a.test'), row('a.test')];
-    pump.acceptClaimed(claimed, true);
-    expect(m.calls).toHaveLength(2);
-    await pump.fill();
-    expect(outbox.reads.at(-2)).toEqual({ status: 'pending', cursor: { at: claimed[1]!.next_attempt_at, id: claimed[1]!.id } });
-  });
-
-  it('an incomplete claim makes the pump read the outbox for the rest', async () => {
-    const m = manualSender();
-    const inTable = row('a.test');
-    const { pump, outbox } = setup({ rows: [inTable], senders: { webhook: m.sender } });
-    pump.acceptClaimed([], false);
-    await settle();
-    expect(outbox.reads.length).toBeGreaterThan(0);
-    expect(m.calls.map((c) => c.ctx.deliveryId)).toEqual([inTable.id]);
-  });
-
-  it('marks what it has read up to with the clock', async () => {
-    const { pump, clock } = setup();
-    expect(pump.seenUntilIso).toBe(new Date(0).toISOString());
-    await clock.advance(5_000);
-    await pump.fill();
-    expect(pump.seenUntilIso).toBe(new Date(T0 + 5_000).toISOString());
+    const { pump, roomCalls } = setup({ options: { maxBuffered: 4, maxBufferedPerKey: 4 }, senders: { webhook: m.sender } });
+    const rows = Array.from({ length: 4 }, (_, i) => row(`h${i}.test`));
+    pump.accept(rows);
+    expect(pump.room()).toBe(0);
+    pump.wantRoom();
+    expect(pump.state).toBe('waiting-for-room');
+    pump.release([rows[0]!.id]);
+    expect(pump.state).toBe('waiting-for-room');
+    pump.release([rows[1]!.id]);
+    expect(pump.state).toBe('draining');
+    expect(roomCalls()).toBe(1);
   });
 });
 
@@ -265,12 +250,12 @@ describe('SendPump: shutdown', () => {
   it('queued jobs are dropped, in-flight ones get the grace period, then are aborted and not reported', async () => {
     const m = manualSender();
     const { pump, results, clock, logged } = setup({ options: { concurrency: 1 }, senders: { webhook: m.sender } });
-    pump.offer(row('a.test'));
-    pump.offer(row('a.test'));
-    pump.pump();
+    pump.accept([row('a.test')]);
+    pump.accept([row('a.test')]);
     expect(pump.stats()).toMatchObject({ active: 1, queued: 1 });
     const stopped = pump.stop(10_000);
     await settle();
+    expect(pump.state).toBe('stopping');
     expect(pump.stats()).toMatchObject({ active: 1, queued: 0 });
     await clock.advance(9_999);
     expect(m.calls[0]!.ctx.signal.aborted).toBe(false);
@@ -279,18 +264,18 @@ describe('SendPump: shutdown', () => {
     expect(m.calls[0]!.ctx.signal.aborted).toBe(true);
     expect(results).toHaveLength(0);
     expect(pump.stats()).toEqual({ active: 0, queued: 0, known: 0 });
+    expect(pump.state).toBe('stopped');
     expect(logged.some((l) => l.includes('abandoning'))).toBe(true);
-    // Nothing new starts after a stop.
-    pump.offer(row('b.test'));
-    pump.pump();
+    // Nothing new is taken or started after a stop.
+    const late = row('b.test');
+    expect(pump.accept([late])).toEqual([late.id]);
     expect(m.calls).toHaveLength(1);
   });
 
   it('a send that finishes within the grace period is reported', async () => {
     const m = manualSender();
     const { pump, results } = setup({ senders: { webhook: m.sender } });
-    pump.offer(row('a.test'));
-    pump.pump();
+    pump.accept([row('a.test')]);
     const stopped = pump.stop(10_000);
     m.answerAll();
     await stopped;

@@ -122,7 +122,7 @@ describe('scheduler worker thread', () => {
     expect(reads.length).toBeGreaterThan(5);
     expect(new Set(reads.map((r) => r.join()))).toEqual(new Set([`${count + 1},${count + 1}`]));
     sink.reply({ status: 200 });
-    server.app.scheduler.setOptions({ batchSize: 1000, maxBuffered: 8000, maxBufferedPerKey: 4000, perHostConcurrency: 32 });
+    server.app.scheduler.setOptions({ batchSize: 250, maxBuffered: 8000, maxBufferedPerKey: 4000, perHostConcurrency: 32 });
   });
 
   it('restarts a worker that died and delivers on', async () => {

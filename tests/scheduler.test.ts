@@ -191,7 +191,7 @@ describe('scheduler', () => {
       const open = await db.selectFrom('deliveries').select('id').where('status', '!=', 'delivered').where('reminder_id', 'in', ids).execute();
       expect(open).toHaveLength(0);
     } finally {
-      server.app.scheduler.setOptions({ maxBuffered: 8000, maxBufferedPerKey: 4000, pageSize: 1000, batchSize: 1000 });
+      server.app.scheduler.setOptions({ maxBuffered: 8000, maxBufferedPerKey: 4000, pageSize: 1000, batchSize: 250 });
       await other.close();
     }
   });
@@ -221,7 +221,7 @@ describe('scheduler', () => {
       const open = await db.selectFrom('deliveries').select('id').where('status', '!=', 'delivered').where('reminder_id', 'in', ids).execute();
       expect(open).toHaveLength(0);
     } finally {
-      server.app.scheduler.setOptions({ maxBuffered: 8000, maxBufferedPerKey: 4000, batchSize: 1000, perHostConcurrency: 32 });
+      server.app.scheduler.setOptions({ maxBuffered: 8000, maxBufferedPerKey: 4000, batchSize: 250, perHostConcurrency: 32 });
     }
   });
 
@@ -245,7 +245,7 @@ describe('scheduler', () => {
     } finally {
       sink.reply({ status: 200 });
       await server.app.scheduler.drain(30_000);
-      server.app.scheduler.setOptions({ maxBuffered: 8000, maxBufferedPerKey: 4000, batchSize: 1000, perHostConcurrency: 32 });
+      server.app.scheduler.setOptions({ maxBuffered: 8000, maxBufferedPerKey: 4000, batchSize: 250, perHostConcurrency: 32 });
       await fast.close();
     }
   });

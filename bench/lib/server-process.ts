@@ -4,10 +4,24 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+let built: Promise<void> | null = null;
+
+/** Builds the bundle once per benchmark process: a restart in the middle of a run is only a restart. */
+function buildOnce(): Promise<void> {
+  built ??= (async () => {
+    // @ts-expect-error plain JS build script without types
+    const { buildServer } = await import('../../scripts/build-server.mjs');
+    await buildServer();
+  })();
+  return built;
+}
+
 export interface ServerProcess {
   url: string;
   pid: number;
   child: ChildProcess;
+  /** When the process was spawned (after the build): what a restart's timings count from. */
+  spawnedAt: number;
   rssMb(): number;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -17,10 +31,9 @@ export interface ServerProcess {
  * plain node with the same V8 flags), so its RSS is the product's RSS.
  */
 export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
-  // @ts-expect-error plain JS build script without types
-  const { buildServer } = await import('../../scripts/build-server.mjs');
-  await buildServer();
+  await buildOnce();
   const flags = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=2 --max-old-space-size=256').split(' ').filter(Boolean);
+  const spawnedAt = Date.now();
   const child = spawn(process.execPath, [...flags, 'dist/main.mjs'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
@@ -43,6 +56,7 @@ export async function startServerProcess(env: Record<string, string>, port: numb
     url,
     pid: child.pid!,
     child,
+    spawnedAt,
     rssMb() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);

@@ -136,6 +136,8 @@ export interface DeliveriesTable {
   /** The instance sending this delivery now, until lease_expires_at (migration 2026-11-23-011). */
   lease_owner: string | null;
   lease_expires_at: Instant | null;
+  /** The sender's concurrency key (webhook host, "discord") when it was written: full keys wait in the table (migration 2026-11-27-001). */
+  concurrency_key: Generated<string | null>;
 }
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'retrying';

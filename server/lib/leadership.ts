@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import path from 'node:path';
 
 export interface LeaseTiming {
   /** How long a lease lasts without renewal: an instance that dies is replaced at most this long after its last renewal. */
@@ -25,6 +26,35 @@ interface Log {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
 }
+
+/**
+ * The stable name of an instance that sets no CHIME_INSTANCE_ID: its host and a hash of the
+ * database it uses (a SQLite file by its absolute path). The same on every start of the same
+ * deployment, so a restarted instance knows the delivery leases of its earlier life as its own.
+ */
+export function defaultInstanceId(databaseUrl: string, host: string = hostname()): string {
+  const url = databaseUrl.trim();
+  const where = /^postgres(ql)?:\/\//i.test(url) ? url : path.resolve(url.replace(/^sqlite:(\/\/)?/, ''));
+  return `${host}-${createHash('sha256').update(where).digest('hex').slice(0, 8)}`;
+}
+
+const namesInUse = new Map<string, number>();
+
+/**
+ * Takes an instance name for an app of this process: `base`, or `base-2`, `base-3`... when
+ * another app in the same process (tests) already holds it, so two never share leases. The same
+ * app started again after release() gets `base` back. Answers the name and how to give it back.
+ */
+export function takeInstanceName(base: string): { name: string; release(): void } {
+  let n = 1;
+  while (namesInUse.has(n === 1 ? base : `${base}-${n}`)) n += 1;
+  const name = n === 1 ? base : `${base}-${n}`;
+  namesInUse.set(name, 1);
+  return { name, release: () => void namesInUse.delete(name) };
+}
+
+/** The lease owner of one delivery thread of an instance: stable across restarts of both. */
+export const deliveryLeaseOwner = (instance: string, threadIndex: number): string => `${instance}:t${threadIndex}`;
 
 /** A name for this process that other instances can read in the leases table. */
 export const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;

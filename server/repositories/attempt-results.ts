@@ -25,8 +25,9 @@ export interface AttemptRecord {
   finishedAt: string;
   /** Set when outcome is 'retrying'. */
   nextAttemptAt: string | null;
-  /** Set when the target is gone for good. */
+  /** Set when the destination stops (the retry policy decided): its reason and code. */
   disableReason: string | null;
+  disableCode: string | null;
 }
 
 /**
@@ -116,40 +117,37 @@ export async function writeAttemptResults(db: Executor, records: AttemptRecord[]
       if (r.disableReason) {
         await trx
           .updateTable('destinations')
-          .set({ disabled_at: r.finishedAt, disabled_reason: r.disableReason, disabled_code: r.errorCode })
+          .set({ disabled_at: r.finishedAt, disabled_reason: r.disableReason, disabled_code: r.disableCode })
           .where('id', '=', r.destinationId)
           .where('disabled_at', 'is', null)
           .execute();
       }
     }
-
-    // A destination whose last FAILING_STREAK deliveries all failed after every retry stops
-    // (README "Delivery history and problems"): its owner sees why and can re-enable it.
-    const failedDestinations = new Map<string, string>();
-    for (const r of live) if (r.outcome === 'failed' && !r.disableReason) failedDestinations.set(r.destinationId, r.finishedAt);
-    for (const [destinationId, at] of failedDestinations) {
-      const last = await trx
-        .selectFrom('deliveries')
-        .select('status')
-        .where('destination_id', '=', destinationId)
-        .where('status', 'in', ['delivered', 'failed'])
-        .orderBy('occurrence_utc', 'desc')
-        .limit(FAILING_STREAK)
-        .execute();
-      if (last.length < FAILING_STREAK || last.some((d) => d.status !== 'failed')) continue;
-      await trx
-        .updateTable('destinations')
-        .set({ disabled_at: at, disabled_reason: `The last ${FAILING_STREAK} deliveries failed`, disabled_code: 'DESTINATION_FAILING' })
-        .where('id', '=', destinationId)
-        .where('disabled_at', 'is', null)
-        .execute();
-    }
   });
 }
 
-/** Failed deliveries in a row (each after all its retries) that disable a destination. */
-export const FAILING_STREAK = 5;
+/** The final statuses (delivered, failed) of a destination's latest `limit` deliveries, newest first. */
+export async function latestFinalStatuses(db: Executor, destinationId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('deliveries')
+    .select('status')
+    .where('destination_id', '=', destinationId)
+    .where('status', 'in', ['delivered', 'failed'])
+    .orderBy('occurrence_utc', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.status);
+}
 
+/** Stops sending to a destination (unless it already stopped), with the reason and code given. */
+export async function disableDestination(db: Executor, destinationId: string, atIso: string, reason: string, code: string): Promise<void> {
+  await db
+    .updateTable('destinations')
+    .set({ disabled_at: atIso, disabled_reason: reason, disabled_code: code })
+    .where('id', '=', destinationId)
+    .where('disabled_at', 'is', null)
+    .execute();
+}
 
 /**
  * Whether a send of this reminder (other than `exceptDeliveryId`) failed with `code` since

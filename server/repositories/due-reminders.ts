@@ -29,8 +29,8 @@ export interface DueReminderRow {
   username: string;
 }
 
-/** Up to `limit` reminders due at `nowIso`, earliest first (paused ones never); only `onlyIds` when given. */
-export async function selectDueReminders(db: Executor, nowIso: string, limit: number, onlyIds?: string[]): Promise<DueReminderRow[]> {
+/** Up to `limit` reminders due at `nowIso`, earliest first (paused ones never). */
+export async function selectDueReminders(db: Executor, nowIso: string, limit: number): Promise<DueReminderRow[]> {
   // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
   const query = db
     .selectFrom('reminders as r')
@@ -56,27 +56,11 @@ export async function selectDueReminders(db: Executor, nowIso: string, limit: nu
     .where('r.next_fire_utc', 'is not', null)
     .where('r.is_paused', '=', sql.lit(0))
     .where('r.next_fire_utc', '<=', nowIso)
-    .$if(onlyIds !== undefined, (q) => q.where('r.id', 'in', onlyIds!))
     .orderBy('r.next_fire_utc')
     .limit(limit);
   // Several instances claiming at once take disjoint reminders (SQLite serializes the whole claim).
   const rows = takesRowLocks(db) ? await query.forUpdate('r').skipLocked().execute() : await query.execute();
   return rows as DueReminderRow[];
-}
-
-/** The ids of due reminders `offset` on, earliest first (read only: what a claim could take). */
-export async function selectDueReminderIds(db: Executor, nowIso: string, limit: number, offset: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('reminders')
-    .select('id')
-    .where('next_fire_utc', 'is not', null)
-    .where('is_paused', '=', sql.lit(0))
-    .where('next_fire_utc', '<=', nowIso)
-    .orderBy('next_fire_utc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map((r) => r.id);
 }
 
 export interface EnabledDestinationRow {
@@ -107,7 +91,7 @@ export async function listEnabledDestinations(db: Executor, reminderIds: string[
 export type NewDelivery = Pick<
   OutboxRow,
   'id' | 'reminder_id' | 'destination_id' | 'account_id' | 'occurrence_utc' | 'idempotency_key' | 'next_attempt_at' | 'late'
->;
+> & { concurrency_key?: string | null };
 
 /**
  * Writes pending deliveries; one that already exists for its (reminder, occurrence, destination)
@@ -136,6 +120,7 @@ export async function insertDeliveries<T extends NewDelivery>(db: Executor, rows
           updated_at: nowIso,
           lease_owner: lease?.owner ?? null,
           lease_expires_at: lease?.until ?? null,
+          concurrency_key: d.concurrency_key ?? null,
         })),
       )
       .onConflict((oc) => oc.columns(['reminder_id', 'occurrence_utc', 'destination_id']).doNothing())

@@ -8,11 +8,6 @@ import { deliveriesWithTargets } from './delivery-joins.ts';
  * The outbox: open deliveries (pending or retrying), each leased to the instance sending it.
  */
 
-export interface OutboxCursor {
-  at: string;
-  id: string;
-}
-
 export interface OutboxRow {
   id: string;
   reminder_id: string;
@@ -51,26 +46,56 @@ export interface DeliveryLease {
 }
 
 /**
- * One page of deliveries ready to send, in (next_attempt_at, id) order after `cursor`, that no
- * other instance holds: each is leased to `lease.owner` in the same transaction. Rows this owner
- * already holds are read again (they may be in its memory: the pump skips those).
+ * Leases up to `limit` deliveries ready to send (due, not leased or their lease run out, not of a
+ * key in `skipKeys`), earliest first, to `lease.owner`, and answers them with everything a send
+ * needs. The lease is ONE statement (UPDATE ... WHERE id IN (SELECT ... LIMIT n) RETURNING id; on
+ * PostgreSQL the inner select skips rows another instance is leasing at that moment), the way
+ * pg-boss and graphile-worker take jobs; the rows are then read by id.
  */
-export async function claimOutboxPage(
-  db: Executor,
-  status: 'pending' | 'retrying',
-  nowIso: string,
-  cursor: OutboxCursor | null,
-  limit: number,
-  lease: DeliveryLease,
-): Promise<OutboxRow[]> {
-  // Locked rows decide who sends what (see the claimer): READ COMMITTED, no serialization retries.
-  return db.transaction().setIsolationLevel('read committed').execute(async (trx) => {
-    const rows = await loadOutboxPage(trx, status, nowIso, cursor, limit, lease.owner);
-    for (const part of idLists(rows.map((r) => r.id))) {
-      await trx.updateTable('deliveries').set({ lease_owner: lease.owner, lease_expires_at: lease.until }).where('id', 'in', part).execute();
-    }
-    return rows;
-  });
+export async function claimDueDeliveries(db: Executor, nowIso: string, limit: number, lease: DeliveryLease, skipKeys: readonly string[] = []): Promise<OutboxRow[]> {
+  if (limit <= 0) return [];
+  let due = db
+    .selectFrom('deliveries as d')
+    .select('d.id')
+    .where(isOpen)
+    .where('d.next_attempt_at', '<=', nowIso)
+    .where((eb) => eb.or([eb('d.lease_owner', 'is', null), eb('d.lease_expires_at', '<=', nowIso)]))
+    .orderBy('d.next_attempt_at')
+    .orderBy('d.id')
+    .limit(limit);
+  if (skipKeys.length > 0) due = due.where((eb) => eb.or([eb('d.concurrency_key', 'is', null), eb('d.concurrency_key', 'not in', [...skipKeys])]));
+  if (takesRowLocks(db)) due = due.forUpdate().skipLocked();
+  const leased = await db
+    .updateTable('deliveries')
+    .set({ lease_owner: lease.owner, lease_expires_at: lease.until })
+    .where('id', 'in', due)
+    .returning('id')
+    .execute();
+  return loadOutboxRows(
+    db,
+    leased.map((r) => r.id),
+  );
+}
+
+/** The earliest instant a delivery not leased (nor of a key in `skipKeys`) becomes due: when the timer next claims one. */
+export async function nextClaimableAttempt(db: Executor, skipKeys: readonly string[] = []): Promise<string | null> {
+  let best: string | null = null;
+  // One seek per status: an IN over both would sort every open row.
+  for (const status of ['pending', 'retrying'] as const) {
+    let q = db
+      .selectFrom('deliveries as d')
+      .select('d.next_attempt_at')
+      .where(isOpen)
+      .where('d.status', '=', sql.lit(status))
+      .where('d.next_attempt_at', 'is not', null)
+      .where('d.lease_owner', 'is', null)
+      .orderBy('d.next_attempt_at')
+      .limit(1);
+    if (skipKeys.length > 0) q = q.where((eb) => eb.or([eb('d.concurrency_key', 'is', null), eb('d.concurrency_key', 'not in', [...skipKeys])]));
+    const row = await q.executeTakeFirst();
+    if (row?.next_attempt_at && (best === null || row.next_attempt_at < best)) best = row.next_attempt_at;
+  }
+  return best;
 }
 
 /** Gives leased rows back (no room in memory, shutdown): another instance may take them at once. */
@@ -91,60 +116,48 @@ export async function releaseOwnerLeases(db: Executor, owner: string): Promise<v
   await db.updateTable('deliveries as d').set({ lease_owner: null, lease_expires_at: null }).where(isOpen).where('d.lease_owner', '=', owner).execute();
 }
 
-/** Extends every lease this owner holds on open deliveries (the rows in its memory). */
-export async function renewDeliveryLeases(db: Executor, lease: DeliveryLease): Promise<number> {
-  const res = await db
-    .updateTable('deliveries as d')
-    .set({ lease_expires_at: lease.until })
-    .where(isOpen)
-    .where('d.lease_owner', '=', lease.owner)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows);
+/** Extends this owner's leases on these deliveries (the rows in its memory). */
+export async function renewDeliveryLeases(db: Executor, ids: readonly string[], lease: DeliveryLease): Promise<void> {
+  for (const part of idLists([...ids])) {
+    await db.updateTable('deliveries').set({ lease_expires_at: lease.until }).where('id', 'in', part).where('lease_owner', '=', lease.owner).execute();
+  }
 }
 
-/** One page of sendable deliveries that `owner` may take (unleased, expired, or its own). */
-async function loadOutboxPage(
-  db: Executor,
-  status: 'pending' | 'retrying',
-  nowIso: string,
-  cursor: OutboxCursor | null,
-  limit: number,
-  owner: string,
-): Promise<OutboxRow[]> {
-  let q = deliveriesWithTargets(db)
-    .innerJoin('accounts as a', 'a.id', 'd.account_id')
-    .select([
-      'd.id',
-      'd.reminder_id',
-      'd.destination_id',
-      'd.account_id',
-      'd.occurrence_utc',
-      'd.idempotency_key',
-      'd.status',
-      'd.attempts',
-      'd.next_attempt_at',
-      'd.late',
-      'r.message',
-      'r.recurrence_type',
-      'r.timezone as reminder_timezone',
-      'r.remind_at_utc',
-      'ds.type as destination_type',
-      'ds.metadata',
-      'ds.secret',
-      'ds.disabled_at',
-      'ds.disabled_reason',
-      'a.timezone as account_timezone',
-      'a.locale',
-      'a.username',
-    ])
-    .where(isOpen)
-    .where('d.status', '=', sql.lit(status))
-    .where('d.next_attempt_at', '<=', nowIso)
-    .where((eb) => eb.or([eb('d.lease_expires_at', 'is', null), eb('d.lease_expires_at', '<=', nowIso), eb('d.lease_owner', '=', owner)]));
-  if (cursor) q = q.where(sql<boolean>`(d.next_attempt_at, d.id) > (${cursor.at}, ${cursor.id})`);
-  q = q.orderBy('d.next_attempt_at').orderBy('d.id').limit(limit);
-  const rows = takesRowLocks(db) ? await q.forUpdate('d').skipLocked().execute() : await q.execute();
-  return rows as OutboxRow[];
+/** Open deliveries by id, with what a send needs of their reminder, destination and account. */
+async function loadOutboxRows(db: Executor, ids: string[]): Promise<OutboxRow[]> {
+  const out: OutboxRow[] = [];
+  for (const part of idLists(ids)) {
+    const rows = await deliveriesWithTargets(db)
+      .innerJoin('accounts as a', 'a.id', 'd.account_id')
+      .select([
+        'd.id',
+        'd.reminder_id',
+        'd.destination_id',
+        'd.account_id',
+        'd.occurrence_utc',
+        'd.idempotency_key',
+        'd.status',
+        'd.attempts',
+        'd.next_attempt_at',
+        'd.late',
+        'r.message',
+        'r.recurrence_type',
+        'r.timezone as reminder_timezone',
+        'r.remind_at_utc',
+        'ds.type as destination_type',
+        'ds.metadata',
+        'ds.secret',
+        'ds.disabled_at',
+        'ds.disabled_reason',
+        'a.timezone as account_timezone',
+        'a.locale',
+        'a.username',
+      ])
+      .where('d.id', 'in', part)
+      .execute();
+    out.push(...(rows as OutboxRow[]));
+  }
+  return out.sort((a, b) => (a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** After a restart: every unfinished delivery is sent again, with its original idempotency key. */
@@ -156,23 +169,4 @@ export async function recoverOutbox(db: Executor, nowIso: string): Promise<numbe
     .where('next_attempt_at', 'is', null)
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
-}
-
-/** The next instant a delivery becomes due, strictly after `afterIso`. */
-export async function nextDeliveryAttemptAfter(db: Executor, afterIso: string): Promise<string | null> {
-  let best: string | null = null;
-  // One seek per status: an IN over both would sort every open row after afterIso.
-  for (const status of ['pending', 'retrying'] as const) {
-    const row = await db
-      .selectFrom('deliveries as d')
-      .select('d.next_attempt_at')
-      .where(isOpen)
-      .where('d.status', '=', sql.lit(status))
-      .where('d.next_attempt_at', '>', afterIso)
-      .orderBy('d.next_attempt_at')
-      .limit(1)
-      .executeTakeFirst();
-    if (row?.next_attempt_at && (best === null || row.next_attempt_at < best)) best = row.next_attempt_at;
-  }
-  return best;
 }

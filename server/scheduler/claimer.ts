@@ -25,24 +25,25 @@ export interface ClaimResult {
 const EMPTY: ClaimResult = { reminders: 0, deliveries: 0, lateness: [], rows: [] };
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A destination's concurrency key (the send pump's keyOf), written with each delivery. */
+export type KeyOf = (type: EnabledDestinationRow['type'], destinationId: string, metadataText: string, secret: string | null) => string;
+
 export class Claimer {
   constructor(
     private readonly db: DB,
     private readonly clock: Clock,
+    private readonly keyOf: KeyOf | null = null,
   ) {}
 
-  /**
-   * Claims up to `limit` reminders due now (only `onlyIds` when given; those no longer due are
-   * skipped); the deliveries written are leased to `lease` (this instance sends them).
-   */
-  claim(limit: number, lateThresholdMs: number, lease?: (nowMs: number) => DeliveryLease, onlyIds?: string[]): Promise<ClaimResult> {
+  /** Claims up to `limit` reminders due now; the deliveries written are leased to `lease` (this instance sends them). */
+  claim(limit: number, lateThresholdMs: number, lease?: (nowMs: number) => DeliveryLease): Promise<ClaimResult> {
     const nowMs = this.clock.now();
     const nowIso = iso(nowMs);
     // READ COMMITTED on PostgreSQL: the claim's rows are locked (FOR UPDATE SKIP LOCKED), so
     // instances claiming at once take disjoint reminders without the serialization conflicts (and
     // retries) of the default SERIALIZABLE. SQLite runs one writer at a time whatever the level.
     return this.db.transaction().setIsolationLevel('read committed').execute(async (trx) => {
-      const due = await selectDueReminders(trx, nowIso, limit, onlyIds);
+      const due = await selectDueReminders(trx, nowIso, limit);
       if (due.length === 0) return EMPTY;
       const destinations = await listEnabledDestinations(
         trx,
@@ -56,7 +57,7 @@ export class Claimer {
       }
 
       const plan = planBatch(due, nowMs, lateThresholdMs);
-      const rows: OutboxRow[] = [];
+      const rows: Array<OutboxRow & { concurrency_key: string | null }> = [];
       const lateness: number[] = [];
       for (let i = 0; i < due.length; i++) {
         const r = due[i]!;
@@ -86,6 +87,7 @@ export class Claimer {
             account_timezone: r.account_timezone,
             locale: r.locale,
             username: r.username,
+            concurrency_key: this.keyOf?.(d.type, d.id, d.metadata, d.secret) ?? null,
           });
           lateness.push(Math.max(0, (nowMs - firing.dueMs) / 1000));
         }

@@ -1,7 +1,8 @@
 import { LATE_THRESHOLD_MS } from './late.ts';
+import { DEFAULT_RETRY_POLICY } from './retry-policy.ts';
 
 export interface SchedulerOptions {
-  /** Reminders claimed per transaction. */
+  /** Reminders claimed per transaction, at most (sends in flight wait while a claim runs on SQLite). */
   batchSize: number;
   /** Sends in flight overall. */
   concurrency: number;
@@ -21,7 +22,7 @@ export interface SchedulerOptions {
   maxBuffered: number;
   /** ...of which at most this many for one concurrency key, so one slow host cannot fill memory. */
   maxBufferedPerKey: number;
-  /** Outbox rows read per query. */
+  /** Outbox rows claimed per statement. */
   pageSize: number;
   /** Safety net in case a wake() was missed (croner pattern, with seconds). */
   safetyNetCron: string;
@@ -36,14 +37,20 @@ export interface SchedulerOptions {
    * every third of it): when the instance dies, another sends them after at most this long.
    */
   leaseMs: number;
+  /**
+   * Who holds the leases of what this scheduler sends: stable across restarts of the same instance
+   * and thread (`<instance>:t<thread>`, see instanceName in server/lib/leadership.ts), so a
+   * restarted instance takes its own leases back at once.
+   */
+  leaseOwner: string;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
-  batchSize: 1000,
+  batchSize: 250,
   concurrency: 256,
   perHostConcurrency: 32,
-  retryDelaysMs: [10_000, 60_000, 300_000, 1_800_000, 7_200_000],
-  retryJitter: 0.2,
+  retryDelaysMs: [...DEFAULT_RETRY_POLICY.retryDelaysMs],
+  retryJitter: DEFAULT_RETRY_POLICY.retryJitter,
   lateThresholdMs: LATE_THRESHOLD_MS,
   shutdownTimeoutMs: 10_000,
   flushIntervalMs: 100,
@@ -55,4 +62,5 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   retentionDays: 30,
   pruneLog: true,
   leaseMs: 30_000,
+  leaseOwner: '',
 };

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Registry } from 'prom-client';
-import { hasRole } from '../config.ts';
+import { type Config, hasRole } from '../config.ts';
+import { deliveryLeaseOwner, takeInstanceName } from '../lib/leadership.ts';
 import type { DestinationType } from '../db/database.ts';
 import { countDueReminders } from '../repositories/due-reminders.ts';
 import { addRemoteDeliveryMetrics, createAppRegistry, createSchedulerMetrics } from './metrics.ts';
@@ -84,10 +85,14 @@ function sharedHandle(registry: Registry, sendersFor: (type: DestinationType) =>
 }
 
 /** The loop on this thread (tests, CHIME_SCHEDULER_MODE=inline), or no loop at all (`runsLoop` false). */
-function inlineScheduler(app: FastifyInstance, opts: Tuning, runsLoop: boolean): SchedulerHandle {
-  const config = app.config;
+function inlineScheduler(app: FastifyInstance, config: Config, opts: Tuning, runsLoop: boolean): SchedulerHandle {
   const metrics = createSchedulerMetrics(() => countDueReminders(app.db, new Date().toISOString()));
-  const scheduler = new Scheduler(app.db, app.log.child({ component: 'scheduler' }), metrics, { retentionDays: config.deliveryLogRetentionDays, leaseMs: config.deliveryLeaseMs, ...opts });
+  const scheduler = new Scheduler(app.db, app.log.child({ component: 'scheduler' }), metrics, {
+    retentionDays: config.deliveryLogRetentionDays,
+    leaseMs: config.deliveryLeaseMs,
+    leaseOwner: deliveryLeaseOwner(config.instanceId, 0),
+    ...opts,
+  });
   /** Everything senders were tuned with so far: a sender created later gets it too. */
   let tuning: SenderTuning = { perHostConcurrency: scheduler.options.perHostConcurrency, ...opts };
   /** Senders this plugin created: it closes them. */
@@ -131,8 +136,7 @@ function inlineScheduler(app: FastifyInstance, opts: Tuning, runsLoop: boolean):
 }
 
 /** The loop in DELIVERY_THREADS worker threads (production): this thread only forwards to them. */
-function workerScheduler(app: FastifyInstance, opts: Tuning): SchedulerHandle {
-  const config = app.config;
+function workerScheduler(app: FastifyInstance, config: Config, opts: Tuning): SchedulerHandle {
   const registry = createAppRegistry(() => countDueReminders(app.db, new Date().toISOString()));
   let tuning: Tuning = { ...opts };
   const host = new SchedulerWorkerPool(config, opts, app.log.child({ component: 'scheduler' }), () => tuning.shutdownTimeoutMs ?? DEFAULT_SCHEDULER_OPTIONS.shutdownTimeoutMs);
@@ -176,10 +180,13 @@ function workerScheduler(app: FastifyInstance, opts: Tuning): SchedulerHandle {
  */
 export default fp<{ tuning?: Tuning }>(
   async (app, opts) => {
-    const config = app.config;
-    const runsLoop = config.schedulerEnabled && hasRole(config, 'scheduler');
+    const runsLoop = app.config.schedulerEnabled && hasRole(app.config, 'scheduler');
+    // Two apps of one process (tests) on one database must not share leases: each takes its own name.
+    const instance = takeInstanceName(app.config.instanceId);
+    app.addHook('onClose', async () => instance.release());
+    const config: Config = { ...app.config, instanceId: instance.name };
     const tuning = opts.tuning ?? {};
-    const handle = runsLoop && config.schedulerMode === 'worker' ? workerScheduler(app, tuning) : inlineScheduler(app, tuning, runsLoop);
+    const handle = runsLoop && config.schedulerMode === 'worker' ? workerScheduler(app, config, tuning) : inlineScheduler(app, config, tuning, runsLoop);
     app.decorate('scheduler', handle);
   },
   { name: 'scheduler', dependencies: ['database'] },

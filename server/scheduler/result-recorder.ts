@@ -1,7 +1,8 @@
 /**
- * The result recorder: turns each attempt's SendResult into its outcome (delivered, retrying with
- * its next attempt time, failed), counts it, and writes attempts in batches (every
- * flushIntervalMs, or at once when many are waiting). A failed write is kept and tried again.
+ * The result recorder: asks the retry policy (retry-policy.ts) what each attempt's SendResult
+ * means (delivered, retrying at a time, failed, the destination disabled), counts it, and writes
+ * attempts in batches (every flushIntervalMs, or at once when many are waiting). A failed write is
+ * kept and tried again.
  */
 import type { AttemptRecord } from '../repositories/attempt-results.ts';
 import type { OutboxRow } from '../repositories/outbox.ts';
@@ -9,6 +10,7 @@ import type { Clock, TimerHandle } from './clock.ts';
 import { FailureLog } from './failure-log.ts';
 import type { SchedulerMetrics } from './metrics.ts';
 import type { SchedulerOptions } from './options.ts';
+import { nextAttempt } from './retry-policy.ts';
 import type { SendResult } from './types.ts';
 
 /** Results waiting beyond this are written at once, without waiting for the interval. */
@@ -62,26 +64,15 @@ export class ResultRecorder {
     return !this.flushing && this.results.length === 0;
   }
 
-  /** Delay before retry n (after failed attempt n), with jitter; never shorter than Retry-After. */
-  retryDelay(attempt: number, retryAfterMs: number | undefined): number {
-    const delays = this.deps.options.retryDelaysMs;
-    const base = delays[Math.min(attempt - 1, delays.length - 1)] ?? 0;
-    const jitter = 1 + ((this.deps.random ?? Math.random)() * 2 - 1) * this.deps.options.retryJitter;
-    return Math.max(Math.round(base * jitter), retryAfterMs ?? 0);
-  }
-
-  /** Decides the outcome of one attempt and queues it for writing. */
+  /** Decides the outcome of one attempt (the retry policy) and queues it for writing. */
   record(input: AttemptInput): AttemptRecord {
     const { row, result, attempt } = input;
     const finished = this.deps.clock.now();
-    let outcome: AttemptRecord['outcome'];
-    let nextAttemptAt: string | null = null;
-    if (result.ok) outcome = 'delivered';
-    else if (result.retryable && attempt <= this.deps.options.retryDelaysMs.length) {
-      outcome = 'retrying';
-      nextAttemptAt = new Date(finished + this.retryDelay(attempt, result.retryAfterMs)).toISOString();
-      this.deps.metrics.retries.inc();
-    } else outcome = 'failed';
+    const decision = nextAttempt(result, attempt, finished, this.deps.options, this.deps.random);
+    const { outcome } = decision;
+    const nextAttemptAt = decision.outcome === 'retrying' ? new Date(decision.nextAttemptMs).toISOString() : null;
+    const disable = decision.outcome === 'failed' ? decision.disable : null;
+    if (outcome === 'retrying') this.deps.metrics.retries.inc();
     this.deps.metrics.deliveries.inc({ platform: input.platform, outcome });
     if (!result.ok) {
       this.deps.log.info(
@@ -104,7 +95,8 @@ export class ResultRecorder {
       startedAt: new Date(input.startedMs).toISOString(),
       finishedAt: new Date(finished).toISOString(),
       nextAttemptAt,
-      disableReason: !result.ok && result.disableDestination ? result.error : null,
+      disableReason: disable?.reason ?? null,
+      disableCode: disable?.code ?? null,
     };
     this.results.push(record);
     this.scheduleFlush();

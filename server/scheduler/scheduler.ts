@@ -6,10 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { instanceId } from '../lib/leadership.ts';
 import { writeAttemptResults } from '../repositories/attempt-results.ts';
 import { pruneDeliveryLog } from '../repositories/delivery-retention.ts';
-import { listEnabledDestinations, nextReminderFire, selectDueReminderIds } from '../repositories/due-reminders.ts';
-import { claimOutboxPage, type DeliveryLease, hasExpiredLeases, nextDeliveryAttemptAfter, recoverOutbox, releaseDeliveryLeases, releaseOwnerLeases, renewDeliveryLeases } from '../repositories/outbox.ts';
-import { type ClaimResult, Claimer } from './claimer.ts';
+import { nextReminderFire } from '../repositories/due-reminders.ts';
+import { claimDueDeliveries, type DeliveryLease, hasExpiredLeases, nextClaimableAttempt, recoverOutbox, releaseDeliveryLeases, releaseOwnerLeases, renewDeliveryLeases } from '../repositories/outbox.ts';
+import type { OutboxRow } from '../repositories/outbox.ts';
+import { Claimer } from './claimer.ts';
 import { type Clock, nextTurn, systemClock, type TimerHandle } from './clock.ts';
+import { stopFailingDestinations } from './failing-destinations.ts';
 import { FailureLog } from './failure-log.ts';
 import type { SchedulerMetrics } from './metrics.ts';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './options.ts';
@@ -19,19 +21,28 @@ import type { DestinationSender } from './types.ts';
 
 export { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './options.ts';
 
-/** While memory is full, due reminders are looked at again at least this often. */
-const CLAIM_PROBE_MS = 1000;
+/**
+ * The first claim of a tick takes at most this many reminders, and each next one four times more
+ * (up to batchSize): the first sends of a burst start after a small transaction, not a large one.
+ * A claim runs on the delivery thread's event loop (SQLite answers synchronously), so sends in
+ * flight wait for it: batchSize keeps each one short.
+ */
+const FIRST_BATCH = 50;
+/** After a tick that could claim nothing of what is due (rows locked elsewhere), look again this much later. */
+const UNCLAIMABLE_RETRY_MS = 1000;
 /** What retrySoon logs (server/scheduler/failure-log.ts: once per streak, then once a minute). */
 const TICK = 'scheduler tick';
 const REARM = 'scheduler: re-arming';
 
 /**
- * The scheduler wires its parts to one timer. The database is the only source of truth
- * (reminders.next_fire_utc, the deliveries outbox); memory only holds what is being sent right now.
+ * The scheduler wires its parts to one timer (server/scheduler/README.md draws the flow). The
+ * database is the only source of truth (reminders.next_fire_utc, the deliveries outbox); memory
+ * only holds what is being sent right now.
  *
- *  tick   = claimer (due reminders -> outbox, planner inside) -> send pump reads the outbox -> re-arm
- *  timer  = one timeout at the earliest due instant (reminder or retry), re-armed by wake()
- *  send   = the send pump, bounded overall and per key; the result recorder writes results in batches
+ *  tick  = claim due outbox rows (one statement) + claim due reminders (the claimer: planning and
+ *          outbox rows in one transaction), as far as the pump has room -> the pump sends -> re-arm
+ *  timer = one timeout at the earliest instant something becomes claimable (a reminder's fire, a
+ *          delivery's next attempt), re-armed by wake() and after each tick
  */
 export class Scheduler {
   readonly options: SchedulerOptions;
@@ -49,20 +60,13 @@ export class Scheduler {
   private wakeQueued = false;
   private ticking: Promise<void> | null = null;
   private tickAgain = false;
-  /** Due reminders wait for room in memory until the pump says there is, or until this instant. */
-  private claimsWaitUntil = 0;
-  /** Where the next probe reads the due reminders (past the ones for full keys). */
-  private probeOffset = 0;
-  /**
-   * The earliest retry written due before what the last outbox read covered (seenUntilIso): arm()
-   * looks only after that, so without this the retry would wait for the safety net.
-   */
-  private unseenRetryAt = Number.POSITIVE_INFINITY;
+  /** The last tick found due work it could not claim: the timer does not spin on it. */
+  private claimedNothingDue = false;
   private leaseTimer: TimerHandle | null = null;
-  /** Called when more is due than one claim takes, or the outbox holds more than one page (worker/pool.ts). */
+  /** Called when more is due than one claim takes (worker/pool.ts may start more threads). */
   onBacklog: (() => void) | null = null;
-  /** Who holds the leases on the deliveries this scheduler sends (one per scheduler, per process start). */
-  readonly leaseOwner = `${instanceId}:${randomBytes(3).toString('hex')}`;
+  /** Who holds the leases on the deliveries this scheduler sends (options.leaseOwner). */
+  readonly leaseOwner: string;
 
   constructor(
     private readonly db: DB,
@@ -72,22 +76,19 @@ export class Scheduler {
     private readonly clock: Clock = systemClock,
   ) {
     this.options = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
+    this.leaseOwner = this.options.leaseOwner || `${instanceId}:${randomBytes(3).toString('hex')}:t0`;
     this.failures = new FailureLog(log, () => clock.now());
-    this.claimer = new Claimer(db, clock);
     this.recorder = new ResultRecorder({
       clock,
       options: this.options,
-      write: (records) => writeAttemptResults(db, records),
+      write: async (records) => {
+        await writeAttemptResults(db, records);
+        await stopFailingDestinations(db, records);
+      },
       onWritten: (batch) => {
         this.pump.release(batch.map((r) => r.deliveryId));
-        const retries = batch.flatMap((r) => (r.outcome === 'retrying' && r.nextAttemptAt ? [r.nextAttemptAt] : []));
-        if (retries.length === 0) return;
-        // Results are written a little after the attempts (flushIntervalMs): a retry due sooner than
-        // that may already lie behind the outbox read, which must then go back for it.
-        const earliest = retries.reduce((a, b) => (a < b ? a : b));
-        this.pump.retryWrittenAt(earliest);
-        if (earliest <= this.pump.seenUntilIso) this.unseenRetryAt = Math.min(this.unseenRetryAt, Date.parse(earliest));
-        this.wake();
+        // A retry is claimed from the table when it is due: the timer must know of it.
+        if (batch.some((r) => r.outcome === 'retrying')) this.wake();
       },
       metrics,
       log,
@@ -95,16 +96,12 @@ export class Scheduler {
     this.pump = new SendPump({
       clock,
       options: this.options,
-      loadPage: (status, nowIso, cursor, limit) => claimOutboxPage(db, status, nowIso, cursor, limit, this.lease(Date.parse(nowIso))),
-      releaseLeases: (ids) => {
-        releaseDeliveryLeases(db, ids, this.leaseOwner).catch((err: unknown) => log.warn({ err }, 'scheduler: giving back delivery leases failed (they expire)'));
-      },
       senderFor: (type) => this.senders.get(type),
       onResult: (attempt) => this.recorder.record(attempt),
-      onBacklog: () => this.onBacklog?.(),
       onRoom: () => void this.tick(),
       log,
     });
+    this.claimer = new Claimer(db, clock, (type, id, metadata, secret) => this.pump.keyOf(type, id, metadata, secret));
   }
 
   registerSender(type: DestinationType, sender: DestinationSender): void {
@@ -130,20 +127,19 @@ export class Scheduler {
   }
 
   /**
-   * Every third of a lease's life: renews the leases of the deliveries in memory, and reads the
-   * outbox again from its start when another instance's leases ran out (it died mid-send).
+   * Every third of a lease's life: renews the leases of the deliveries in memory, and claims again
+   * when another instance's leases ran out (it died mid-send).
    */
   private renewLeasesLater(): void {
     if (this.stopping) return;
     this.leaseTimer = this.clock.setTimeout(
       () => {
         const now = this.clock.now();
-        renewDeliveryLeases(this.db, this.lease(now))
+        renewDeliveryLeases(this.db, this.pump.heldIds(), this.lease(now))
           .then(() => hasExpiredLeases(this.db, new Date(now).toISOString()))
           .then((expired) => {
             if (!expired || this.stopping) return;
             this.log.info({}, 'scheduler: taking over deliveries whose lease expired');
-            this.pump.resetCursors();
             void this.tick();
           })
           .catch((err: unknown) => {
@@ -156,19 +152,19 @@ export class Scheduler {
     );
   }
 
-  /** Starts the loop: recovery of unfinished deliveries, the timer, the safety net and pruning. */
+  /**
+   * Starts the loop: takes back the leases of this instance's earlier life (it died or was killed
+   * with them; its owner name is stable), recovers unfinished deliveries, then the timer, the
+   * safety net and pruning.
+   */
   async start(): Promise<void> {
     if (this.loopEnabled || this.stopping) return;
     this.loopEnabled = true;
+    await releaseOwnerLeases(this.db, this.leaseOwner);
     const recovered = await recoverOutbox(this.db, new Date(this.clock.now()).toISOString());
     if (recovered) this.log.info({ recovered }, 'scheduler: recovered unfinished deliveries');
     this.renewLeasesLater();
-    this.crons.push(
-      new Cron(this.options.safetyNetCron, { protect: true, unref: true }, () => {
-        this.pump.resetCursors();
-        void this.tick();
-      }),
-    );
+    this.crons.push(new Cron(this.options.safetyNetCron, { protect: true, unref: true }, () => void this.tick()));
     if (this.options.pruneLog) {
       this.crons.push(new Cron(this.options.pruneCron, { protect: true, unref: true }, () => void this.prune()));
       void this.prune();
@@ -188,6 +184,7 @@ export class Scheduler {
     this.clock.setImmediate(() => {
       this.wakeQueued = false;
       if (this.loopEnabled && !this.stopping) {
+        this.claimedNothingDue = false;
         this.arm().then(
           () => this.failures.succeeded(REARM),
           (err: unknown) => this.retrySoon(err, REARM),
@@ -207,13 +204,7 @@ export class Scheduler {
       try {
         do {
           this.tickAgain = false;
-          // What already waits in the outbox (retries, rows left behind) is older than what is
-          // due now: it gets the room first.
-          if (!this.pump.isCaughtUp) await this.pump.fill();
-          await this.claimAll();
-          // This read goes back for any retry written behind an earlier one (retryWrittenAt).
-          this.unseenRetryAt = Number.POSITIVE_INFINITY;
-          await this.pump.fill();
+          await this.claimDue();
           await this.arm();
         } while (this.tickAgain && !this.stopping);
         this.failures.succeeded(TICK);
@@ -236,7 +227,7 @@ export class Scheduler {
     this.setTimer(this.clock.now() + 1000);
   }
 
-  /** Resolves when nothing is being claimed, read, sent or written. For tests and benchmarks. */
+  /** Resolves when nothing is being claimed, sent or written. For tests and benchmarks. */
   async drain(timeoutMs = 30_000): Promise<void> {
     const until = this.clock.now() + timeoutMs;
     while (!this.idle()) {
@@ -296,14 +287,22 @@ export class Scheduler {
   // -------------------------------------------------------------------------------------------
   // Timer
 
+  /**
+   * Arms the timer for the earliest instant something becomes claimable. With memory full it
+   * waits for the pump's onRoom instead; the rows of full keys are left to the pump's onRoom too.
+   */
   private async arm(): Promise<void> {
     if (!this.loopEnabled || this.stopping) return;
-    const [fire, retry] = await Promise.all([nextReminderFire(this.db), nextDeliveryAttemptAfter(this.db, this.pump.seenUntilIso)]);
-    let at = Number.POSITIVE_INFINITY;
-    // Reminders waiting for room are claimed when the pump has room (onRoom), or at the probe.
-    if (fire) at = Math.max(Date.parse(fire), this.claimsWaitUntil);
-    if (retry) at = Math.min(at, Date.parse(retry));
-    this.setTimer(Math.min(at, this.unseenRetryAt));
+    if (this.pump.room() === 0) {
+      this.pump.wantRoom();
+      this.setTimer(Number.POSITIVE_INFINITY);
+      return;
+    }
+    const [fire, attempt] = await Promise.all([nextReminderFire(this.db), nextClaimableAttempt(this.db, this.pump.fullKeys())]);
+    let at = Math.min(fire ? Date.parse(fire) : Number.POSITIVE_INFINITY, attempt ? Date.parse(attempt) : Number.POSITIVE_INFINITY);
+    const now = this.clock.now();
+    if (at <= now && this.claimedNothingDue) at = now + UNCLAIMABLE_RETRY_MS;
+    this.setTimer(at);
   }
 
   private setTimer(at: number): void {
@@ -327,60 +326,52 @@ export class Scheduler {
   // -------------------------------------------------------------------------------------------
   // Claiming
 
-  private accept(claimed: ClaimResult): void {
-    for (const s of claimed.lateness) this.metrics.lateness.observe(s);
-    // Start sending this batch while the next one is claimed; what finds no room in memory
-    // stays pending in the table for the outbox sweep.
-    this.pump.acceptClaimed(claimed.rows, claimed.rows.length === claimed.deliveries);
+  /** Hands claimed rows to the pump; the ones it has no room for go back to the table at once. */
+  private async hand(rows: OutboxRow[]): Promise<number> {
+    const left = this.pump.accept(rows);
+    if (left.length > 0) await releaseDeliveryLeases(this.db, left, this.leaseOwner);
+    return rows.length - left.length;
   }
 
   /**
-   * The probe: reads a page of due reminders from `probeOffset` on, claims those whose every
-   * destination has room, and moves the offset past the ones it left (they stay due, ahead).
+   * Claims what is due, as far as memory has room: first the outbox (retries, rows another
+   * instance left, rows a full key left behind: older than what fires now), then due reminders.
+   * Deliveries of a key whose share of memory is full go to the table unleased and wait there for
+   * room; a claim whose every row went there ends the round, so one host's backlog is not copied
+   * from reminders to the outbox all at once.
    */
-  private async claimFitting(nowMs: number): Promise<void> {
-    const nowIso = new Date(nowMs).toISOString();
-    const ids = await selectDueReminderIds(this.db, nowIso, this.options.batchSize, this.probeOffset);
-    const fitting = ids.length > 0 ? this.pump.pickFitting(ids, await listEnabledDestinations(this.db, ids)) : [];
-    this.probeOffset = ids.length < this.options.batchSize ? 0 : this.probeOffset + ids.length - fitting.length;
-    if (fitting.length === 0) return;
-    this.accept(await this.claimer.claim(fitting.length, this.options.lateThresholdMs, (ms) => this.lease(ms), fitting));
-  }
-
-  /**
-   * Claims what is due, as far as memory has room for it: a reminder left unclaimed waits in its
-   * table, which costs nothing, while a delivery claimed without room would be written, released
-   * and read back. When the room is gone the pump says when it is back (onRoom). When only some
-   * keys are full (a slow host), a probe once per CLAIM_PROBE_MS looks further down the due
-   * reminders and claims the ones whose destinations all have room, so reminders for other hosts
-   * are not held behind that backlog.
-   */
-  private async claimAll(): Promise<void> {
+  private async claimDue(): Promise<void> {
+    let claimedAny = false;
+    let dueLeft = false;
+    let batch = Math.min(FIRST_BATCH, this.options.batchSize);
     for (;;) {
       if (this.stopping) return;
+      let room = this.pump.room();
+      if (room === 0) break;
+      const outboxLimit = Math.min(this.options.pageSize, room);
       const now = this.clock.now();
-      const room = this.pump.claimRoom();
-      const limit = Math.min(this.options.batchSize, room.fullestKey);
-      if (limit <= 0) {
-        this.pump.wantRoom();
-        if (now >= this.claimsWaitUntil) {
-          this.claimsWaitUntil = now + CLAIM_PROBE_MS;
-          if (room.total > 0) await this.claimFitting(now);
-        }
-        return;
-      }
-      const claimed = await this.claimer.claim(limit, this.options.lateThresholdMs, (nowMs) => this.lease(nowMs));
-      this.accept(claimed);
-      // Those came off the head of the due list, where the probe had skipped ahead.
-      this.probeOffset = Math.max(0, this.probeOffset - claimed.reminders);
-      if (claimed.reminders < limit) {
-        this.claimsWaitUntil = 0;
-        this.probeOffset = 0;
-        return;
+      const outbox = await claimDueDeliveries(this.db, new Date(now).toISOString(), outboxLimit, this.lease(now), this.pump.fullKeys());
+      const fromOutbox = await this.hand(outbox);
+      room = this.pump.room();
+      if (room === 0) break;
+      const reminderLimit = Math.min(batch, room);
+      batch = Math.min(batch * 4, this.options.batchSize);
+      const claimed = await this.claimer.claim(reminderLimit, this.options.lateThresholdMs, (nowMs) => this.lease(nowMs));
+      for (const s of claimed.lateness) this.metrics.lateness.observe(s);
+      const fromReminders = await this.hand(claimed.rows);
+      claimedAny ||= outbox.length + claimed.reminders > 0;
+      // Rows the claim wrote but could not list (a conflict) are claimed from the outbox next round.
+      const incomplete = claimed.rows.length < claimed.deliveries;
+      const more = outbox.length === outboxLimit || claimed.reminders === reminderLimit || incomplete;
+      if (!more) break;
+      if (fromOutbox + fromReminders === 0 && !incomplete) {
+        dueLeft = true;
+        break;
       }
       this.onBacklog?.();
       // Let sends and API requests in between batches of a burst.
       await nextTurn(this.clock);
     }
+    this.claimedNothingDue = !claimedAny || dueLeft;
   }
 }

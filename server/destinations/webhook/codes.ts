@@ -1,10 +1,8 @@
 /** Failure codes of webhook sends, and the send result of an HTTP status or a network error. */
 import { ForbiddenTargetError } from '../../net/ssrf-guard.ts';
+import { MAX_RETRY_AFTER_MS } from '../../scheduler/retry-policy.ts';
 import type { SendFailure, SendResult } from '../../scheduler/types.ts';
 import type { WebhookPlatform } from './index.ts';
-
-/** Retry-After beyond this is treated as this: a reminder retried days later is useless. */
-const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** Failure codes of webhook sends (delivery_attempts.error_code). */
 export const WEBHOOK_CODES = {

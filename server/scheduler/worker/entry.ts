@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Registry } from 'prom-client';
 import { createDatabase } from '../../db/connection.ts';
+import { deliveryLeaseOwner } from '../../lib/leadership.ts';
 import { createDeliveryMetrics } from '../metrics.ts';
 import { createModuleSenders } from '../module-senders.ts';
 import { Scheduler } from '../scheduler.ts';
@@ -40,6 +41,7 @@ const metrics = createDeliveryMetrics(new Registry());
 const scheduler = new Scheduler(database.db, log, metrics, {
   retentionDays: config.deliveryLogRetentionDays,
   leaseMs: config.deliveryLeaseMs,
+  leaseOwner: deliveryLeaseOwner(config.instanceId, index),
   pruneLog: index === 0,
   ...initialTuning,
 });
