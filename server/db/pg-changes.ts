@@ -6,7 +6,8 @@
  * (the API, a delivery thread, psql). Each process holds one connection that LISTENs, and:
  *
  *  - wakes its schedulers (watchChanges), so a reminder created on one instance fires on time on
- *    any, without polling;
+ *    any, without polling. Not for changes of its own pool's sessions: the code that made them
+ *    wakes its scheduler itself, and a burst of deliveries would otherwise wake it for each one;
  *  - counts what it heard per account, for caches (token): a cached answer read after token T is
  *    current while the token is still T. Exact because a round trip on the listening connection
  *    comes back only after every notification of a transaction that committed before it was sent:
@@ -50,7 +51,11 @@ export class PgChangeFeed {
   private inFlight: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    /** Whether a notifying backend (its process id) is one of this process's own pool's sessions. */
+    private readonly isOwnSession: (pid: number) => boolean = () => false,
+  ) {}
 
   /**
    * Changes whenever a notification was heard (of `accountId`, when given) since the last call:
@@ -121,7 +126,7 @@ export class PgChangeFeed {
 
   private async open(): Promise<pg.Client> {
     const client = new (loadPg().Client)({ connectionString: this.url, application_name: 'chime-listen' });
-    client.on('notification', (msg) => this.heardChange(msg.payload ?? ''));
+    client.on('notification', (msg) => this.heardChange(msg.payload ?? '', this.isOwnSession(msg.processId)));
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     try {
@@ -160,7 +165,7 @@ export class PgChangeFeed {
     this.reconnectTimer.unref();
   }
 
-  private heardChange(accountId: string): void {
+  private heardChange(accountId: string, own: boolean): void {
     this.heard++;
     if (accountId) {
       if (this.lastHeard.size >= MAX_ACCOUNTS && !this.lastHeard.has(accountId)) {
@@ -169,7 +174,7 @@ export class PgChangeFeed {
       }
       this.lastHeard.set(accountId, this.heard);
     }
-    this.wake();
+    if (!own) this.wake();
   }
 
   /** At once, then at most once per WAKE_COALESCE_MS while changes keep coming. */

@@ -158,8 +158,17 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
     client.query(`set lock_timeout = ${Math.max(1, Math.round(options.busyMaxWaitMs))}`).catch(() => {});
   });
 
+  // The pool's sessions, by backend process id: their change notices wake no scheduler of this
+  // process (pg-changes.ts).
+  const ownSessions = new Set<number>();
+  pool.on('connect', (client) => {
+    const pid = (client as unknown as { processID: number }).processID;
+    ownSessions.add(pid);
+    client.on('end', () => ownSessions.delete(pid));
+  });
+
   const busy: BusyMonitor = { lastBusyAt: 0, waiting: 0, lastFullAt: 0 };
-  const feed = new PgChangeFeed(url);
+  const feed = new PgChangeFeed(url, (pid) => ownSessions.has(pid));
 
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
