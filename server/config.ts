@@ -39,6 +39,12 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string;
+  /**
+   * DATABASE_POOL_SIZE: PostgreSQL connections of this process's main thread (the API, the bot).
+   * Default 10 with the web role, else 3. Each delivery thread has its own 3 (README "Running on
+   * PostgreSQL"). Ignored on SQLite.
+   */
+  databasePoolSize: number;
   logLevel: string;
   discord: DiscordConfig | null;
   /** Which Discord settings are missing, for the "not configured" explanation. */
@@ -255,12 +261,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
   const mail = parseMail(env, problems);
 
+  const roles = parseRoles(env.CHIME_ROLES, problems);
   const repo = repositoryUrl();
   const config: Config = {
     port,
     host,
     publicUrl,
     databaseUrl,
+    databasePoolSize: parseInteger('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, roles.includes('web') ? 10 : 3, 1, 1000, problems),
     logLevel,
     discord,
     discordMissing,
@@ -279,7 +287,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mailMissing: mail.missing,
     resetThrottle: DEFAULT_RESET_THROTTLE,
     gatewayLease: DEFAULT_LEASE_TIMING,
-    roles: parseRoles(env.CHIME_ROLES, problems),
+    roles,
     schedulerMode: parseSchedulerMode(env.CHIME_SCHEDULER_MODE, problems),
     deliveryThreads: parseInteger('DELIVERY_THREADS', env.DELIVERY_THREADS, Math.min(2, availableParallelism()), 1, 8, problems),
     deliveryHelperIdleMs: 30_000,

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors.ts';
 import type { Executor } from '../repositories/executor.ts';
-import { deleteAttemptFailures, deleteAttemptFailuresBefore, insertAttemptFailures, listAttemptFailures } from '../repositories/shared-state.ts';
+import { deleteAttemptFailures, deleteAttemptFailuresBefore, insertAttemptFailures, listAttemptFailures, lockAttemptCounters } from '../repositories/shared-state.ts';
 
 /**
  * Throttling of password guesses (sign-in, change-password) that slows attackers without letting
@@ -273,6 +273,9 @@ export class DatabaseAttemptThrottle implements AttemptThrottle {
     const sinceIso = new Date(now - this.policy.windowMs).toISOString();
     const attemptId = randomUUID();
     const judged = await this.db.transaction().execute(async (trx) => {
+      // Parallel attempts on the same counters are judged one after the other, each seeing the
+      // failures the others wrote: ten guesses sent at once are not all judged on the same count.
+      await lockAttemptCounters(trx, [keys.pairKey, keys.accountKey, keys.netKey]);
       const rows = await listAttemptFailures(trx, [keys.pairKey, keys.accountKey, keys.netKey], sinceIso);
       const of = (key: string) =>
         rows

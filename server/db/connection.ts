@@ -19,22 +19,23 @@ export interface DatabaseHandle {
   db: DB;
   dialect: DatabaseDialect;
   /**
-   * Changes whenever anything was written to the database, by this process or another connection,
-   * read synchronously: exact on SQLite; on PostgreSQL this process's writes move it at once and
-   * other instances' within half a second. For wake-ups; read caches use freshChangeToken.
-   */
-  changeToken(): string;
-  /**
-   * Changes whenever anything was written, by any connection or instance, exactly: a cached answer
-   * read after token T is current while the token is still T. Lets read caches check they are
-   * still current with one cheap call (a query on PostgreSQL).
+   * Changes whenever anything a cache may hold changed, by any connection or instance, exactly: a
+   * cached answer read after token T is current while the token is still T. SQLite: any write to
+   * the file. PostgreSQL: any change to reminders, destinations or accounts, as notified by the
+   * database (pg-changes.ts); costs one round trip.
    */
   freshChangeToken(): Promise<string>;
   /**
+   * The same, for what belongs to one account (its reminders, their destinations, the account):
+   * other accounts' writes leave it put. PostgreSQL only; SQLite's caches read the account's
+   * list_version instead (reminderListVersion), and this answers freshChangeToken there.
+   */
+  accountChangeToken(accountId: string): Promise<string>;
+  /**
    * Calls `onChange` soon after another process (an instance, the scheduler's thread, the sqlite3
    * shell) wrote, so a scheduler re-arms for reminders it was not told about. SQLite: a poll of
-   * the change token every WATCH_POLL_MS. PostgreSQL: LISTEN/NOTIFY, at once (pg-changes.ts).
-   * The returned function stops it.
+   * the file's change counter every WATCH_POLL_MS. PostgreSQL: LISTEN/NOTIFY, at once
+   * (pg-changes.ts). The returned function stops it.
    */
   watchChanges(onChange: () => void): () => void;
   /** Lock waits (see sqlite-busy.ts) or, on PostgreSQL, queries queued for a connection: for /healthz. */
@@ -55,12 +56,21 @@ export const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:\
 /** How often a SQLite handle looks for other processes' writes (watchChanges). */
 export const WATCH_POLL_MS = 500;
 
-/** How long a query waits for another process's write lock before DATABASE_BUSY. */
+/** How long a query waits for another process's write lock, or a free pooled connection, before DATABASE_BUSY. */
 const BUSY_MAX_WAIT_MS = 3000;
 
-export function createDatabase(databaseUrl: string, options: { busyMaxWaitMs?: number } = {}): DatabaseHandle {
+/**
+ * PostgreSQL connections of a handle opened without DATABASE_POOL_SIZE: a delivery thread's, or a
+ * tool's (README "Running on PostgreSQL"). The API's size comes from the setting (config.ts).
+ */
+export const DEFAULT_POOL_SIZE = 3;
+
+export function createDatabase(databaseUrl: string, options: { busyMaxWaitMs?: number; poolSize?: number } = {}): DatabaseHandle {
   if (isPostgresUrl(databaseUrl)) {
-    return { dialect: 'postgres', ...openPostgres(databaseUrl.trim(), { busyMaxWaitMs: options.busyMaxWaitMs ?? BUSY_MAX_WAIT_MS }) };
+    return {
+      dialect: 'postgres',
+      ...openPostgres(databaseUrl.trim(), { busyMaxWaitMs: options.busyMaxWaitMs ?? BUSY_MAX_WAIT_MS, poolSize: options.poolSize ?? DEFAULT_POOL_SIZE }),
+    };
   }
   return openSqlite(databaseUrl, options);
 }
@@ -115,7 +125,8 @@ export function openSqlite(databaseUrl: string, options: { busyMaxWaitMs?: numbe
     timer.unref();
     return () => clearInterval(timer);
   };
-  return { db, dialect: 'sqlite', sqlite, changeToken, freshChangeToken: async () => changeToken(), watchChanges, busy, probe };
+  const freshChangeToken = async () => changeToken();
+  return { db, dialect: 'sqlite', sqlite, freshChangeToken, accountChangeToken: freshChangeToken, watchChanges, busy, probe };
 }
 
 /**

@@ -1,95 +1,196 @@
 /**
- * Wake-ups between instances on PostgreSQL (README "Running several instances"): after a
- * transaction that wrote commits, its process sends NOTIFY chime_changes (at most one per
- * NOTIFY_COALESCE_MS, so a burst of deliveries sends a handful); every other process LISTENs and
- * re-arms its scheduler at once. A reminder created on one instance fires on time on any, without
- * each instance polling the database.
+ * What changed, between instances on PostgreSQL (README "Running several instances"), by
+ * LISTEN/NOTIFY alone. Triggers (migration 2026-11-27-002) send NOTIFY chime_changes with the
+ * account's id whenever one of its reminders or destinations, or the account itself, changes;
+ * PostgreSQL delivers it when that transaction commits, whichever connection or instance made it
+ * (the API, a delivery thread, psql). Each process holds one connection that LISTENs, and:
  *
- * The payload is the sender's id, so a process ignores its own notifications: its own writers
- * already wake its scheduler directly.
+ *  - wakes its schedulers (watchChanges), so a reminder created on one instance fires on time on
+ *    any, without polling. Not for changes of its own pool's sessions: the code that made them
+ *    wakes its scheduler itself, and a burst of deliveries would otherwise wake it for each one;
+ *  - counts what it heard per account, for caches (token): a cached answer read after token T is
+ *    current while the token is still T. Exact because a round trip on the listening connection
+ *    comes back only after every notification of a transaction that committed before it was sent:
+ *    PostgreSQL sends a session the notifications it was signalled before it answers its next
+ *    query (and a commit signals the listeners before it is acknowledged).
+ *
+ * The listening connection is a session of its own, outside the pool: behind a pooler it needs
+ * session mode. While it is down (a restart, a lost connection) tokens are never seen twice, so
+ * caches miss rather than serve what may be stale, and the schedulers' own 30 s safety net goes on.
  */
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { loadPg } from '../lib/load-on-use.ts';
 
 const CHANNEL = 'chime_changes';
-const NOTIFY_COALESCE_MS = 10;
+/** Wake-ups are coalesced to at most one per this long (a burst of deliveries notifies a lot). */
+const WAKE_COALESCE_MS = 10;
 const RECONNECT_MS = 1000;
+/** Accounts remembered by their last change; beyond it all are forgotten at once (one cache miss each). */
+const MAX_ACCOUNTS = 100_000;
 
 export class PgChangeFeed {
-  private readonly id = randomUUID();
   private readonly listeners = new Set<() => void>();
-  private notifyTimer: ReturnType<typeof setTimeout> | null = null;
-  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private wakeTimer: ReturnType<typeof setTimeout> | null = null;
+  private wakePending = false;
   private closed = false;
+
+  /** Moves on every (re)connection: what happened while not listening was not heard. */
+  private generation = 0;
+  /** Notifications heard on this connection. */
+  private heard = 0;
+  /** Per account, the `heard` count of its last notification. */
+  private readonly lastHeard = new Map<string, number>();
+  /** What an account not in lastHeard answers: `heard` when the map was last emptied. */
+  private forgottenAt = 0;
+  private unknown = 0;
+
+  /** The round trip in flight, and the one queued behind it for callers that came during it. */
+  private inFlight: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
 
   constructor(
     private readonly url: string,
-    /** Runs the NOTIFY (on a connection that is not queued behind the application's queries). */
-    private readonly query: (text: string, values: unknown[]) => Promise<unknown>,
+    /** Whether a notifying backend (its process id) is one of this process's own pool's sessions. */
+    private readonly isOwnSession: (pid: number) => boolean = () => false,
   ) {}
 
-  /** A transaction that wrote committed (or a write outside one completed): tell the other instances, soon. */
-  announce(): void {
-    if (this.notifyTimer || this.closed) return;
-    this.notifyTimer = setTimeout(() => {
-      this.notifyTimer = null;
-      this.query('select pg_notify($1, $2)', [CHANNEL, this.id]).catch(() => {
-        /* the others' 30 s safety net still finds the work; nothing is lost */
-      });
-    }, NOTIFY_COALESCE_MS);
-    this.notifyTimer.unref();
+  /**
+   * Changes whenever a notification was heard (of `accountId`, when given) since the last call:
+   * after every commit that was acknowledged before this call. A token never seen before when the
+   * listening connection cannot be reached.
+   */
+  async token(accountId?: string): Promise<string> {
+    try {
+      await this.sync();
+    } catch {
+      return `unknown:${++this.unknown}`;
+    }
+    const count = accountId === undefined ? this.heard : (this.lastHeard.get(accountId) ?? this.forgottenAt);
+    return `${this.generation}:${count}`;
   }
 
-  /** Calls `onChange` whenever another process committed a write; the returned function stops it. */
+  /** Calls `onChange` soon after any change was committed; the returned function stops it. */
   subscribe(onChange: () => void): () => void {
     this.listeners.add(onChange);
-    if (!this.client && !this.reconnectTimer) void this.connect();
+    // Already listening: the new subscriber heard nothing so far, so it is woken once, as every
+    // subscriber is when the connection is (re)established.
+    if (this.client) setImmediate(() => this.listeners.has(onChange) && onChange());
+    else this.connect().catch(() => {});
     return () => this.listeners.delete(onChange);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.notifyTimer) clearTimeout(this.notifyTimer);
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.listeners.clear();
-    const client = this.client;
+    const client = this.client ?? (await this.connecting?.catch(() => null));
     this.client = null;
     await client?.end().catch(() => {});
   }
 
-  private async connect(): Promise<void> {
-    if (this.closed) return;
-    const client = new (loadPg().Client)({ connectionString: this.url, application_name: 'chime-listen' });
-    this.client = client;
-    client.on('notification', (msg) => {
-      if (msg.payload !== this.id) this.fire();
+  /** Resolves once every notification of a commit acknowledged before the call was heard. */
+  private sync(): Promise<void> {
+    if (!this.inFlight) {
+      this.inFlight = this.roundTrip().finally(() => {
+        this.inFlight = null;
+      });
+      return this.inFlight;
+    }
+    // The round trip in flight may have been answered before the caller's commit: the next one.
+    this.queued ??= this.inFlight
+      .catch(() => {})
+      .then(() => {
+        this.queued = null;
+        return this.sync();
+      });
+    return this.queued;
+  }
+
+  private async roundTrip(): Promise<void> {
+    const client = await this.connect();
+    await client.query('select 1');
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    if (this.closed) return Promise.reject(new Error('closed'));
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = null;
     });
-    client.on('error', () => this.retry(client));
-    client.on('end', () => this.retry(client));
+    return this.connecting;
+  }
+
+  private async open(): Promise<pg.Client> {
+    const client = new (loadPg().Client)({ connectionString: this.url, application_name: 'chime-listen' });
+    client.on('notification', (msg) => this.heardChange(msg.payload ?? '', this.isOwnSession(msg.processId)));
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
     try {
       await client.connect();
       await client.query(`listen ${CHANNEL}`);
-      // Writes made while we were not listening (first start, a lost connection) were not heard.
-      this.fire();
-    } catch {
-      this.retry(client);
+    } catch (err) {
+      client.end().catch(() => {});
+      this.retryLater();
+      throw err;
     }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      throw new Error('closed');
+    }
+    this.client = client;
+    this.generation++;
+    // Writes made while nobody listened (first start, a lost connection) were not heard.
+    this.wake();
+    return client;
   }
 
-  private retry(client: pg.Client): void {
-    if (this.client !== client || this.closed) return;
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return;
     this.client = null;
     client.end().catch(() => {});
+    this.retryLater();
+  }
+
+  /** Listening again soon, if a scheduler is waiting to be woken; tokens connect on their own. */
+  private retryLater(): void {
+    if (this.closed || this.reconnectTimer || this.listeners.size === 0) return;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      void this.connect();
+      this.connect().catch(() => {});
     }, RECONNECT_MS);
     this.reconnectTimer.unref();
   }
 
-  private fire(): void {
+  private heardChange(accountId: string, own: boolean): void {
+    this.heard++;
+    if (accountId) {
+      if (this.lastHeard.size >= MAX_ACCOUNTS && !this.lastHeard.has(accountId)) {
+        this.lastHeard.clear();
+        this.forgottenAt = this.heard;
+      }
+      this.lastHeard.set(accountId, this.heard);
+    }
+    if (!own) this.wake();
+  }
+
+  /** At once, then at most once per WAKE_COALESCE_MS while changes keep coming. */
+  private wake(): void {
+    if (this.wakeTimer) {
+      this.wakePending = true;
+      return;
+    }
     for (const listener of this.listeners) listener();
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      if (this.wakePending) {
+        this.wakePending = false;
+        this.wake();
+      }
+    }, WAKE_COALESCE_MS);
+    this.wakeTimer.unref();
   }
 }

@@ -1,17 +1,21 @@
 /**
- * PostgreSQL (DATABASE_URL=postgres://...): Kysely's PostgresDialect over a `pg` pool, shaped so the
- * rest of Chime behaves as on SQLite (README "Running on PostgreSQL"):
+ * PostgreSQL (DATABASE_URL=postgres://...): Kysely's own PostgresDialect over a `pg` pool of
+ * DATABASE_POOL_SIZE connections (README "Running on PostgreSQL"). Transactions run at the server's
+ * default isolation, READ COMMITTED; every read-then-write that needs more takes its own tool in
+ * its repository (a row lock, an advisory lock, a unique constraint, one atomic statement).
  *
+ * What this file adds to the stock dialect:
  *  - bigint and numeric come back as JS numbers, as SQLite's integers do (count(*) is a bigint);
- *  - transactions run SERIALIZABLE and are retried on a serialization failure or a deadlock. On
- *    SQLite one writer runs at a time, and the code's read-then-write transactions (claim due
- *    reminders, reserve a mail slot, judge a login attempt) rely on that. SERIALIZABLE gives the
- *    same guarantee across connections and instances; the retry makes the conflict invisible.
- *    A caller that picks its own isolation level (setIsolationLevel) gets it, without the retry.
- *  - a pool that has no free connection for BUSY_MAX_WAIT_MS answers DatabaseBusyError, as a
- *    locked SQLite file does (503 DATABASE_BUSY with Retry-After).
+ *  - failures are mapped as on SQLite: a pool with no free connection for BUSY_MAX_WAIT_MS, a lock
+ *    that did not come free in time, or a server out of reach is DatabaseBusyError (503
+ *    DATABASE_BUSY with Retry-After), a full disk StorageFullError (507);
+ *  - change notification between instances by LISTEN/NOTIFY (pg-changes.ts).
+ *
+ * No session state is relied on outside a transaction, so a pooler in transaction mode (PgBouncer)
+ * may sit in front of the pool; the LISTEN connection and the gateway's advisory lock are sessions
+ * of their own and need PostgreSQL itself or a pooler in session mode (README).
  */
-import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, type QueryResult, type TransactionSettings } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { loadPg } from '../lib/load-on-use.ts';
 import type { Database } from './database.ts';
@@ -29,17 +33,6 @@ const types = {
     return loadPg().types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
-
-const SERIALIZATION_FAILURE = '40001';
-const DEADLOCK_DETECTED = '40P01';
-const MAX_TRANSACTION_ATTEMPTS = 12;
-
-const isRetryable = (err: unknown) => {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED;
-};
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The connection a query ran on was lost, or the server cannot be reached: PostgreSQL restarted,
@@ -72,7 +65,7 @@ function unavailableError(what: string, err: unknown, monitor: BusyMonitor): Dat
 /**
  * What a failed query or commit becomes: a lost connection or a lock that did not come free
  * (lock_timeout, 55P03 lock_not_available) is DatabaseBusyError, a full disk StorageFullError; any
- * other error is the query's own.
+ * other error (a unique violation the caller handles, a deadlock) is the query's own.
  */
 function queryFailure(err: unknown, monitor: BusyMonitor): unknown {
   if (isUnreachable(err)) return unavailableError('PostgreSQL dropped the connection', err, monitor);
@@ -80,177 +73,63 @@ function queryFailure(err: unknown, monitor: BusyMonitor): unknown {
   return storageFullOr(err, monitor);
 }
 
-/** db.transaction().execute(fn) re-runs fn when PostgreSQL aborted it for a conflict with another transaction. */
-class RetryingKysely extends Kysely<Database> {
-  override transaction() {
-    const builder = super.transaction();
-    const execute = builder.execute.bind(builder);
-    builder.execute = async <T>(callback: Parameters<typeof execute<T>>[0]): Promise<T> => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await execute(callback);
-        } catch (err) {
-          if (!isRetryable(err) || attempt >= MAX_TRANSACTION_ATTEMPTS) throw err;
-          // Jittered, growing pause: two instances that collided do not collide again in lockstep.
-          await sleep(Math.random() * Math.min(2 ** attempt, 100));
-        }
+/** The pool as the stock dialect sees it: pg's, with failures mapped (queryFailure). */
+function mappedPool(pool: pg.Pool, monitor: BusyMonitor, onEnd: () => Promise<void>): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        // pg-pool's connectionTimeoutMillis (every connection is taken), PostgreSQL out of reach
+        // (restarting, failing over) or refusing (too many clients, connections not allowed now):
+        // the same answer as a locked SQLite file, 503 with Retry-After, and the scheduler retries.
+        throw unavailableError('Cannot connect to PostgreSQL', err, monitor);
       }
-    };
-    return builder;
-  }
+      return {
+        async query<R>(text: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>> {
+          try {
+            return (await client.query(text, parameters as unknown[])) as unknown as PostgresQueryResult<R>;
+          } catch (err) {
+            // A lost session has no transaction left to roll back (the server ended it): the caller
+            // should see why its transaction failed, not that the rollback could not be sent.
+            if (text === 'rollback' && isUnreachable(err)) return { command: 'SELECT', rowCount: 0, rows: [] } as unknown as PostgresQueryResult<R>;
+            throw queryFailure(err, monitor);
+          }
+        },
+        release: () => client.release(),
+      } as PostgresPoolClient;
+    },
+    async end() {
+      await pool.end();
+      await onEnd();
+    },
+  };
 }
 
-/**
- * Sees this process's writes: the change hint moves at once after them (see changeToken), and
- * other instances are told once they are committed (pg-changes.ts).
- */
-class CountingConnection implements DatabaseConnection {
-  inTransaction = false;
-  wroteInTransaction = false;
-  constructor(
-    readonly inner: DatabaseConnection,
-    private readonly hooks: { onWrite: () => void; onCommitted: () => void; monitor: BusyMonitor },
-  ) {}
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    // Raw SQL cannot be told apart: counted as a write (a needless wake-up at worst).
-    const writes = query.query.kind !== 'SelectQueryNode';
-    if (writes) this.hooks.onWrite();
-    let result: QueryResult<R>;
-    try {
-      result = await this.inner.executeQuery<R>(query);
-    } catch (err) {
-      throw queryFailure(err, this.hooks.monitor);
-    }
-    if (writes) {
-      if (this.inTransaction) this.wroteInTransaction = true;
-      else this.hooks.onCommitted();
-    }
-    return result;
-  }
-  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.inner.streamQuery<R>(query, chunkSize);
-  }
-}
-
-const unwrap = (c: DatabaseConnection) => (c instanceof CountingConnection ? c.inner : c);
-
-function endTransaction(c: DatabaseConnection) {
-  if (!(c instanceof CountingConnection)) return;
-  c.inTransaction = false;
-  c.wroteInTransaction = false;
-}
-
-class PostgresDriver implements Driver {
-  constructor(
-    private readonly inner: Driver,
-    private readonly hooks: { onWrite: () => void; onCommitted: () => void; onDestroy: () => Promise<void>; monitor: BusyMonitor },
-  ) {}
-  init() {
-    return this.inner.init();
-  }
-  async acquireConnection(): Promise<DatabaseConnection> {
-    try {
-      return new CountingConnection(await this.inner.acquireConnection(), this.hooks);
-    } catch (err) {
-      // pg-pool's connectionTimeoutMillis (every connection is taken), PostgreSQL out of reach
-      // (restarting, failing over) or refusing (too many clients, connections not allowed now):
-      // the same answer as a locked SQLite file, 503 with Retry-After, and the scheduler retries.
-      throw unavailableError('Cannot connect to PostgreSQL', err, this.hooks.monitor);
-    }
-  }
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    if (connection instanceof CountingConnection) {
-      connection.inTransaction = true;
-      connection.wroteInTransaction = false;
-    }
-    try {
-      // SERIALIZABLE unless the caller chose: see the file comment.
-      if (settings.isolationLevel || settings.accessMode) await this.inner.beginTransaction(unwrap(connection), settings);
-      else await unwrap(connection).executeQuery(CompiledQuery.raw('start transaction isolation level serializable'));
-    } catch (err) {
-      // Sent on the raw connection (so as not to count as a write), so mapped here as a query's
-      // failure would be: a connection lost before the transaction began is 503, not 500.
-      endTransaction(connection);
-      throw queryFailure(err, this.hooks.monitor);
-    }
-  }
-  async commitTransaction(connection: DatabaseConnection) {
-    try {
-      await this.inner.commitTransaction(unwrap(connection));
-      if (connection instanceof CountingConnection && connection.wroteInTransaction) this.hooks.onCommitted();
-    } catch (err) {
-      throw queryFailure(err, this.hooks.monitor);
-    } finally {
-      endTransaction(connection);
-    }
-  }
-  async rollbackTransaction(connection: DatabaseConnection) {
-    try {
-      await this.inner.rollbackTransaction(unwrap(connection));
-    } catch (err) {
-      // A lost session has no transaction left to roll back (the server ended it); the caller
-      // should see why the transaction failed, not that its rollback could not be sent.
-      if (!isUnreachable(err)) throw err;
-    } finally {
-      endTransaction(connection);
-    }
-  }
-  savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {
-    return this.inner.savepoint!(unwrap(connection), name, compile);
-  }
-  rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2]) {
-    return this.inner.rollbackToSavepoint!(unwrap(connection), name, compile);
-  }
-  releaseSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2]) {
-    return this.inner.releaseSavepoint!(unwrap(connection), name, compile);
-  }
-  releaseConnection(connection: DatabaseConnection) {
-    return this.inner.releaseConnection(unwrap(connection));
-  }
-  async destroy() {
-    await this.inner.destroy();
-    await this.hooks.onDestroy();
-  }
-}
-
-class ChimePostgresDialect extends PostgresDialect {
-  constructor(
-    config: ConstructorParameters<typeof PostgresDialect>[0],
-    private readonly hooks: ConstructorParameters<typeof PostgresDriver>[1],
-  ) {
-    super(config);
-  }
-  override createDriver(): Driver {
-    return new PostgresDriver(super.createDriver(), this.hooks);
-  }
-}
-
-/** How often the change hint looks for other instances' commits (see changeToken). */
-const HINT_POLL_MS = 500;
 /** /healthz must answer promptly even when PostgreSQL does not. */
 const PROBE_TIMEOUT_MS = 2000;
 
 export interface PostgresHandleParts {
   db: Kysely<Database>;
-  changeToken(): string;
   freshChangeToken(): Promise<string>;
+  accountChangeToken(accountId: string): Promise<string>;
   watchChanges(onChange: () => void): () => void;
   busy: BusyMonitor;
   probe(): Promise<boolean>;
 }
 
-export function openPostgres(url: string, options: { busyMaxWaitMs: number; poolSize?: number }): PostgresHandleParts {
+export function openPostgres(url: string, options: { busyMaxWaitMs: number; poolSize: number }): PostgresHandleParts {
   const pool = new (loadPg().Pool)({
     connectionString: url,
-    // One connection, as on SQLite: statements run in the order they were issued, which the
-    // scheduler relies on (a page read issued before a result write never returns after it).
-    // Instances, and the scheduler's worker thread, each have their own.
-    max: options.poolSize ?? 1,
+    max: options.poolSize,
     connectionTimeoutMillis: options.busyMaxWaitMs,
+    // Connections beyond what the load needs are closed after a while: an idle instance holds few.
+    idleTimeoutMillis: 30_000,
     application_name: 'chime',
     types,
   });
-  // Probes and change tokens on their own connection: /healthz is not queued behind busy queries.
+  // Probes on their own connection: /healthz is not queued behind busy queries.
   const side = new (loadPg().Pool)({
     connectionString: url,
     max: 1,
@@ -269,77 +148,41 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
     p.on('connect', (client) => client.on('error', () => {}));
   }
   // A lock another session holds (an administrator's LOCK TABLE, a stuck transaction) is waited for
-  // as long as a locked SQLite file is: then 503 DATABASE_BUSY, rather than this process's only
-  // connection stuck for as long as the lock is held. Claims never wait (SKIP LOCKED); migrations
-  // wait up to an hour for another instance's (Kysely sets that inside their transaction). Set with
-  // SET, not as a startup parameter, which PgBouncer refuses; a client runs its queries in order,
-  // so this one runs before any other.
+  // as long as a locked SQLite file is: then 503 DATABASE_BUSY, rather than a connection stuck for
+  // as long as the lock is held. Claims never wait (SKIP LOCKED); migrations wait up to an hour for
+  // another instance's (Kysely sets that inside their transaction). Set with SET, not as a startup
+  // parameter, which PgBouncer refuses; a client runs its queries in order, so this one runs before
+  // any other. Behind PgBouncer in transaction mode a SET does not follow the client: set
+  // lock_timeout on the role instead (README "Running on PostgreSQL").
   pool.on('connect', (client) => {
     client.query(`set lock_timeout = ${Math.max(1, Math.round(options.busyMaxWaitMs))}`).catch(() => {});
   });
 
+  // The pool's sessions, by backend process id: their change notices wake no scheduler of this
+  // process (pg-changes.ts).
+  const ownSessions = new Set<number>();
+  pool.on('connect', (client) => {
+    const pid = (client as unknown as { processID: number }).processID;
+    ownSessions.add(pid);
+    client.on('end', () => ownSessions.delete(pid));
+  });
+
   const busy: BusyMonitor = { lastBusyAt: 0, waiting: 0, lastFullAt: 0 };
-  let localWrites = 0;
-  let lastSnapshot = '';
-  let poller: ReturnType<typeof setInterval> | null = null;
-  let destroyed = false;
+  const feed = new PgChangeFeed(url, (pid) => ownSessions.has(pid));
 
-  /**
-   * pg_current_snapshot() changes whenever any transaction that wrote commits (or aborts), on any
-   * connection of any instance: a committed writer either leaves the snapshot's in-progress list
-   * or moves its xmax. So a cached answer read after token T is current while the token is still T.
-   * (Writes in other databases of the same cluster move it too: a cache miss, never a stale hit.)
-   */
-  let unknown = 0;
-  const freshChangeToken = async () => {
-    try {
-      const res = await side.query<{ s: string }>('select pg_current_snapshot()::text as s');
-      lastSnapshot = res.rows[0]!.s;
-      return lastSnapshot;
-    } catch {
-      // Cannot tell (a slow or lost connection): a token never seen before, so caches miss and
-      // read the database, which answers or fails on its own terms. Never a stale hit.
-      return `unknown:${++unknown}`;
-    }
-  };
-
-  const poll = () => void freshChangeToken();
-
-  const feed = new PgChangeFeed(url, (text, values) => side.query(text, values));
-
-  const db = new RetryingKysely({
-    dialect: new ChimePostgresDialect(
-      { pool },
-      {
-        onWrite: () => localWrites++,
-        onCommitted: () => feed.announce(),
-        monitor: busy,
-        onDestroy: async () => {
-          destroyed = true;
-          if (poller) clearInterval(poller);
-          await feed.close();
-          await side.end();
-        },
-      },
-    ),
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: mappedPool(pool, busy, async () => {
+        await feed.close();
+        await side.end();
+      }),
+    }),
   });
 
   return {
     db,
-    /**
-     * A synchronous hint for wake-ups (the scheduler's watch for writes it did not make): this
-     * process's writes move it at once, other instances' within HINT_POLL_MS. Not exact enough for
-     * caches across instances; those use freshChangeToken.
-     */
-    changeToken() {
-      if (!poller && !destroyed) {
-        poller = setInterval(poll, HINT_POLL_MS);
-        poller.unref();
-        poll();
-      }
-      return `${localWrites}:${lastSnapshot}`;
-    },
-    freshChangeToken,
+    freshChangeToken: () => feed.token(),
+    accountChangeToken: (accountId) => feed.token(accountId),
     watchChanges: (onChange) => feed.subscribe(onChange),
     busy,
     async probe() {

@@ -5,6 +5,7 @@
  */
 import type { MailConfig } from '../config.ts';
 import type { DB } from '../db/connection.ts';
+import { lockAccountForWrites } from '../repositories/accounts.ts';
 import { deleteEmailSend, emailSendsSince, type EmailSendKind, recordEmailSend } from '../repositories/email.ts';
 import type { MailContent } from './templates.ts';
 import { EMAIL_CODES, type Mailer, type MailFailure } from './transport.ts';
@@ -30,11 +31,15 @@ export interface MailService {
 }
 
 export function createMailService(db: DB, config: MailConfig, mailer: Mailer, now: () => number = Date.now): MailService {
-  /** Logs the send if the account is under its cap; one transaction, so parallel sends cannot both take the last slot. */
+  /**
+   * Logs the send if the account is under its cap. Parallel sends of one account (threads,
+   * instances) reserve one after the other, so they cannot both take the last slot.
+   */
   async function reserve(accountId: string, kind: EmailSendKind): Promise<{ id: number } | { retryAfterMs: number }> {
     return db.transaction().execute(async (trx) => {
       const t = now();
       if (CAPPED_KINDS.includes(kind)) {
+        await lockAccountForWrites(trx, accountId);
         const sent = await emailSendsSince(trx, accountId, CAPPED_KINDS, new Date(t - HOUR_MS).toISOString());
         if (sent.length >= config.hourlyLimit) {
           const oldest = Date.parse(sent[sent.length - config.hourlyLimit]!);

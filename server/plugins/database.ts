@@ -11,10 +11,10 @@ declare module 'fastify' {
     config: Config;
     /** Cheap liveness probe for /healthz: 'ok', 'degraded' (another process holds the write lock), or 'unavailable'. */
     checkDatabase(): Promise<'ok' | 'degraded' | 'storage-full' | 'unavailable'>;
-    /** See DatabaseHandle.changeToken: moves on every write (on PostgreSQL, other instances' within 0.5 s). */
-    dbChangeToken(): string;
     /** See DatabaseHandle.freshChangeToken: exact across instances; what read caches check. */
     dbFreshChangeToken(): Promise<string>;
+    /** See DatabaseHandle.accountChangeToken: the same for one account's things (PostgreSQL). */
+    dbAccountChangeToken(accountId: string): Promise<string>;
     /** See DatabaseHandle.watchChanges: another process wrote (LISTEN/NOTIFY on PostgreSQL). */
     dbWatchChanges(onChange: () => void): () => void;
   }
@@ -22,14 +22,14 @@ declare module 'fastify' {
 
 export default fp<{ config: Config }>(
   async (app, { config }) => {
-    const { db, dialect, changeToken, freshChangeToken, watchChanges, busy, probe } = createDatabase(config.databaseUrl);
+    const { db, dialect, freshChangeToken, accountChangeToken, watchChanges, busy, probe } = createDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
     const applied = await migrateToLatest(db);
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
     app.decorate('db', db);
     app.decorate('dbDialect', dialect);
     app.decorate('config', config);
-    app.decorate('dbChangeToken', changeToken);
     app.decorate('dbFreshChangeToken', freshChangeToken);
+    app.decorate('dbAccountChangeToken', accountChangeToken);
     app.decorate('dbWatchChanges', watchChanges);
     // Not queued behind queries waiting for a lock or a connection (see DatabaseHandle.probe).
     app.decorate('checkDatabase', async () => {

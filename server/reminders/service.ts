@@ -15,7 +15,7 @@ import { destinationModule } from '../destinations/registry.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { requireTimeZone } from '../accounts/validation.ts';
-import { findAccountById, listIdentities, reminderListVersion } from '../repositories/accounts.ts';
+import { findAccountById, listIdentities, lockAccountForWrites, reminderListVersion } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
 import {
   countRemindersOfAccount,
@@ -86,13 +86,15 @@ export function listReminders(deps: Pick<ReminderDeps, 'db'>, accountId: string)
 
 /**
  * What a cached copy of the account's list is checked against: while it has not moved, the list is
- * the same. On SQLite, the account's own change counter, which triggers move on any change to its
- * reminders or destinations, by any connection: other accounts' writes leave the copy valid. On
- * PostgreSQL, the database-wide token (exact across instances; see the migration for why).
- * Read it before the list: a change racing the read then makes the copy stale, never wrong.
+ * the same. It moves on any change to the account's reminders or destinations, by any connection,
+ * and other accounts' writes leave the copy valid. On SQLite, the account's change counter, which
+ * triggers move; on PostgreSQL, the change notices the database sends for the account (exact
+ * across instances; db/pg-changes.ts), as a per-account counter would make concurrent writers of
+ * one account wait for each other. Read it before the list: a change racing the read then makes
+ * the copy stale, never wrong.
  */
-export async function reminderListToken(deps: Pick<FastifyInstance, 'db' | 'dbDialect' | 'dbFreshChangeToken'>, accountId: string): Promise<string> {
-  if (deps.dbDialect !== 'sqlite') return deps.dbFreshChangeToken();
+export async function reminderListToken(deps: Pick<FastifyInstance, 'db' | 'dbDialect' | 'dbAccountChangeToken'>, accountId: string): Promise<string> {
+  if (deps.dbDialect !== 'sqlite') return deps.dbAccountChangeToken(accountId);
   return `account:${(await reminderListVersion(deps.db, accountId)) ?? 'gone'}`;
 }
 
@@ -204,8 +206,12 @@ export async function saveDestinations(trx: Executor, reminderId: string, inputs
   return secrets;
 }
 
-/** Inserts a reminder within the account's limit (checked in the same transaction). */
+/**
+ * Inserts a reminder within the account's limit, checked in the same transaction; parallel creates
+ * of one account count one after the other.
+ */
 async function insertWithinLimit(trx: Executor, row: NewReminder) {
+  await lockAccountForWrites(trx, row.account_id);
   if ((await countRemindersOfAccount(trx, row.account_id)) >= MAX_REMINDERS_PER_ACCOUNT) {
     throw new AppError('REMINDER_LIMIT', `An account can hold at most ${MAX_REMINDERS_PER_ACCOUNT.toLocaleString('en-US')} reminders. Delete some first.`);
   }

@@ -3,7 +3,7 @@
  * skipped instants are RFC 5545 EXDATEs on the reminder row (README "Custom repetition").
  */
 import { AppError } from '../errors.ts';
-import { findReminderOfAccount, type ReminderWithDestinations, updateReminder } from '../repositories/reminders.ts';
+import { findReminderOfAccount, lockReminderOfAccount, type ReminderWithDestinations, updateReminder } from '../repositories/reminders.ts';
 import { isOccurrence, nextOccurrenceAfter } from '../time/series.ts';
 import { ruleOf } from './schedule.ts';
 import { getReminder, type ReminderDeps } from './service.ts';
@@ -31,6 +31,8 @@ function occurrenceInstant(value: unknown): number {
  */
 async function saveSkipped(deps: ReminderDeps, accountId: string, id: string, change: (skipped: Set<number>, r: ReminderWithDestinations) => void, nowMs: number) {
   await deps.db.transaction().execute(async (trx) => {
+    // Two changes of the list at once each keep the other's: the second reads after the first wrote.
+    await lockReminderOfAccount(trx, accountId, id);
     const r = await findReminderOfAccount(trx, accountId, id);
     if (!r) throw new AppError('REMINDER_NOT_FOUND', 'Reminder not found');
     const skipped = new Set([...ruleOf(r).skipped!].filter((ms) => ms > nowMs - KEEP_PAST_MS));

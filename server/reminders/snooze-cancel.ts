@@ -3,7 +3,7 @@
  * finished with it, so a "Snooze 10 min" or "Tomorrow" pressed earlier must not deliver it again.
  */
 import { AppError } from '../errors.ts';
-import { findReminderOfAccount, updateReminder } from '../repositories/reminders.ts';
+import { findReminderOfAccount, lockReminderOfAccount, updateReminder } from '../repositories/reminders.ts';
 import { nextOccurrenceAfter } from '../time/series.ts';
 import { ruleOf } from './schedule.ts';
 import type { ReminderDeps } from './service.ts';
@@ -17,6 +17,8 @@ import type { ReminderDeps } from './service.ts';
  */
 export async function cancelPendingSnooze(deps: Pick<ReminderDeps, 'db' | 'scheduler'>, accountId: string, id: string, nowMs = Date.now()): Promise<boolean> {
   const cancelled = await deps.db.transaction().execute(async (trx) => {
+    // The snooze read is the one cleared: a claim firing it, or another cancel, waits or skips.
+    await lockReminderOfAccount(trx, accountId, id);
     const r = await findReminderOfAccount(trx, accountId, id);
     if (!r) throw new AppError('REMINDER_NOT_FOUND', 'Reminder not found');
     // The claimer clears snoozed_at_utc when the snooze fires: a value here has not fired yet.

@@ -4,6 +4,7 @@ import { newId, nowIso } from '../lib/ids.ts';
 import { deleteAccountEmailData, moveAccountEmailData } from './email.ts';
 import type { Executor } from './executor.ts';
 import { prepared } from './prepared.ts';
+import { takesRowLocks } from './statement-shapes.ts';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -51,6 +52,16 @@ export async function createAccount(
   };
   await db.insertInto('accounts').values(account).execute();
   return account;
+}
+
+/**
+ * Inside a transaction: makes other transactions that call this for the same account wait until
+ * this one ends, so a count read next (its reminders, its mails of the hour) is still true when
+ * this transaction writes. On PostgreSQL a row lock that leaves inserts referring to the account
+ * free (FOR NO KEY UPDATE); SQLite runs one writing transaction at a time already.
+ */
+export async function lockAccountForWrites(trx: Executor, accountId: string): Promise<void> {
+  if (takesRowLocks(trx)) await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
 }
 
 /** See AccountsTable.list_version; undefined when the account is gone. */

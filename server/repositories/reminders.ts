@@ -2,6 +2,7 @@ import type { Destination, RecurrenceType, Reminder } from '../db/database.ts';
 import { newId, nowIso } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
 import { prepared } from './prepared.ts';
+import { takesRowLocks } from './statement-shapes.ts';
 
 export interface ReminderWithDestinations extends Reminder {
   destinations: Destination[];
@@ -75,6 +76,15 @@ export async function findReminderOfAccount(db: Executor, accountId: string, id:
   if (!reminder) return undefined;
   const destinations = (await destinationsOfReminder(db, { reminderId: id })).rows;
   return { ...reminder, destinations };
+}
+
+/**
+ * Inside a transaction: the reminder's row stays as read until this transaction ends (other
+ * writers of it wait; the scheduler's claim skips it). SQLite runs one writing transaction at a
+ * time already.
+ */
+export async function lockReminderOfAccount(trx: Executor, accountId: string, id: string): Promise<void> {
+  if (takesRowLocks(trx)) await trx.selectFrom('reminders').select('id').where('id', '=', id).where('account_id', '=', accountId).forUpdate().execute();
 }
 
 export async function countRemindersOfAccount(db: Executor, accountId: string): Promise<number> {

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Executor } from './executor.ts';
+import { takesRowLocks } from './statement-shapes.ts';
 
 // --- short-lived records -----------------------------------------------------------------------
 
@@ -72,6 +73,21 @@ export interface AttemptFailureRow {
   account: string;
   net: string;
   at: string;
+}
+
+/**
+ * Inside a transaction: other transactions that lock any of these counters wait until this one
+ * ends, so the failures read next are all there are when this transaction adds its own. On
+ * PostgreSQL transaction-scoped advisory locks (released at commit, so a pooler in transaction
+ * mode is fine), taken in one order so two attempts cannot deadlock; SQLite runs one writing
+ * transaction at a time already.
+ */
+export async function lockAttemptCounters(trx: Executor, keys: string[]): Promise<void> {
+  if (!takesRowLocks(trx)) return;
+  // The select list is evaluated left to right: the locks are taken in the sorted order.
+  const sorted = [...new Set(keys)].sort();
+  const locks = sorted.map((key) => sql`pg_advisory_xact_lock(hashtextextended(${`attempt_failures:${key}`}, 0))`);
+  await sql`select ${sql.join(locks)}`.execute(trx);
 }
 
 /** Failures under these keys since `sinceIso`, oldest first. */

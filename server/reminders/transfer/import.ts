@@ -5,7 +5,7 @@
  */
 import type { StoredRecurrence } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
-import { findAccountById } from '../../repositories/accounts.ts';
+import { findAccountById, lockAccountForWrites } from '../../repositories/accounts.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import { countRemindersOfAccount, insertReminder } from '../../repositories/reminders.ts';
 import { MAX_REMINDERS_PER_ACCOUNT } from '../input.ts';
@@ -93,7 +93,9 @@ export async function importReminders(deps: ReminderDeps, accountId: string, req
   if (request.dry_run || prepared.length === 0 || (mode === 'all_or_nothing' && errors.length > 0)) return result;
 
   const createAll = async (trx: Executor) => {
-    // Checked again in the transaction: another request may have created reminders meanwhile.
+    // Checked again in the transaction: another request may have created reminders meanwhile,
+    // and others of the account count after this one (the lock).
+    await lockAccountForWrites(trx, accountId);
     if ((await countRemindersOfAccount(trx, accountId)) + prepared.length > MAX_REMINDERS_PER_ACCOUNT) throw new AppError('REMINDER_LIMIT', limitMessage);
     for (const p of prepared) {
       const v = p.valid;
