@@ -48,7 +48,7 @@ export function startChime(dir: string, env: Record<string, string>, options: { 
     done = true;
     for (const l of listeners) l();
   });
-  const waitFor = (pattern: RegExp, ms = 30_000) =>
+  const waitFor = (pattern: RegExp, ms = 90_000) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const check = () => {
         const match = pattern.exec(text);
