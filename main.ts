@@ -7,6 +7,7 @@ import botPlugin from './bot/plugin.ts';
 import { buildApp } from './server/app.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './server/config.ts';
 import { DatabaseBusyError } from './server/db/sqlite-busy.ts';
+import { readableLogStream, resolveLogFormat, startSummary } from './server/logging.ts';
 
 loadDotEnv();
 
@@ -23,7 +24,8 @@ try {
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 try {
-  app = await buildApp({ config, botPlugin });
+  const logStream = resolveLogFormat(config.logFormat, process.stdout.isTTY === true) === 'pretty' ? await readableLogStream() : undefined;
+  app = await buildApp({ config, botPlugin, logStream });
 } catch (err) {
   // PostgreSQL down or out of reach, or a SQLite file another process keeps locked: the operator
   // needs one line that says so (a process manager starts Chime again), not a stack trace.
@@ -55,10 +57,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 try {
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(
-    { url: config.publicUrl, discord: config.discord ? 'configured' : `not configured (missing ${config.discordMissing.join(', ')})` },
-    'Chime is running',
-  );
+  app.log.info(startSummary(config), `Chime is running at ${config.publicUrl}`);
 } catch (err) {
   app.log.error({ err }, 'could not start');
   process.exit(1);

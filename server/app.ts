@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Config, hasRole } from './config.ts';
+import { RequestLogController } from './logging.ts';
 import databasePlugin from './plugins/database.ts';
 import clockSkewPlugin from './plugins/clock-skew.ts';
 import errorsPlugin from './plugins/errors.ts';
@@ -34,6 +35,8 @@ export interface BuildOptions {
   config: Config;
   /** pino options or false; tests pass false. */
   logger?: boolean | object;
+  /** Where the default logger writes (main.ts: readable lines on a terminal); stdout as JSON when absent. */
+  logStream?: NodeJS.WritableStream;
   /** Time allowed to receive a whole request, headers and body (default 30 s); tests shorten it. */
   requestTimeoutMs?: number;
   /** A socket on which nothing moves for this long is closed (default 120 s); tests shorten it. */
@@ -74,6 +77,7 @@ export const LOG_REDACT = [
 export async function buildApp({
   config,
   logger,
+  logStream,
   requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
   connectionTimeoutMs = DEFAULT_CONNECTION_TIMEOUT_MS,
   botPlugin,
@@ -86,8 +90,11 @@ export async function buildApp({
             redact: { paths: LOG_REDACT, censor: '[redacted]' },
             // Query strings can carry OAuth codes and states: log the path only.
             serializers: { req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], ip: req.ip }) },
+            ...(logStream ? { stream: logStream } : {}),
           }
         : logger,
+    // Requests are logged once, by level (README "Logs").
+    logController: new RequestLogController(),
     bodyLimit: 64 * 1024,
     // Node answers 408 (clientErrorHandler below) when a request is not complete in time; it looks
     // every connectionsCheckingInterval (30 s by default), so look often enough for the bound to hold.

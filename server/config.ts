@@ -46,6 +46,8 @@ export interface Config {
    */
   databasePoolSize: number;
   logLevel: string;
+  /** LOG_FORMAT: readable lines (`pretty`), one JSON object a line (`json`), or `auto`: pretty on a terminal, JSON otherwise. */
+  logFormat: LogFormatSetting;
   discord: DiscordConfig | null;
   /** Which Discord settings are missing, for the "not configured" explanation. */
   discordMissing: string[];
@@ -108,6 +110,9 @@ export const hasRole = (config: Pick<Config, 'roles'>, role: Role): boolean => c
  * event loop, which tests use to swap senders and step the loop by hand.
  */
 export type SchedulerMode = 'worker' | 'inline';
+
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+export type LogFormatSetting = (typeof LOG_FORMATS)[number];
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -237,6 +242,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (/^postgres(ql)?:\/\//i.test(databaseUrl)) checkPostgresUrl(databaseUrl, problems);
   const logLevel = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  const logFormat = (env.LOG_FORMAT?.trim() || 'auto').toLowerCase() as LogFormatSetting;
+  if (!LOG_FORMATS.includes(logFormat)) problems.push(`LOG_FORMAT must be auto, pretty or json (got "${env.LOG_FORMAT}")`);
 
   const discordApi = parseUrl('DISCORD_API_URL', env.DISCORD_API_URL?.trim() || DEFAULT_DISCORD_API, problems);
   const discordSettings = {
@@ -270,6 +277,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl,
     databasePoolSize: parseInteger('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, roles.includes('web') ? 10 : 3, 1, 1000, problems),
     logLevel,
+    logFormat,
     discord,
     discordMissing,
     webhookAllowPrivateTargets: parseBoolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, false, problems),

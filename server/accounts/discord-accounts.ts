@@ -30,6 +30,7 @@ import {
   updateIdentity,
   updateIdentityById,
 } from '../repositories/accounts.ts';
+import { refuseDisabledAccount } from './account-status.ts';
 import type { Executor } from '../repositories/executor.ts';
 
 /** What Chime needs of a Discord user (a discord.js `User` or Discord's `/users/@me`). */
@@ -82,6 +83,7 @@ async function createOrAdoptDiscordAccount(db: DB, user: DiscordUserLike, locale
 export async function ensureAccountForDiscordUser(db: DB, user: DiscordUserLike, locale: string | null): Promise<Account> {
   const existing = await findAccountForDiscordUser(db, user.id);
   if (existing) {
+    refuseDisabledAccount(existing);
     if (!existing.locale && locale) {
       await updateAccount(db, existing.id, { locale });
       return { ...existing, locale };
@@ -112,6 +114,7 @@ export async function signInDiscordUser(
   const grant = grantOf(tokens);
   const known = await findIdentityByExternalId(db, 'discord', user.id);
   let account = known ? await findAccountById(db, known.account_id) : undefined;
+  if (account) refuseDisabledAccount(account);
   if (known && account) await updateIdentityById(db, known.id, { username: user.username, ...grant });
   else account = await createOrAdoptDiscordAccount(db, user, user.locale ?? null, grant);
   return { account, needsSetup: await needsDiscordSetup(db, account) };

@@ -22,6 +22,7 @@ import {
 } from '../repositories/accounts.ts';
 import { revokeOtherSessions } from '../repositories/sessions.ts';
 import { LONG_SESSION_MS, openSession, SHORT_SESSION_MS } from './sessions.ts';
+import { refuseDisabledAccount } from './account-status.ts';
 
 const emailTaken = () => new AppError('EMAIL_TAKEN', 'An account with this email already exists');
 
@@ -97,6 +98,7 @@ export async function signInWithPassword(db: DB, throttle: AttemptThrottle, inpu
   }
   if (!account || !valid) throw new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
   await gate.succeeded();
+  refuseDisabledAccount(account);
   // Accounts made before Chime stored a language get the one the dashboard signs in with.
   if (!account.locale && input.language) {
     await updateAccount(db, account.id, { locale: input.language });

@@ -21,6 +21,11 @@ export interface AccountsTable {
    * (SQLite triggers; migration 2026-11-23-012). Always 0 on PostgreSQL. What the list cache checks.
    */
   list_version: ColumnType<number, number | undefined, number>;
+  /**
+   * When an administrator disabled the account (README "Administration"); null while usable. A
+   * disabled account cannot sign in and its reminders do not fire; enabling it restores both.
+   */
+  disabled_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
   created_at: Instant;
   updated_at: Instant;
 }

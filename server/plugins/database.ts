@@ -23,7 +23,9 @@ declare module 'fastify' {
 export default fp<{ config: Config }>(
   async (app, { config }) => {
     const { db, dialect, freshChangeToken, accountChangeToken, watchChanges, busy, probe } = createDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
-    const applied = await migrateToLatest(db);
+    const applied = await migrateToLatest(db, {
+      onBackup: (file) => app.log.info({ backup: file }, 'database backed up before migrating'),
+    });
     if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
     app.decorate('db', db);
     app.decorate('dbDialect', dialect);

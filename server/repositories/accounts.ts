@@ -47,6 +47,7 @@ export async function createAccount(
     timezone: input.timezone,
     locale: input.locale ?? null,
     list_version: 0,
+    disabled_at: null,
     created_at: now,
     updated_at: now,
   };

@@ -9,6 +9,12 @@ import { idLists, insertChunks, takesRowLocks } from './statement-shapes.ts';
  * transaction, with the planner in between, and what the scheduler asks of reminders that are due.
  */
 
+/**
+ * The accounts an administrator disabled (README "Administration"): their reminders stay as they
+ * are but do not fire, nor count as due, until the account is enabled again. Usually none.
+ */
+export const disabledAccountIds = (db: Executor) => db.selectFrom('accounts').select('id').where('disabled_at', 'is not', null);
+
 /** A due reminder with what its deliveries need of it and of its account. */
 export interface DueReminderRow {
   id: string;
@@ -56,6 +62,7 @@ export async function selectDueReminders(db: Executor, nowIso: string, limit: nu
     .where('r.next_fire_utc', 'is not', null)
     .where('r.is_paused', '=', sql.lit(0))
     .where('r.next_fire_utc', '<=', nowIso)
+    .where('a.disabled_at', 'is', null)
     .orderBy('r.next_fire_utc')
     .limit(limit);
   // Several instances claiming at once take disjoint reminders (SQLite serializes the whole claim).
@@ -164,6 +171,7 @@ export async function nextReminderFire(db: Executor): Promise<string | null> {
     .select('next_fire_utc')
     .where('next_fire_utc', 'is not', null)
     .where('is_paused', '=', sql.lit(0))
+    .where('account_id', 'not in', disabledAccountIds(db))
     .orderBy('next_fire_utc')
     .limit(1)
     .executeTakeFirst();
@@ -178,6 +186,7 @@ export async function countDueReminders(db: Executor, nowIso: string): Promise<n
     .where('next_fire_utc', 'is not', null)
     .where('is_paused', '=', sql.lit(0))
     .where('next_fire_utc', '<=', nowIso)
+    .where('account_id', 'not in', disabledAccountIds(db))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

@@ -136,7 +136,7 @@ export async function refusedUrl(): Promise<string> {
 // scheduler can be tested without going through the reminders API.
 
 
-export async function seedAccount(db: Kysely<Database>, overrides: Partial<Omit<Database['accounts'], 'list_version'>> = {}) {
+export async function seedAccount(db: Kysely<Database>, overrides: Partial<Omit<Database['accounts'], 'list_version' | 'disabled_at'>> = {}) {
   const now = new Date().toISOString();
   const id = randomUUID();
   await db
