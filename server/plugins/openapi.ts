@@ -96,6 +96,7 @@ export default fp(
       uiConfig: { deepLinking: true, defaultModelsExpandDepth: 0, docExpansion: 'list' },
       // Our own CSP (security-headers.ts) stays in force: the UI's page has no inline script.
       staticCSP: false,
+      theme: { title: 'Chime API reference' },
     });
   },
   { name: 'openapi', dependencies: ['auth'] },
