@@ -8,6 +8,7 @@ import errorsPlugin from './plugins/errors.ts';
 import noNulTextPlugin from './plugins/no-nul-text.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
 import authPlugin from './plugins/auth.ts';
+import openApiPlugin from './plugins/openapi.ts';
 import schedulerPlugin from './scheduler/plugin.ts';
 import webPlugin from './plugins/web.ts';
 import discordPlugin from './discord/plugin.ts';
@@ -23,6 +24,7 @@ import webhookRoutes from './routes/webhooks/index.ts';
 import metricsRoutes from './routes/metrics/index.ts';
 import calendarFeedRoutes from './routes/calendar-feed/index.ts';
 import transferRoutes from './routes/transfer/index.ts';
+import tokenRoutes from './routes/tokens/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -155,6 +157,8 @@ export async function buildApp({
 
   // Every process answers /healthz and /metrics; the API and the dashboard need the web role.
   const web = hasRole(config, 'web');
+  // Before every route: the API reference is generated from the routes registered after it.
+  if (web) await app.register(openApiPlugin);
   await app.register(healthRoutes);
   if (web) await app.register(configRoutes);
   if (web) await app.register(authRoutes);
@@ -165,6 +169,7 @@ export async function buildApp({
   await app.register(metricsRoutes);
   if (web) await app.register(calendarFeedRoutes);
   if (web) await app.register(transferRoutes);
+  if (web) await app.register(tokenRoutes);
   if (web) await app.register(emailRoutes);
   await app.register(discordPlugin);
   if (botPlugin) await app.register(botPlugin);

@@ -32,6 +32,8 @@ export interface ResetThrottlePolicy {
   perNetwork: number;
 }
 
+/** A script polling every second stays below this; a runaway loop is stopped within a minute. */
+export const DEFAULT_TOKEN_THROTTLE = { limit: 300, windowMs: 60_000 };
 export const DEFAULT_RESET_THROTTLE: ResetThrottlePolicy = { windowMs: 60 * 60 * 1000, perEmail: 3, perNetwork: 10 };
 
 export interface Config {
@@ -77,6 +79,8 @@ export interface Config {
   mailMissing: string[];
   /** Throttle of POST /api/auth/password-reset; tests shorten it. */
   resetThrottle: ResetThrottlePolicy;
+  /** Requests per personal access token and window (docs/api.md); tests shorten it. */
+  tokenThrottle: { limit: number; windowMs: number };
   /** Lease of the Discord gateway among instances sharing the database; tests shorten it. */
   gatewayLease: LeaseTiming;
   /** CHIME_ROLES: what this process does (all three by default). */
@@ -294,6 +298,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mail: mail.config,
     mailMissing: mail.missing,
     resetThrottle: DEFAULT_RESET_THROTTLE,
+    tokenThrottle: DEFAULT_TOKEN_THROTTLE,
     gatewayLease: DEFAULT_LEASE_TIMING,
     roles,
     schedulerMode: parseSchedulerMode(env.CHIME_SCHEDULER_MODE, problems),

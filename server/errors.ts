@@ -82,6 +82,14 @@ export const ERROR_CODES = {
   // The same Idempotency-Key sent with another request (server/reminders/idempotency.ts).
   IDEMPOTENCY_KEY_REUSED: 422,
   EMAIL_SMTP_UNAVAILABLE: 502,
+  // Personal access tokens (server/accounts/access-tokens.ts, docs/api.md).
+  TOKEN_NAME_REQUIRED: 400,
+  TOKEN_SCOPES_INVALID: 400,
+  TOKEN_EXPIRY_INVALID: 400,
+  TOKEN_SCOPE: 403,
+  TOKEN_NOT_ALLOWED: 403,
+  TOKEN_NOT_FOUND: 404,
+  TOKEN_LIMIT: 409,
   INTERNAL: 500,
 } as const;
 

@@ -439,6 +439,31 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['GET /api/reminders/export', queryRoute('GET', '/api/reminders/export', { format: fileFormat }), 40],
   ['POST /api/reminders/import', bodyRoute('POST', '/api/reminders/import', { format: fileFormat, content: oneOfOr(importContent, 8), dry_run: oneOfOr(fc.boolean()), mode: oneOfOr(fc.constantFrom('all_or_nothing', 'valid_only')) }), 300],
   ['DELETE /api/account', queryRoute('DELETE', '/api/account', { x: nasty }, notA), 30],
+  // Personal access tokens (docs/api.md).
+  ['GET /api/tokens', queryRoute('GET', '/api/tokens', { x: nasty }), 20],
+  [
+    'POST /api/tokens',
+    bodyRoute('POST', '/api/tokens', {
+      name: oneOfOr(fc.string({ maxLength: 120 })),
+      scopes: oneOfOr(fc.array(fc.constantFrom('reminders:read', 'reminders:write', 'account', ''), { maxLength: 4 })),
+      expires_in_days: oneOfOr(fc.oneof(fc.integer({ min: -5, max: 400 }), fc.double())),
+    }),
+    60,
+  ],
+  ['DELETE /api/tokens/:id', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((id) => queryRoute('DELETE', `/api/tokens/${enc(id)}`, {})), 30],
+  // The generated API reference and its reader's files.
+  ['GET /api/openapi.json', queryRoute('GET', '/api/openapi.json', { x: nasty }), 10],
+  ['GET /api/docs', queryRoute('GET', '/api/docs', { x: nasty }), 10],
+  ['HEAD /api/docs/', queryRoute('HEAD', '/api/docs/', { x: nasty }), 10],
+  ['GET /api/docs/json', queryRoute('GET', '/api/docs/json', { x: nasty }), 10],
+  ['GET /api/docs/yaml', queryRoute('GET', '/api/docs/yaml', { x: nasty }), 10],
+  ['GET /api/docs/static/index.html', queryRoute('GET', '/api/docs/static/index.html', { x: nasty }), 10],
+  ['GET /api/docs/static/swagger-initializer.js', queryRoute('GET', '/api/docs/static/swagger-initializer.js', { x: nasty }), 10],
+  [
+    'GET /api/docs/static/*',
+    fc.oneof(fc.constantFrom('swagger-ui.css', 'index.css', 'nope.js', '..%2F..%2Fpackage.json', '%2e%2e/%2e%2e/package.json'), fc.string({ maxLength: 40 }).map(enc)).chain((f) => queryRoute('GET', `/api/docs/static/${f}`, {})),
+    20,
+  ],
   ['GET /healthz', queryRoute('GET', '/healthz', { x: nasty }), 20],
   ['GET /api/config', queryRoute('GET', '/api/config', { x: nasty }), 20],
   ['GET /metrics', queryRoute('GET', '/metrics', { x: nasty }), 20],

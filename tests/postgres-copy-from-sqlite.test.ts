@@ -75,6 +75,7 @@ const TABLES = [
   'rate_windows',
   'attempt_failures',
   'idempotency_keys',
+  'access_tokens',
 ];
 
 beforeAll(async () => {
@@ -124,6 +125,7 @@ beforeAll(async () => {
     const feed = await bob.api.get('/api/account/calendar-feed');
     feedPath = (feed.body.url as string).replace(source.config.publicUrl, '');
     feedText = await (await fetch(source.url + feedPath)).text();
+    expect((await alice.api.post('/api/tokens', { name: 'script', scopes: ['reminders:read'], expires_in_days: 30 })).status).toBe(201);
     aliceList = (await alice.api.get('/api/reminders')).body;
   } finally {
     await source.close();
@@ -164,7 +166,7 @@ describe('npm run admin -- copy-from-sqlite', () => {
         });
         const got = await pg.db.selectFrom(table as 'accounts').selectAll().execute();
         expect(sortRows(got as Record<string, unknown>[]), table).toEqual(sortRows(want));
-        if (['accounts', 'sessions', 'reminders', 'destinations', 'deliveries', 'delivery_attempts', 'attempt_failures', 'idempotency_keys'].includes(table)) {
+        if (['accounts', 'sessions', 'reminders', 'destinations', 'deliveries', 'delivery_attempts', 'attempt_failures', 'idempotency_keys', 'access_tokens'].includes(table)) {
           expect(got.length, table).toBeGreaterThan(0);
         }
       }

@@ -21,6 +21,7 @@ import {
   updateIdentity,
 } from '../repositories/accounts.ts';
 import { revokeOtherSessions } from '../repositories/sessions.ts';
+import { revokeAllAccessTokens } from './access-tokens.ts';
 import { LONG_SESSION_MS, openSession, SHORT_SESSION_MS } from './sessions.ts';
 import { refuseDisabledAccount } from './account-status.ts';
 
@@ -134,7 +135,7 @@ export async function changeEmail(db: DB, accountId: string, value: string): Pro
 export interface PasswordChange {
   accountId: string;
   /** The session asking: it stays signed in, every other one is signed out. */
-  sessionId: string;
+  sessionId: string | null;
   current: string;
   next: string;
   ip: string;
@@ -166,7 +167,9 @@ export async function changePassword(db: DB, throttle: AttemptThrottle, change: 
   const hash = await hashPassword(next);
   await db.transaction().execute(async (trx) => {
     await updateIdentity(trx, accountId, 'app', { password_hash: hash });
-    // Anyone holding an old session (a stolen token, another device) is signed out.
+    // Anyone holding an old session (a stolen token, another device) is signed out, and an access
+    // token minted with it goes too.
     await revokeOtherSessions(trx, accountId, change.sessionId);
+    await revokeAllAccessTokens(trx, accountId);
   });
 }

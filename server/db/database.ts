@@ -177,6 +177,22 @@ export interface CalendarFeedsTable {
   created_at: Instant;
 }
 
+/** A personal access token (migration 2026-11-27-001, docs/api.md): only the hash of its token is stored. */
+export interface AccessTokensTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** Space-separated scopes: `reminders:read`, `reminders:write`. */
+  scopes: string;
+  /** SHA-256 (hex) of the token: what a request's bearer is looked up by. */
+  token_hash: string;
+  created_at: Instant;
+  /** Null: never expires. */
+  expires_at: Instant | null;
+  /** Written at most once a minute per token. */
+  last_used_at: Instant | null;
+}
+
 /** A password-reset link (migration 2026-11-23-005): only the hash of its token is stored. */
 export interface PasswordResetTokensTable {
   token_hash: string;
@@ -267,6 +283,7 @@ export interface Database {
   attempt_failures: AttemptFailuresTable;
   leases: LeasesTable;
   idempotency_keys: IdempotencyKeysTable;
+  access_tokens: AccessTokensTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -279,4 +296,5 @@ export type Destination = Selectable<DestinationsTable>;
 export type Delivery = Selectable<DeliveriesTable>;
 export type DeliveryAttempt = Selectable<DeliveryAttemptsTable>;
 export type CalendarFeed = Selectable<CalendarFeedsTable>;
+export type AccessToken = Selectable<AccessTokensTable>;
 export type { ColumnType };

@@ -14,6 +14,7 @@ import { requireNewPassword } from '../accounts/validation.ts';
 import { addIdentity, findAccountByEmail, findAccountById, findIdentity, normalizeEmail, updateIdentity } from '../repositories/accounts.ts';
 import { consumeResetToken, deleteStaleResetTokens, expireResetTokens, findResetToken, insertResetToken } from '../repositories/email.ts';
 import { revokeOtherSessions } from '../repositories/sessions.ts';
+import { revokeAllAccessTokens } from '../accounts/access-tokens.ts';
 import { mailLanguage } from './i18n.ts';
 import type { MailService } from './service.ts';
 import { passwordResetMail } from './templates.ts';
@@ -93,5 +94,6 @@ export async function confirmPasswordReset(db: DB, token: string, password: stri
     }
     await expireResetTokens(trx, accountId, nowIso);
     await revokeOtherSessions(trx, accountId, null);
+    await revokeAllAccessTokens(trx, accountId);
   });
 }

@@ -2,14 +2,26 @@ import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
+import { authenticateAccessToken, checkTokenScope, isAccessToken, type TokenScope } from '../accounts/access-tokens.ts';
+import { attemptRefused } from '../lib/login-throttle.ts';
+import { RateWindow } from '../lib/rate-window.ts';
 import { deleteExpiredSessions, findLiveSessionByToken, touchSession } from '../repositories/sessions.ts';
 
 export const SESSION_COOKIE = 'chime_session';
 
 export interface AuthContext {
   accountId: string;
-  sessionId: string;
-  via: 'bearer' | 'cookie';
+  /** Null for a personal access token (no session). */
+  sessionId: string | null;
+  /** bearer: a session token in Authorization; token: a personal access token (docs/api.md). */
+  via: 'bearer' | 'cookie' | 'token';
+}
+
+/** A route's decision about personal access tokens; without one, no token may use it. */
+export interface RouteTokenAccess {
+  method: string;
+  url: string;
+  tokenScope: TokenScope | null;
 }
 
 declare module 'fastify' {
@@ -20,9 +32,19 @@ declare module 'fastify' {
     readSession(request: FastifyRequest): Promise<AuthContext | null>;
     setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date): void;
     clearSessionCookie(reply: FastifyReply): void;
+    /** Every route registered after this plugin and the token scope it asks for (null: tokens refused). */
+    routeTokenAccess(): ReadonlyArray<RouteTokenAccess>;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The scope a personal access token needs for this route. Routes without it refuse every
+     * token (403 TOKEN_NOT_ALLOWED): account, password, token and Discord routes stay the
+     * dashboard's.
+     */
+    tokenScope?: TokenScope;
   }
 }
 
@@ -58,9 +80,26 @@ export default fp(
       return !!host && (origin === `http://${host}` || origin === `https://${host}`);
     }
 
+    const tokenThrottle = new RateWindow(app.db, 'access_token', app.config.tokenThrottle.limit, app.config.tokenThrottle.windowMs);
+
+    /**
+     * A personal access token: no cookie, so no CSRF check (a page on another site cannot set the
+     * Authorization header). Throttled per token, then held to the route's declared scope.
+     */
+    async function readAccessToken(request: FastifyRequest, bearer: string): Promise<AuthContext | null> {
+      const holder = await authenticateAccessToken(app.db, bearer);
+      if (!holder) return null;
+      const wait = await tokenThrottle.hit(holder.tokenId);
+      if (wait !== null) throw attemptRefused(wait, 'Too many requests with this access token.');
+      checkTokenScope(holder, request.routeOptions.config.tokenScope);
+      request.auth = { accountId: holder.accountId, sessionId: null, via: 'token' };
+      return request.auth;
+    }
+
     async function readSession(request: FastifyRequest): Promise<AuthContext | null> {
       if (request.auth !== null) return request.auth;
       const bearer = bearerToken(request);
+      if (bearer && isAccessToken(bearer)) return readAccessToken(request, bearer);
       const cookieToken = request.cookies?.[SESSION_COOKIE];
       const token = bearer ?? cookieToken ?? null;
       if (!token) return null;
@@ -81,6 +120,12 @@ export default fp(
     app.addHook('onSend', async (request, reply) => {
       if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     });
+
+    const tokenAccess: RouteTokenAccess[] = [];
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) tokenAccess.push({ method, url: route.url, tokenScope: route.config?.tokenScope ?? null });
+    });
+    app.decorate('routeTokenAccess', () => [...tokenAccess]);
 
     app.decorateRequest('auth', null);
     app.decorate('readSession', readSession);

@@ -83,7 +83,7 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     // A live cookie-only session from another origin is refused like every other unsafe call
     // (readSession throws CSRF_REJECTED): a foreign page must not sign the user out.
     const session = await app.readSession(request);
-    if (session) await closeSession(app.db, session.sessionId);
+    if (session?.sessionId) await closeSession(app.db, session.sessionId);
     app.clearSessionCookie(reply);
     return { ok: true };
   });

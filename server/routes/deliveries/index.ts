@@ -20,11 +20,14 @@ import {
  * server/reminders/deliveries.ts and destination-check.ts.
  */
 const deliveries: FastifyPluginAsyncTypebox = async (app) => {
+  // What a personal access token needs for each route (docs/api.md); checking a destination is part of writing one.
+  const read = { tokenScope: 'reminders:read' } as const;
+  const write = { tokenScope: 'reminders:write' } as const;
   app.addHook('onRequest', app.authenticate);
 
   app.get(
     '/api/reminders/:id/deliveries',
-    { schema: { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), querystring: DeliveriesQuery, response: { 200: DeliveryPage, ...errorResponses } } },
+    { config: read, schema: { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), querystring: DeliveriesQuery, response: { 200: DeliveryPage, ...errorResponses } } },
     async (request) => {
       const { limit, before } = request.query;
       return deliveryHistory(app, request.auth!.accountId, request.params.id, { limit: limit === undefined ? undefined : Number(limit), before });
@@ -33,7 +36,7 @@ const deliveries: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/reminders/:id/deliveries/:deliveryId/resend',
-    { schema: { params: DeliveryParams, headers: IdempotencyHeaders, response: { 202: DeliveryOut, ...errorResponses } } },
+    { config: write, schema: { params: DeliveryParams, headers: IdempotencyHeaders, response: { 202: DeliveryOut, ...errorResponses } } },
     async (request, reply) => {
       const { replayed, ...delivery } = await resendDelivery(app, request.auth!.accountId, request.params.id, request.params.deliveryId, {
         idempotencyKey: request.headers['idempotency-key'],
@@ -43,25 +46,25 @@ const deliveries: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/api/reminders/errors', { schema: { response: { 200: Type.Array(DeliveryProblemOut), ...errorResponses } } }, async (request) =>
+  app.get('/api/reminders/errors', { config: read, schema: { response: { 200: Type.Array(DeliveryProblemOut), ...errorResponses } } }, async (request) =>
     deliveryProblems(app, request.auth!.accountId),
   );
 
-  app.post('/api/reminders/errors/:deliveryId/dismiss', { schema: { params: ProblemParams, response: { 200: Ok, ...errorResponses } } }, async (request) => {
+  app.post('/api/reminders/errors/:deliveryId/dismiss', { config: write, schema: { params: ProblemParams, response: { 200: Ok, ...errorResponses } } }, async (request) => {
     await dismissProblem(app, request.auth!.accountId, request.params.deliveryId);
     return { ok: true as const };
   });
 
   app.post(
     '/api/reminders/:id/destinations/:destinationId/enable',
-    { schema: { params: DestinationParams, response: { 200: Ok, ...errorResponses } } },
+    { config: write, schema: { params: DestinationParams, response: { 200: Ok, ...errorResponses } } },
     async (request) => {
       await reenableDestination(app, request.auth!.accountId, request.params.id, request.params.destinationId);
       return { ok: true as const };
     },
   );
 
-  app.post('/api/destinations/check', { schema: { body: DestinationCheckBody, response: { 200: DestinationCheckOut, ...errorResponses } } }, async (request) =>
+  app.post('/api/destinations/check', { config: write, schema: { body: DestinationCheckBody, response: { 200: DestinationCheckOut, ...errorResponses } } }, async (request) =>
     checkDestination(app, request.auth!.accountId, request.body),
   );
 };

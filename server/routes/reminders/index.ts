@@ -15,6 +15,9 @@ const optionalNumber = (value: string | undefined) => (value === undefined ? und
 
 /** The reminders API: each handler is one call of the reminders service (server/reminders/service.ts). */
 const reminders: FastifyPluginAsyncTypebox = async (app) => {
+  // What a personal access token needs for each route (docs/api.md).
+  const read = { tokenScope: 'reminders:read' } as const;
+  const write = { tokenScope: 'reminders:write' } as const;
   app.addHook('onRequest', app.authenticate);
   // Human text in answers (recurrence_text) follows the caller's Accept-Language.
   const lang = (request: { headers: Record<string, string | string[] | undefined> }) => languageFromHeader(request.headers['accept-language']);
@@ -25,7 +28,7 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
 
   // The dashboard polls this list; while nothing of the account's changed, the serialized answer is reused.
   const listCache = new ResponseCache();
-  app.get('/api/reminders', { schema: { response: { 200: Type.Array(ReminderOut), ...errorResponses } } }, async (request, reply) => {
+  app.get('/api/reminders', { config: read, schema: { response: { 200: Type.Array(ReminderOut), ...errorResponses } } }, async (request, reply) => {
     const accountId = request.auth!.accountId;
     // Read the token before the query: a write racing the query then invalidates the entry.
     const token = await reminderListToken(app, accountId);
@@ -41,59 +44,59 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
     return reply.type('application/json; charset=utf-8').send(body as never);
   });
 
-  app.get('/api/reminders/preview', { schema: { querystring: PreviewQuery, response: { 200: Preview, ...errorResponses } } }, async (request) => {
+  app.get('/api/reminders/preview', { config: read, schema: { querystring: PreviewQuery, response: { 200: Preview, ...errorResponses } } }, async (request) => {
     const { count, ...q } = request.query;
     const preview = await previewOccurrences(app, request.auth!.accountId, { ...q, count: optionalNumber(count) });
     return { occurrences: preview.occurrences, recurrence_text: recurrenceSummary(preview.schedule, lang(request)) };
   });
 
-  app.post('/api/reminders', { schema: { body: ReminderBody, headers: IdempotencyHeaders, ...created } }, async (request, reply) => {
+  app.post('/api/reminders', { config: write, schema: { body: ReminderBody, headers: IdempotencyHeaders, ...created } }, async (request, reply) => {
     const saved = await createReminder(app, request.auth!.accountId, request.body, { idempotencyKey: request.headers['idempotency-key'] });
     if (saved.replayed) reply.header(REPLAYED_HEADER, 'true');
     return reply.status(201).send(presentReminder(saved.reminder, lang(request), saved.secrets));
   });
 
-  app.get('/api/reminders/:id', { schema: { params, ...one } }, async (request) => {
+  app.get('/api/reminders/:id', { config: read, schema: { params, ...one } }, async (request) => {
     return presentReminder(await getReminder(app, request.auth!.accountId, request.params.id), lang(request));
   });
 
-  app.put('/api/reminders/:id', { schema: { params, body: ReminderBody, ...one } }, async (request) => {
+  app.put('/api/reminders/:id', { config: write, schema: { params, body: ReminderBody, ...one } }, async (request) => {
     const saved = await updateReminderFields(app, request.auth!.accountId, request.params.id, request.body);
     return presentReminder(saved.reminder, lang(request), saved.secrets);
   });
 
-  app.delete('/api/reminders/:id', { schema: { params, response: { 200: Ok, ...errorResponses } } }, async (request) => {
+  app.delete('/api/reminders/:id', { config: write, schema: { params, response: { 200: Ok, ...errorResponses } } }, async (request) => {
     await removeReminder(app, request.auth!.accountId, request.params.id);
     return { ok: true };
   });
 
-  app.post('/api/reminders/:id/pause', { schema: { params, ...one } }, async (request) => {
+  app.post('/api/reminders/:id/pause', { config: write, schema: { params, ...one } }, async (request) => {
     return presentReminder(await pauseReminder(app, request.auth!.accountId, request.params.id), lang(request));
   });
 
-  app.post('/api/reminders/:id/resume', { schema: { params, ...one } }, async (request) => {
+  app.post('/api/reminders/:id/resume', { config: write, schema: { params, ...one } }, async (request) => {
     return presentReminder(await resumeReminder(app, request.auth!.accountId, request.params.id), lang(request));
   });
 
-  app.post('/api/reminders/:id/snooze', { schema: { params, body: SnoozeBody, ...one } }, async (request) => {
+  app.post('/api/reminders/:id/snooze', { config: write, schema: { params, body: SnoozeBody, ...one } }, async (request) => {
     return presentReminder(await snoozeReminder(app, request.auth!.accountId, request.params.id, request.body), lang(request));
   });
 
-  app.post('/api/reminders/:id/duplicate', { schema: { params, headers: IdempotencyHeaders, ...created } }, async (request, reply) => {
+  app.post('/api/reminders/:id/duplicate', { config: write, schema: { params, headers: IdempotencyHeaders, ...created } }, async (request, reply) => {
     const saved = await duplicateReminder(app, request.auth!.accountId, request.params.id, { idempotencyKey: request.headers['idempotency-key'] });
     if (saved.replayed) reply.header(REPLAYED_HEADER, 'true');
     return reply.status(201).send(presentReminder(saved.reminder, lang(request), saved.secrets));
   });
 
-  app.post('/api/reminders/:id/skip', { schema: { params, body: SkipBody, ...one } }, async (request) => {
+  app.post('/api/reminders/:id/skip', { config: write, schema: { params, body: SkipBody, ...one } }, async (request) => {
     return presentReminder(await skipOccurrence(app, request.auth!.accountId, request.params.id, request.body.occurrence), lang(request));
   });
 
-  app.delete('/api/reminders/:id/skip/:occurrence', { schema: { params: SkipParams, ...one } }, async (request) => {
+  app.delete('/api/reminders/:id/skip/:occurrence', { config: write, schema: { params: SkipParams, ...one } }, async (request) => {
     return presentReminder(await restoreOccurrence(app, request.auth!.accountId, request.params.id, request.params.occurrence), lang(request));
   });
 
-  app.get('/api/reminders/:id/occurrences', { schema: { params, querystring: OccurrencesQuery, response: { 200: Occurrences, ...errorResponses } } }, async (request) => {
+  app.get('/api/reminders/:id/occurrences', { config: read, schema: { params, querystring: OccurrencesQuery, response: { 200: Occurrences, ...errorResponses } } }, async (request) => {
     const { count, ...range } = request.query;
     return { occurrences: await listOccurrences(app, request.auth!.accountId, request.params.id, { ...range, count: optionalNumber(count) }) };
   });

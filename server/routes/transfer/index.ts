@@ -10,7 +10,7 @@ import { ExportQuery, ImportBody, ImportOut } from './schemas.ts';
 const transfer: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
 
-  app.get('/api/reminders/export', { schema: { querystring: ExportQuery, response: { 200: Type.String(), ...errorResponses } } }, async (request, reply) => {
+  app.get('/api/reminders/export', { config: { tokenScope: 'reminders:read' }, schema: { querystring: ExportQuery, response: { 200: Type.String(), ...errorResponses } } }, async (request, reply) => {
     const file = await exportReminders(app, request.auth!.accountId, request.query.format ?? 'json');
     return reply.type(file.contentType).header('content-disposition', `attachment; filename=${file.filename}`).header('cache-control', 'no-store').send(file.body);
   });
@@ -18,7 +18,7 @@ const transfer: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/reminders/import',
     // JSON escaping can make a 1 MiB file's text take up to twice as much in the body.
-    { bodyLimit: 2 * MAX_IMPORT_BYTES + 4096, schema: { body: ImportBody, headers: IdempotencyHeaders, response: { 200: ImportOut, ...errorResponses } } },
+    { bodyLimit: 2 * MAX_IMPORT_BYTES + 4096, config: { tokenScope: 'reminders:write' }, schema: { body: ImportBody, headers: IdempotencyHeaders, response: { 200: ImportOut, ...errorResponses } } },
     async (request, reply) => {
       const { replayed, ...result } = await importReminders(app, request.auth!.accountId, request.body, { idempotencyKey: request.headers['idempotency-key'] });
       if (replayed) reply.header(REPLAYED_HEADER, 'true');

@@ -26,21 +26,23 @@ const DestinationParams = Type.Object({
 
 /** Test sends and secret rotation: adapters over server/reminders/destination-actions.ts. */
 const webhooks: FastifyPluginAsyncTypebox = async (app) => {
+  // A personal access token needs the write scope for these (docs/api.md): they send or change secrets.
+  const write = { tokenScope: 'reminders:write' } as const;
   app.post(
     '/api/webhooks/test',
-    { preHandler: app.authenticate, schema: { body: WebhookTestBody, response: { 200: TestResult, ...errorResponses } } },
+    { preHandler: app.authenticate, config: write, schema: { body: WebhookTestBody, response: { 200: TestResult, ...errorResponses } } },
     async (request) => testUnsavedWebhook(app, request.auth!.accountId, request.body),
   );
 
   app.post(
     '/api/reminders/:id/destinations/:destinationId/test',
-    { preHandler: app.authenticate, schema: { params: DestinationParams, response: { 200: TestResult, ...errorResponses } } },
+    { preHandler: app.authenticate, config: write, schema: { params: DestinationParams, response: { 200: TestResult, ...errorResponses } } },
     async (request) => testSavedDestination(app, request.auth!.accountId, request.params.id, request.params.destinationId),
   );
 
   app.post(
     '/api/reminders/:id/destinations/:destinationId/rotate-secret',
-    { preHandler: app.authenticate, schema: { params: DestinationParams, response: { 200: Type.Object({ secret: Type.String() }), ...errorResponses } } },
+    { preHandler: app.authenticate, config: write, schema: { params: DestinationParams, response: { 200: Type.Object({ secret: Type.String() }), ...errorResponses } } },
     async (request) => rotateDestinationSecret(app, request.auth!.accountId, request.params.id, request.params.destinationId),
   );
 };

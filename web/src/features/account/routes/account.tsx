@@ -11,6 +11,7 @@ import { clearSession, WAS_AUTHENTICATED_KEY } from '@/lib/session';
 import { normalizeTimezone } from '@/lib/timezones';
 import { sleep } from '@/lib/utils';
 import { ACCOUNT_DELETED_REDIRECT_MS } from '../api/account-api';
+import { ApiTokensCard } from '../api-tokens/api-tokens-card';
 import { AccountInfoCard } from '../components/account-info-card';
 import { CalendarFeedCard } from '../components/calendar-feed-card';
 import { ChangePasswordCard } from '../components/change-password-card';
@@ -88,6 +89,7 @@ export default function AccountPage() {
           {hasApp && <ChangePasswordCard />}
           <CalendarFeedCard />
           <ImportExportCard />
+          <ApiTokensCard />
           <DeleteAccountCard onDeleted={() => void onDeleted()} />
         </div>
       )}
