@@ -177,7 +177,7 @@ export interface CalendarFeedsTable {
   created_at: Instant;
 }
 
-/** A personal access token (migration 2026-11-27-001, docs/api.md): only the hash of its token is stored. */
+/** A personal access token (migration 2026-11-27-004, docs/api.md): only the hash of its token is stored. */
 export interface AccessTokensTable {
   id: string;
   account_id: string;
