@@ -37,10 +37,11 @@ export default function HomePage() {
       <div className="space-y-6" data-testid="dashboard">
         {list.length > 0 && <StatCards reminders={list} account={account.data} zone={zone} />}
         <DeliveryProblems errors={deliveryErrors.data ?? []} reminders={list} zone={zone} />
-        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(320px,400px)] lg:items-start">
+        {/* One column below lg that never grows past the screen: a long rule in words truncates instead. */}
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(320px,400px)] lg:items-start">
           {/* Below lg the list (the main content) comes first and the calendar becomes a day list. */}
-          <MonthCalendar reminders={list} zone={zone} className="order-2 lg:order-1" />
-          <div className="order-1 lg:order-2">{list.length > 0 ? <ReminderList reminders={list} zone={zone} /> : <EmptyState />}</div>
+          <MonthCalendar reminders={list} zone={zone} className="order-2 min-w-0 lg:order-1" />
+          <div className="order-1 min-w-0 lg:order-2">{list.length > 0 ? <ReminderList reminders={list} zone={zone} /> : <EmptyState />}</div>
         </div>
       </div>
     );
