@@ -76,6 +76,9 @@ export const updateReminder = (id: string, payload: ReminderPayload & { timezone
 export const deleteReminder = (id: string) => api.delete<Ok>(`/api/reminders/${id}`);
 export const pauseReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/pause`);
 export const resumeReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/resume`);
+/** The signing secrets a create or a duplicate just issued (the answer is the only place they appear). */
+export const newSecrets = (reminder: Reminder) =>
+  reminder.destinations.filter((d) => d.type === 'webhook' && d.secret).map((d) => ({ id: d.id, url: d.metadata.url, secret: d.secret as string }));
 export const duplicateReminder = (id: string, idempotencyKey?: string) => api.post<Reminder>(`/api/reminders/${id}/duplicate`, {}, { headers: idempotencyHeaders(idempotencyKey) });
 export const snoozeReminder = (id: string, minutes: number) => api.post<Reminder>(`/api/reminders/${id}/snooze`, { minutes } satisfies SnoozePayload);
 

@@ -11,6 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import {
   deleteReminder,
   duplicateReminder,
+  newSecrets,
   pauseReminder,
   type ReminderPayload,
   remindersKey,
@@ -35,6 +36,7 @@ import { useDestinationError } from '../components/use-destination-error';
 import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { titleFromMessage, usePageTitle } from '@/lib/use-page-title';
 import { Spinner } from '@/components/ui/spinner';
+import { SecretDialog, type SecretEntry } from '@/components/secret-dialog';
 
 function DetailsSkeleton() {
   const { t } = useTranslation('common');
@@ -67,6 +69,8 @@ export default function ReminderDetailsPage() {
   const { data: account, error: accountError } = useAccount();
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState<Busy>(null);
+  // The copy's new webhook secrets, shown once over the copy's page.
+  const [copySecrets, setCopySecrets] = useState<SecretEntry[] | null>(null);
   const duplicateKey = useIdempotencyKey();
   const destinationError = useDestinationError();
   const redirected = useRef(false);
@@ -114,6 +118,8 @@ export default function ReminderDetailsPage() {
       duplicateKey.settle();
       void mutateKey(remindersKey);
       toast.success(t('toasts.duplicated'));
+      const secrets = newSecrets(copy);
+      if (secrets.length > 0) setCopySecrets(secrets);
       setLocation(`/reminders/${copy.id}`);
     } catch (err) {
       duplicateKey.settle(err);
@@ -242,6 +248,7 @@ export default function ReminderDetailsPage() {
           {!editing && <DangerZone onDelete={() => void remove()} deleting={busy === 'delete'} />}
         </div>
       )}
+      <SecretDialog secrets={copySecrets} origin="duplicated" onClose={() => setCopySecrets(null)} />
     </PageContainer>
   );
 }
