@@ -49,11 +49,18 @@ export const accountKey = '/api/account';
 export const capabilitiesKey = '/api/account/capabilities';
 export const deliveryErrorsKey = '/api/reminders/errors';
 
-export const useReminders = () => useSWR<Reminder[]>(remindersKey);
-export const useReminder = (id: string | null) => useSWR<Reminder>(id ? reminderKey(id) : null);
+/**
+ * Reminders fire and deliveries fail while a page stays open: what shows their status is fetched
+ * again this often (while the tab is visible; on focus too, see app/providers.tsx).
+ */
+export const LIVE_REFRESH_MS = 30_000;
+const live = { refreshInterval: LIVE_REFRESH_MS };
+
+export const useReminders = () => useSWR<Reminder[]>(remindersKey, live);
+export const useReminder = (id: string | null) => useSWR<Reminder>(id ? reminderKey(id) : null, live);
 export const useAccount = () => useSWR<Account>(accountKey);
 export const useCapabilities = () => useSWR<Capabilities>(capabilitiesKey);
-export const useDeliveryErrors = () => useSWR<DeliveryProblem[]>(deliveryErrorsKey);
+export const useDeliveryErrors = () => useSWR<DeliveryProblem[]>(deliveryErrorsKey, live);
 
 /** A reminder's deliveries, newest first; `before` is the previous page's next_cursor. */
 export const deliveriesKey = (id: string, before?: string | null) => `/api/reminders/${id}/deliveries${before ? `?before=${encodeURIComponent(before)}` : ''}`;

@@ -20,7 +20,7 @@ import {
   useAccount,
   useReminder,
 } from '@/lib/api/reminders';
-import { ApiError, errorDetail } from '@/lib/api-client';
+import { ApiError, errorDetail, isNetworkError } from '@/lib/api-client';
 import { reminderStatus } from '@/lib/reminder-status';
 import { normalizeTimezone } from '@/lib/timezones';
 import { DangerZone } from '../components/details/danger-zone';
@@ -82,6 +82,8 @@ export default function ReminderDetailsPage() {
     if (!error || redirected.current) return;
     // A 401 already cleared the session and went to /login.
     if (error instanceof ApiError && error.status === 401) return;
+    // Offline: the reminder may well exist; stay (the action that failed said why).
+    if (isNetworkError(error)) return;
     redirected.current = true;
     const notFound = error instanceof ApiError && (error.status === 404 || error.code === 'REMINDER_NOT_FOUND');
     toast.error(notFound ? t('toasts.notFound') : t('toasts.loadFailed'));
@@ -100,7 +102,7 @@ export default function ReminderDetailsPage() {
       toast.success(wasPaused ? t('toasts.resumed') : t('toasts.paused'));
     } catch (err) {
       console.error('Failed to toggle pause', err);
-      toast.error(t('toasts.toggleFailed'));
+      toast.error(isNetworkError(err) ? t('common:errors.NETWORK_ERROR') : t('toasts.toggleFailed'));
     } finally {
       await mutate();
       void mutateKey(remindersKey);
@@ -124,7 +126,7 @@ export default function ReminderDetailsPage() {
     } catch (err) {
       duplicateKey.settle(err);
       console.error('Failed to duplicate reminder', err);
-      toast.error(t('toasts.duplicateFailed'));
+      toast.error(isNetworkError(err) ? t('common:errors.NETWORK_ERROR') : t('toasts.duplicateFailed'));
     } finally {
       setBusy(null);
     }
@@ -162,7 +164,7 @@ export default function ReminderDetailsPage() {
       setLocation('/home', { replace: true });
     } catch (err) {
       console.error('Failed to delete reminder', err);
-      toast.error(t('toasts.deleteFailed'));
+      toast.error(isNetworkError(err) ? t('common:errors.NETWORK_ERROR') : t('toasts.deleteFailed'));
       setBusy(null);
     }
   }
