@@ -21,7 +21,8 @@ export interface TransferReminder {
   destinations: Array<{ type: string; metadata: Record<string, unknown> }>;
 }
 
-export const CSV_COLUMNS = ['message', 'date', 'time', 'timezone', 'recurrence', 'rrule', 'paused', 'destinations'] as const;
+/** `exceptions`: the skipped occurrences, ISO-8601 instants separated by spaces. */
+export const CSV_COLUMNS = ['message', 'date', 'time', 'timezone', 'recurrence', 'rrule', 'exceptions', 'paused', 'destinations'] as const;
 
 /** A row as read from a file; fields are checked by `prepareRow` (prepare-row.ts). */
 export interface RawRow {

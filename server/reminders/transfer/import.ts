@@ -7,7 +7,7 @@ import type { StoredRecurrence } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { findAccountById, lockAccountForWrites } from '../../repositories/accounts.ts';
 import type { Executor } from '../../repositories/executor.ts';
-import { countRemindersOfAccount, insertReminder } from '../../repositories/reminders.ts';
+import { countRemindersOfAccount, findReminderOfAccount, insertReminder, listRemindersOfAccount, type ReminderWithDestinations } from '../../repositories/reminders.ts';
 import { MAX_REMINDERS_PER_ACCOUNT } from '../input.ts';
 import { earlierResult, idempotencyScope, runOnce } from '../idempotency.ts';
 import { type CreateOptions, saveDestinations, type ReminderDeps } from '../service.ts';
@@ -31,12 +31,25 @@ export interface ImportPreview extends TransferReminder {
   next_fire_utc: string | null;
 }
 
+/** A webhook signing secret issued by the import (a file carries none), shown once like after a create. */
+export interface ImportedSecret {
+  reminder_id: string;
+  destination_id: string;
+  message: string;
+  url: string;
+  secret: string;
+}
+
 export interface ImportResult {
   valid: number;
   created: number;
   errors: Array<{ row: number; code: string; error: string }>;
   preview: ImportPreview[];
+  secrets: ImportedSecret[];
 }
+
+/** What an import records under its Idempotency-Key: the answer without its secrets, and what it created. */
+type ImportRecord = Omit<ImportResult, 'secrets'> & { reminder_ids: string[] };
 
 function previewOf(p: PreparedRow): ImportPreview {
   const s = p.valid.schedule;
@@ -55,6 +68,27 @@ function previewOf(p: PreparedRow): ImportPreview {
   };
 }
 
+/** The signing secrets of a created reminder's webhooks; `only`: those just issued (else every one it holds). */
+function secretsOf(reminder: ReminderWithDestinations, only?: Map<string, string>): ImportedSecret[] {
+  return reminder.destinations.flatMap((d) => {
+    const secret = only ? only.get(d.id) : d.secret;
+    if (!secret) return [];
+    const url = (JSON.parse(d.metadata) as { url?: unknown }).url;
+    return [{ reminder_id: reminder.id, destination_id: d.id, message: reminder.message, url: typeof url === 'string' ? url : '', secret }];
+  });
+}
+
+/**
+ * The answer to an import an earlier request with the same key made: its answer, with the secrets
+ * its reminders hold now (that answer, which showed them, may never have arrived).
+ */
+async function replayed(deps: Pick<ReminderDeps, 'db'>, accountId: string, earlier: ImportRecord): Promise<ImportResult & { replayed: true }> {
+  const { reminder_ids, ...result } = earlier;
+  const created = new Set(reminder_ids);
+  const reminders = (await listRemindersOfAccount(deps.db, accountId)).filter((r) => created.has(r.id));
+  return { ...result, secrets: reminders.flatMap((r) => secretsOf(r)), replayed: true };
+}
+
 const limitMessage = `An account can hold at most ${MAX_REMINDERS_PER_ACCOUNT.toLocaleString('en-US')} reminders. Delete some first.`;
 
 /**
@@ -67,8 +101,8 @@ export async function importReminders(deps: ReminderDeps, accountId: string, req
   const mode: ImportMode = request.mode ?? 'all_or_nothing';
   // A dry run creates nothing, so it neither needs nor uses up a key; the import that follows it does.
   const scope = request.dry_run ? null : idempotencyScope(accountId, options.idempotencyKey, 'reminders.import', { format: request.format, content: request.content, mode }, nowMs);
-  const earlier = await earlierResult<ImportResult>(deps.db, scope);
-  if (earlier) return { ...earlier, replayed: true };
+  const earlier = await earlierResult<ImportRecord>(deps.db, scope);
+  if (earlier) return replayed(deps, accountId, earlier);
   if (Buffer.byteLength(request.content) > MAX_IMPORT_BYTES) throw new AppError('IMPORT_TOO_LARGE', 'The file is larger than 1 MiB');
   const account = await findAccountById(deps.db, accountId);
   if (!account) throw new AppError('NOT_AUTHENTICATED', 'Your account no longer exists');
@@ -89,7 +123,7 @@ export async function importReminders(deps: ReminderDeps, accountId: string, req
       errors.push({ row: raw.row, code: err.code, error: err.message });
     }
   }
-  const result: ImportResult = { valid: prepared.length, created: 0, errors, preview: prepared.slice(0, PREVIEW_ROWS).map(previewOf) };
+  const result: ImportResult = { valid: prepared.length, created: 0, errors, preview: prepared.slice(0, PREVIEW_ROWS).map(previewOf), secrets: [] };
   if (request.dry_run || prepared.length === 0 || (mode === 'all_or_nothing' && errors.length > 0)) return result;
 
   const createAll = async (trx: Executor) => {
@@ -97,6 +131,8 @@ export async function importReminders(deps: ReminderDeps, accountId: string, req
     // and others of the account count after this one (the lock).
     await lockAccountForWrites(trx, accountId);
     if ((await countRemindersOfAccount(trx, accountId)) + prepared.length > MAX_REMINDERS_PER_ACCOUNT) throw new AppError('REMINDER_LIMIT', limitMessage);
+    const ids: string[] = [];
+    const secrets: ImportedSecret[] = [];
     for (const p of prepared) {
       const v = p.valid;
       const next = new Date(p.nextMs).toISOString();
@@ -113,13 +149,18 @@ export async function importReminders(deps: ReminderDeps, accountId: string, req
         next_fire_utc: next,
         next_occurrence_utc: next,
       });
-      // New signing secrets for webhooks (shown by rotating them from the reminder's page).
-      await saveDestinations(trx, row.id, v.destinations);
+      ids.push(row.id);
+      // New signing secrets for webhooks: the answer shows them once, as a create's does.
+      const issued = await saveDestinations(trx, row.id, v.destinations);
+      if (issued.size > 0) secrets.push(...secretsOf((await findReminderOfAccount(trx, accountId, row.id))!, issued));
     }
+    return { ids, secrets };
   };
   result.created = prepared.length;
-  const outcome = await runOnce(deps.db, scope, createAll, () => result);
-  if (outcome.replayed) return { ...outcome.result, replayed: true };
+  const { secrets: _none, ...answer } = result;
+  const outcome = await runOnce(deps.db, scope, createAll, (created): ImportRecord => ({ ...answer, reminder_ids: created.ids }));
+  if (outcome.replayed) return replayed(deps, accountId, outcome.result);
   deps.scheduler.wake();
-  return result;
+  return { ...result, secrets: outcome.value.secrets };
 }
+

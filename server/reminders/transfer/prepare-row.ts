@@ -1,5 +1,7 @@
 /** Checking one imported row as a create would (service.ts validateNewReminder), with what a file adds: skipped occurrences and paused. */
+import { Value } from '@sinclair/typebox/value';
 import { AppError } from '../../errors.ts';
+import { DESTINATION_METADATA_KEYS, DestinationMetadataBody } from '../../schemas/destination-metadata.ts';
 import { isOccurrence } from '../../time/series.ts';
 import { firstFireFrom, ruleOf, type ScheduleFields } from '../schedule.ts';
 import { validateNewReminder, type ReminderDeps, type ValidReminder } from '../service.ts';
@@ -9,8 +11,6 @@ import type { RawRow } from './formats.ts';
 /** Skipped occurrences that passed long ago are dropped, as skip.ts drops them. */
 const KEEP_PAST_MS = 400 * 86_400_000;
 
-/** Metadata keys a client may send (the HTTP schema's); display names come from Discord, never from a file. */
-const METADATA_KEYS = ['guild_id', 'channel_id', 'mention_role_id', 'url', 'platform', 'username'];
 
 export interface PreparedRow {
   row: number;
@@ -38,7 +38,10 @@ function readDestinations(value: unknown): Array<{ type?: string; metadata?: Rec
     if (!d || typeof d !== 'object') throw new AppError('INVALID_DESTINATION', `destinations[${i}] must be an object`);
     const { type, metadata } = d as { type?: unknown; metadata?: unknown };
     const meta: Record<string, unknown> = {};
-    if (metadata && typeof metadata === 'object') for (const key of METADATA_KEYS) if (key in metadata) meta[key] = (metadata as Record<string, unknown>)[key];
+    if (metadata && typeof metadata === 'object') for (const key of DESTINATION_METADATA_KEYS) if (key in metadata) meta[key] = (metadata as Record<string, unknown>)[key];
+    // The limits of the HTTP API hold for a file too (a 5,000-character URL...).
+    const problem = Value.Errors(DestinationMetadataBody, meta).First();
+    if (problem) throw new AppError('INVALID_DESTINATION', `destinations[${i}].metadata${problem.path.replace(/\//g, '.')} ${problem.message.toLowerCase()}`);
     return { type: typeof type === 'string' ? type : '', metadata: meta };
   });
 }

@@ -47,8 +47,22 @@ export function readCsv(content: string): RawRow[] {
         row.error = new AppError('INVALID_DESTINATION', 'destinations must be a JSON array such as [{"type":"discord_dm","metadata":{}}]');
       }
     }
+    if ('exceptions' in fields) fields.exceptions = csvInstants(String(fields.exceptions));
     if (fields.rrule === '') fields.rrule = null;
     if (fields.timezone === '') delete fields.timezone;
     return row;
   });
+}
+
+/** A CSV cell of skipped occurrences: instants separated by spaces (or commas), or a JSON array of them. */
+function csvInstants(cell: string): unknown {
+  const text = cell.trim();
+  if (text.startsWith('[')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text === '' ? [] : text.split(/[\s,;]+/);
 }

@@ -1,22 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { RECURRENCES } from '../../reminders/input.ts';
 import { Nullable } from '../../schemas/common.ts';
-
-const Metadata = Type.Object({
-  guild_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number()])),
-  channel_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number()])),
-  mention_role_id: Type.Optional(Nullable(Type.Union([Type.String({ maxLength: 64 }), Type.Number()]))),
-  url: Type.Optional(Type.String({ maxLength: 4096 })),
-  platform: Type.Optional(Type.String({ maxLength: 32 })),
-  username: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-  /** Email destinations. */
-  address: Type.Optional(Type.String({ maxLength: 320 })),
-});
+import { DestinationMetadataBody } from '../../schemas/destination-metadata.ts';
 
 export const DestinationBody = Type.Object({
   id: Type.Optional(Type.String({ maxLength: 64 })),
   type: Type.String({ maxLength: 32 }),
-  metadata: Type.Optional(Metadata),
+  metadata: Type.Optional(DestinationMetadataBody),
 });
 
 export const ReminderBody = Type.Object({

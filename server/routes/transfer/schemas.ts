@@ -35,4 +35,8 @@ export const ImportOut = Type.Object({
       next_fire_utc: Nullable(Type.String()),
     }),
   ),
+  /** The signing secrets of the webhooks the import created (a file carries none): shown once. */
+  secrets: Type.Array(
+    Type.Object({ reminder_id: Type.String(), destination_id: Type.String(), message: Type.String(), url: Type.String(), secret: Type.String() }),
+  ),
 });

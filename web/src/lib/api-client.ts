@@ -220,6 +220,9 @@ export const api = {
   delete: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => apiRequest<T>(path, { ...options, method: 'DELETE' }),
 };
 
+/** No answer at all: the network (or the server) is down; what the page shows may still be right. */
+export const isNetworkError = (error: unknown): boolean => error instanceof ApiError && error.code === 'NETWORK_ERROR';
+
 /** SWR fetcher: `useSWR('/api/reminders', fetcher)`. */
 export const fetcher = <T = unknown>(path: string): Promise<T> => api.get<T>(path);
 

@@ -49,11 +49,18 @@ export const accountKey = '/api/account';
 export const capabilitiesKey = '/api/account/capabilities';
 export const deliveryErrorsKey = '/api/reminders/errors';
 
-export const useReminders = () => useSWR<Reminder[]>(remindersKey);
-export const useReminder = (id: string | null) => useSWR<Reminder>(id ? reminderKey(id) : null);
+/**
+ * Reminders fire and deliveries fail while a page stays open: what shows their status is fetched
+ * again this often (while the tab is visible; on focus too, see app/providers.tsx).
+ */
+export const LIVE_REFRESH_MS = 30_000;
+const live = { refreshInterval: LIVE_REFRESH_MS };
+
+export const useReminders = () => useSWR<Reminder[]>(remindersKey, live);
+export const useReminder = (id: string | null) => useSWR<Reminder>(id ? reminderKey(id) : null, live);
 export const useAccount = () => useSWR<Account>(accountKey);
 export const useCapabilities = () => useSWR<Capabilities>(capabilitiesKey);
-export const useDeliveryErrors = () => useSWR<DeliveryProblem[]>(deliveryErrorsKey);
+export const useDeliveryErrors = () => useSWR<DeliveryProblem[]>(deliveryErrorsKey, live);
 
 /** A reminder's deliveries, newest first; `before` is the previous page's next_cursor. */
 export const deliveriesKey = (id: string, before?: string | null) => `/api/reminders/${id}/deliveries${before ? `?before=${encodeURIComponent(before)}` : ''}`;
@@ -76,6 +83,9 @@ export const updateReminder = (id: string, payload: ReminderPayload & { timezone
 export const deleteReminder = (id: string) => api.delete<Ok>(`/api/reminders/${id}`);
 export const pauseReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/pause`);
 export const resumeReminder = (id: string) => api.post<Reminder>(`/api/reminders/${id}/resume`);
+/** The signing secrets a create or a duplicate just issued (the answer is the only place they appear). */
+export const newSecrets = (reminder: Reminder) =>
+  reminder.destinations.filter((d) => d.type === 'webhook' && d.secret).map((d) => ({ id: d.id, url: d.metadata.url, secret: d.secret as string }));
 export const duplicateReminder = (id: string, idempotencyKey?: string) => api.post<Reminder>(`/api/reminders/${id}/duplicate`, {}, { headers: idempotencyHeaders(idempotencyKey) });
 export const snoozeReminder = (id: string, minutes: number) => api.post<Reminder>(`/api/reminders/${id}/snooze`, { minutes } satisfies SnoozePayload);
 

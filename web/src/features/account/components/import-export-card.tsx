@@ -3,6 +3,7 @@ import { type ChangeEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { mutate } from 'swr';
+import { SecretDialog, type SecretEntry } from '@/components/secret-dialog';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
@@ -29,6 +30,8 @@ export function ImportExportCard() {
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
+  // The imported webhooks' new signing secrets, shown once.
+  const [secrets, setSecrets] = useState<SecretEntry[] | null>(null);
   const importKey = useIdempotencyKey();
 
   /** A file that cannot be read says why in the user's language; the parser's own words (where in the file) follow. */
@@ -80,6 +83,7 @@ export function ImportExportCard() {
       importKey.settle();
       toast.success(t('import.done', { count: result.created }));
       setPending(null);
+      if (result.secrets.length > 0) setSecrets(result.secrets.map((s) => ({ id: s.destination_id, url: s.url, secret: s.secret, reminder: s.message })));
       void mutate(remindersKey);
     } catch (err) {
       importKey.settle(err);
@@ -168,6 +172,7 @@ export function ImportExportCard() {
           </div>
         )}
       </CardContent>
+      <SecretDialog secrets={secrets} origin="imported" onClose={() => setSecrets(null)} />
     </Card>
   );
 }

@@ -69,7 +69,7 @@ function ReminderCard({ reminder, zone }: { reminder: Reminder; zone: string }) 
           <Clock className="size-3.5" aria-hidden />
           {formatTime(at, zone)}
         </span>
-        <span className="inline-flex min-w-0 items-center gap-1.5" data-testid="reminder-card-recurrence">
+        <span className="inline-flex min-w-0 items-center gap-1.5" title={recurrenceLabel(reminder, t)} data-testid="reminder-card-recurrence">
           <Repeat className="size-3.5 shrink-0" aria-hidden />
           <span className="truncate">{recurrenceLabel(reminder, t)}</span>
         </span>

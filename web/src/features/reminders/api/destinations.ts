@@ -19,20 +19,8 @@ export function toDestinationInputs(list: readonly EditableDestination[]): Desti
   return list.map(({ id, type, metadata }) => (id ? { id, type, metadata } : { type, metadata }));
 }
 
-/**
- * Webhook URLs carry their secret in the path (Discord, Slack): show the host and a hint of the
- * path only.
- */
-export function maskWebhookUrl(raw: string | undefined): string {
-  if (!raw) return '';
-  try {
-    const url = new URL(raw);
-    const first = url.pathname.split('/').filter(Boolean)[0];
-    return `${url.host}${first ? `/${first}` : ''}${url.pathname.split('/').filter(Boolean).length > 1 || url.search ? '/…' : ''}`;
-  } catch {
-    return raw.length > 40 ? `${raw.slice(0, 37)}…` : raw;
-  }
-}
+/** Re-exported: the secret dialog (shared with the import) masks URLs the same way. */
+export { maskWebhookUrl } from '@/lib/webhook-url';
 
 /** Colour of a Discord role: `#rrggbb`, or null for 0 ("no colour", shown grey). */
 export function roleColor(color: number): string | null {

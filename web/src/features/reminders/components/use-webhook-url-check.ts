@@ -12,17 +12,27 @@ export function useWebhookUrlCheck() {
   const [state, setState] = useState<UrlCheck>({ status: 'idle' });
   const current = useRef('');
 
-  function check(metadata: DestinationMetadata) {
+  /**
+   * Resolves false when the server refuses the URL (the reason is then in `state`); true when it
+   * accepts it, or could not be asked (the save checks again).
+   */
+  function check(metadata: DestinationMetadata): Promise<boolean> {
     const url = metadata.url ?? '';
     current.current = url;
-    if (!url) return setState({ status: 'idle' });
+    if (!url) {
+      setState({ status: 'idle' });
+      return Promise.resolve(true);
+    }
     setState({ status: 'checking' });
-    checkDestination({ type: 'webhook', metadata }).then(
+    return checkDestination({ type: 'webhook', metadata }).then(
       (r) => {
-        if (current.current !== url) return;
-        setState(r.ok ? { status: 'idle' } : { status: 'failed', code: r.code ?? null, error: r.error ?? null });
+        if (current.current === url) setState(r.ok ? { status: 'idle' } : { status: 'failed', code: r.code ?? null, error: r.error ?? null });
+        return r.ok;
       },
-      () => current.current === url && setState({ status: 'idle' }),
+      () => {
+        if (current.current === url) setState({ status: 'idle' });
+        return true;
+      },
     );
   }
 

@@ -3,12 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { useSWRConfig } from 'swr';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { createReminder, remindersKey } from '@/lib/api/reminders';
+import { createReminder, newSecrets, remindersKey } from '@/lib/api/reminders';
 import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { type EditableDestination, toDestinationInputs } from '../api/destinations';
 import { useLeaveGuard } from './leave-guard';
 import { formRepetition, type ReminderFormState } from './reminder-form-fields';
-import type { SecretEntry } from './secret-dialog';
+import type { SecretEntry } from '@/components/secret-dialog';
 import { useDestinationError } from './use-destination-error';
 
 const CREATED_TOAST_MS = 3000;
@@ -64,7 +64,7 @@ export function useWizardSubmit(form: ReminderFormState, destinations: EditableD
       idempotency.settle();
       setSaved(true);
       void mutate(remindersKey);
-      const fresh = created.destinations.filter((d) => d.type === 'webhook' && d.secret).map((d) => ({ id: d.id, url: d.metadata.url, secret: d.secret as string }));
+      const fresh = newSecrets(created);
       if (fresh.length > 0) setSecrets(fresh);
       else finish();
     } catch (err) {

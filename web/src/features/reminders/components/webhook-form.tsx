@@ -33,6 +33,7 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
   const [platform, setPlatform] = useState<WebhookPlatform>('generic');
   const [username, setUsername] = useState('');
   const [test, setTest] = useState<TestState>({ status: 'idle' });
+  const [adding, setAdding] = useState(false);
   const urlCheck = useWebhookUrlCheck();
   const deliveryText = useDeliveryText();
 
@@ -50,11 +51,16 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
     }
   }
 
-  function submit(e: { preventDefault(): void; stopPropagation(): void }) {
+  async function submit(e: { preventDefault(): void; stopPropagation(): void }) {
     e.preventDefault();
     e.stopPropagation();
-    if (blank || disabled) return;
-    onAdd({ type: 'webhook', metadata: target() });
+    if (blank || disabled || adding) return;
+    // A refused URL is not added (it would count toward the cap): its reason shows below instead.
+    const metadata = target();
+    setAdding(true);
+    const accepted = await urlCheck.check(metadata).finally(() => setAdding(false));
+    if (!accepted) return;
+    onAdd({ type: 'webhook', metadata });
     setUrl('');
     urlCheck.reset();
     setUsername('');
@@ -70,7 +76,7 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
       className="space-y-4"
       data-testid="webhook-form"
       onKeyDown={(e) => {
-        if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') submit(e);
+        if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') void submit(e);
       }}
     >
       <div className="space-y-2">
@@ -84,7 +90,7 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
           placeholder={t('webhook.urlPlaceholder')}
           value={url}
           disabled={disabled}
-          onBlur={() => urlCheck.check(target())}
+          onBlur={() => void urlCheck.check(target())}
           aria-describedby={urlCheck.state.status === 'failed' ? `${idPrefix}-url-check` : undefined}
           onChange={(e) => {
             urlCheck.reset();
@@ -165,7 +171,7 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
             {test.status === 'sending' ? <Spinner className="size-3.5" /> : <Send />}
             {test.status === 'sending' ? t('webhook.test.sending') : t('webhook.test.send')}
           </Button>
-          <Button type="button" size="sm" disabled={blank || disabled} onClick={submit} data-testid="webhook-add">
+          <Button type="button" size="sm" disabled={blank || disabled || adding} onClick={(e) => void submit(e)} data-testid="webhook-add">
             <Plus />
             {t('webhook.add')}
           </Button>

@@ -10,7 +10,7 @@ import { DestinationsEditor } from '../components/destinations-editor';
 import { LeaveDialog } from '../components/leave-guard';
 import { ReminderFormFields } from '../components/reminder-form-fields';
 import { ReviewStep } from '../components/review-step';
-import { SecretDialog } from '../components/secret-dialog';
+import { SecretDialog } from '@/components/secret-dialog';
 import { useDestinationChecks } from '../components/use-destination-checks';
 import { useWizardDraft } from '../components/use-wizard-draft';
 import { type Step, useStepTexts, useWizardStep } from '../components/use-wizard-step';

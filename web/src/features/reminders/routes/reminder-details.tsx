@@ -11,6 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import {
   deleteReminder,
   duplicateReminder,
+  newSecrets,
   pauseReminder,
   type ReminderPayload,
   remindersKey,
@@ -19,7 +20,7 @@ import {
   useAccount,
   useReminder,
 } from '@/lib/api/reminders';
-import { ApiError, errorDetail } from '@/lib/api-client';
+import { ApiError, errorDetail, isNetworkError } from '@/lib/api-client';
 import { reminderStatus } from '@/lib/reminder-status';
 import { normalizeTimezone } from '@/lib/timezones';
 import { DangerZone } from '../components/details/danger-zone';
@@ -35,6 +36,7 @@ import { useDestinationError } from '../components/use-destination-error';
 import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { titleFromMessage, usePageTitle } from '@/lib/use-page-title';
 import { Spinner } from '@/components/ui/spinner';
+import { SecretDialog, type SecretEntry } from '@/components/secret-dialog';
 
 function DetailsSkeleton() {
   const { t } = useTranslation('common');
@@ -67,6 +69,8 @@ export default function ReminderDetailsPage() {
   const { data: account, error: accountError } = useAccount();
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState<Busy>(null);
+  // The copy's new webhook secrets, shown once over the copy's page.
+  const [copySecrets, setCopySecrets] = useState<SecretEntry[] | null>(null);
   const duplicateKey = useIdempotencyKey();
   const destinationError = useDestinationError();
   const redirected = useRef(false);
@@ -78,6 +82,8 @@ export default function ReminderDetailsPage() {
     if (!error || redirected.current) return;
     // A 401 already cleared the session and went to /login.
     if (error instanceof ApiError && error.status === 401) return;
+    // Offline: the reminder may well exist; stay (the action that failed said why).
+    if (isNetworkError(error)) return;
     redirected.current = true;
     const notFound = error instanceof ApiError && (error.status === 404 || error.code === 'REMINDER_NOT_FOUND');
     toast.error(notFound ? t('toasts.notFound') : t('toasts.loadFailed'));
@@ -96,7 +102,7 @@ export default function ReminderDetailsPage() {
       toast.success(wasPaused ? t('toasts.resumed') : t('toasts.paused'));
     } catch (err) {
       console.error('Failed to toggle pause', err);
-      toast.error(t('toasts.toggleFailed'));
+      toast.error(isNetworkError(err) ? t('common:errors.NETWORK_ERROR') : t('toasts.toggleFailed'));
     } finally {
       await mutate();
       void mutateKey(remindersKey);
@@ -114,11 +120,13 @@ export default function ReminderDetailsPage() {
       duplicateKey.settle();
       void mutateKey(remindersKey);
       toast.success(t('toasts.duplicated'));
+      const secrets = newSecrets(copy);
+      if (secrets.length > 0) setCopySecrets(secrets);
       setLocation(`/reminders/${copy.id}`);
     } catch (err) {
       duplicateKey.settle(err);
       console.error('Failed to duplicate reminder', err);
-      toast.error(t('toasts.duplicateFailed'));
+      toast.error(isNetworkError(err) ? t('common:errors.NETWORK_ERROR') : t('toasts.duplicateFailed'));
     } finally {
       setBusy(null);
     }
@@ -156,7 +164,7 @@ export default function ReminderDetailsPage() {
       setLocation('/home', { replace: true });
     } catch (err) {
       console.error('Failed to delete reminder', err);
-      toast.error(t('toasts.deleteFailed'));
+      toast.error(isNetworkError(err) ? t('common:errors.NETWORK_ERROR') : t('toasts.deleteFailed'));
       setBusy(null);
     }
   }
@@ -242,6 +250,7 @@ export default function ReminderDetailsPage() {
           {!editing && <DangerZone onDelete={() => void remove()} deleting={busy === 'delete'} />}
         </div>
       )}
+      <SecretDialog secrets={copySecrets} origin="duplicated" onClose={() => setCopySecrets(null)} />
     </PageContainer>
   );
 }

@@ -4,16 +4,27 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { maskWebhookUrl } from '../api/destinations';
+import { maskWebhookUrl } from '@/lib/webhook-url';
 
 export interface SecretEntry {
   id: string;
   url?: string;
   secret: string;
+  /** The message of the reminder it belongs to, when the dialog shows several reminders' (an import). */
+  reminder?: string;
 }
 
-/** The webhook signing secrets of a just-created reminder: the server returns them only in that answer. */
-export function SecretDialog({ secrets, onClose }: { secrets: SecretEntry[] | null; onClose: () => void }) {
+/** Why there are new secrets: they were just made by a create, a duplicate or an import. */
+export type SecretOrigin = 'created' | 'duplicated' | 'imported';
+
+/** Spelled out (not built from the origin) so the locale test sees them used. */
+const DESCRIPTIONS = { created: 'wizard.secret.description', duplicated: 'wizard.secret.duplicated', imported: 'wizard.secret.imported' } as const;
+
+/**
+ * New webhooks' signing secrets (after a create, a duplicate or an import): the server returns them
+ * only in that answer, and a receiver that checks signatures refuses requests until it has them.
+ */
+export function SecretDialog({ secrets, onClose, origin = 'created' }: { secrets: SecretEntry[] | null; onClose: () => void; origin?: SecretOrigin }) {
   const { t } = useTranslation('reminders');
   return (
     <Dialog open={secrets !== null} onOpenChange={(open) => !open && onClose()}>
@@ -23,11 +34,17 @@ export function SecretDialog({ secrets, onClose }: { secrets: SecretEntry[] | nu
             <KeyRound className="size-5 text-primary" aria-hidden />
             {t('wizard.secret.title')}
           </DialogTitle>
-          <DialogDescription>{t('wizard.secret.description')}</DialogDescription>
+          <DialogDescription>{t(DESCRIPTIONS[origin])}</DialogDescription>
         </DialogHeader>
-        <ul className="space-y-3">
+        {/* An import may bring many: the list scrolls inside the dialog. */}
+        <ul className="max-h-[50vh] min-w-0 space-y-3 overflow-y-auto">
           {secrets?.map((s) => (
-            <li key={s.id} className="space-y-1.5" data-testid="secret-item">
+            <li key={s.id} className="min-w-0 space-y-1.5" data-testid="secret-item">
+              {s.reminder && (
+                <p className="truncate text-sm font-medium" data-testid="secret-reminder">
+                  {s.reminder}
+                </p>
+              )}
               {s.url && <p className="truncate text-xs font-medium text-muted-foreground">{maskWebhookUrl(s.url)}</p>}
               <SecretValue value={s.secret} />
             </li>
