@@ -10,7 +10,7 @@ import { loadConfig } from '../server/config.ts';
 import { createDatabase, type DatabaseHandle } from '../server/db/connection.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { sha256Hex } from '../server/lib/ids.ts';
-import { DatabaseAttemptThrottle } from '../server/lib/login-throttle.ts';
+import { DatabaseAttemptThrottle } from '../server/accounts/login-throttle.ts';
 import { confirmAddress } from '../server/mail/email-addresses.ts';
 import { confirmPasswordReset } from '../server/mail/password-reset.ts';
 import { createMailService } from '../server/mail/service.ts';

@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
 import { authenticateAccessToken, checkTokenScope, isAccessToken, type TokenScope } from '../accounts/access-tokens.ts';
-import { attemptRefused } from '../lib/login-throttle.ts';
-import { RateWindow } from '../lib/rate-window.ts';
+import { attemptRefused } from '../accounts/login-throttle.ts';
+import { RateWindow } from '../coordination/rate-window.ts';
 import { deleteExpiredSessions, findLiveSessionByToken, touchSession } from '../repositories/sessions.ts';
 
 export const SESSION_COOKIE = 'chime_session';
