@@ -63,6 +63,9 @@ export default defineConfig({
           ...shared,
           name: 'browser',
           include: [`${BROWSER_DIR}/**/*.test.ts`],
+          // A browser test drives Chromium, a server and the dashboard on the same two cores: on
+          // this machine one takes 3-15 s; 60 s leaves room for a loaded run (README "Tests").
+          testTimeout: 60_000,
           // Builds web/dist when it is older than the dashboard sources (browser tests serve it).
           globalSetup: [`${BROWSER_DIR}/global-setup.ts`],
         },

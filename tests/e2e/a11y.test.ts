@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.ts';
 import { DESKTOP, MOBILE, sessionStorageEntries, useE2E } from './helpers.ts';
 
@@ -72,6 +72,11 @@ describe('accessibility (axe-core, browser)', () => {
   beforeAll(async () => {
     sink = await startWebhookSink();
   });
+  // A test's pages close when it ends, as in useE2E (tests/e2e/helpers.ts).
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close().catch(() => {});
+  });
+
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => {});
     await sink?.close();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type FakeDiscord, startFakeDiscord } from '../fake-discord/index.ts';
@@ -54,7 +54,7 @@ async function newPage(opts: { viewport?: { width: number; height: number }; sto
   }
   const page = await context.newPage();
   // Below the test timeout, so a step that never happens fails with its own locator and call log.
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(30_000);
   page.on('console', (msg) => {
     if (msg.type() === 'error') consoleErrors.push(msg.text());
   });
@@ -99,6 +99,11 @@ beforeAll(async () => {
   app = await buildApp({ config, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   browser = await launchBrowser();
+});
+
+// A test's pages close when it ends, as in useE2E (tests/e2e/helpers.ts).
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close().catch(() => {});
 });
 
 afterAll(async () => {

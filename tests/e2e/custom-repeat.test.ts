@@ -100,7 +100,7 @@ describe('custom repetition (browser)', () => {
 
   it('the edit form reopens a stored rule and keeps it when only the message changes; the details page shows it in words; skip and restore', async () => {
     const { page, user } = await e2e.signedInPage({ colorScheme: 'dark' });
-    page.setDefaultTimeout(8000);
+    page.setDefaultTimeout(20_000);
     const created = await user.api.post('/api/reminders', { date: LAST_FRIDAY, time: '08:30', message: 'Monthly review', recurrence: 'CUSTOM', rrule: 'FREQ=MONTHLY;BYDAY=-1FR' });
     expect(created.status).toBe(201);
     await page.goto(e2e.url(`/reminders/${created.body.id}`));

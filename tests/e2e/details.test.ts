@@ -255,6 +255,10 @@ describe('reminder details (browser)', () => {
     await page.getByTestId('duplicate-reminder').click();
     await page.waitForURL((url) => url.pathname.startsWith('/reminders/') && !url.pathname.endsWith(reminder.id));
     await page.getByText('Reminder duplicated').waitFor();
+    // The copy's webhook has a signing secret of its own, shown once (tests/e2e/new-secrets.test.ts).
+    const secretDialog = page.getByTestId('secret-dialog');
+    await secretDialog.getByTestId('secret-done').click();
+    await secretDialog.waitFor({ state: 'hidden' });
     const copyId = new URL(page.url()).pathname.split('/').pop()!;
     await page.waitForFunction((id) => document.querySelector('[data-testid="info-id"]')?.textContent === id, copyId);
     expect(await page.getByTestId('view-message').textContent()).toBe('Water the plants');
@@ -285,7 +289,7 @@ describe('reminder details (browser)', () => {
     await page.waitForURL(e2e.url('/home'));
   });
 
-  it('takes dark and 390 px screenshots', async () => {
+  it('shows the page and its edit form in dark mode without accessibility violations', async () => {
     const { user, reminder } = await setup();
     const { page: dark } = await e2e.signedInPage({ user, storage: { 'vite-ui-theme': 'dark' } });
     await openDetails(dark, reminder.id);
@@ -296,7 +300,10 @@ describe('reminder details (browser)', () => {
     await dark.getByTestId('edit-form').waitFor();
     await screenshot(dark, 'details-edit-dark');
     expect(await axeViolations(dark)).toEqual([]);
+  });
 
+  it('fits the page and its edit form on a 390 px screen', async () => {
+    const { user, reminder } = await setup();
     const { page: mobile } = await e2e.signedInPage({ user, viewport: MOBILE });
     await openDetails(mobile, reminder.id);
     await mobile.getByTestId('occurrence').first().waitFor();
@@ -307,8 +314,10 @@ describe('reminder details (browser)', () => {
     await mobile.getByTestId('edit-form').waitFor();
     await screenshot(mobile, 'details-edit-mobile');
     expect(await axeViolations(mobile)).toEqual([]);
+  });
 
-    // French at 360 px: the longer labels wrap instead of overflowing.
+  it('wraps the longer French labels at 360 px instead of overflowing', async () => {
+    const { user, reminder } = await setup();
     const { page: fr } = await e2e.signedInPage({ user, viewport: { width: 360, height: 740 }, storage: { language: 'fr' } });
     await openDetails(fr, reminder.id);
     await fr.getByText('Mettre en pause').waitFor();

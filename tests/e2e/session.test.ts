@@ -6,7 +6,7 @@
  * returns to the page; a sign-out says nothing.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DESKTOP, MOBILE, screenshot, sessionStorageEntries, useE2E } from './helpers.ts';
 
 const SESSION_END_MARGIN_MS = 5 * 60 * 1000;
@@ -17,6 +17,11 @@ const PUBLIC_LINKS = ['Installation', 'Contact'];
 describe('session (browser)', () => {
   const e2e = useE2E();
   const contexts: BrowserContext[] = [];
+
+  // A test's pages close when it ends, as in useE2E (tests/e2e/helpers.ts).
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close().catch(() => {});
+  });
 
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => {});

@@ -381,7 +381,7 @@ describe('create-reminder wizard (browser)', () => {
 describe('create-reminder wizard: server refuses the webhook (browser)', () => {
   const e2e = useE2E({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' } });
 
-  it('shows the failed test, then the refused address next to the added webhook, and holds the wizard on its step', async () => {
+  it('shows the failed test, then refuses to add the private address with its reason, and holds the wizard on its step', async () => {
     const { page, user } = await e2e.signedInPage();
     await openWizard(page, e2e.url('/reminders/create'));
     await fillDetails(page);
@@ -395,11 +395,12 @@ describe('create-reminder wizard: server refuses the webhook (browser)', () => {
     expect(await page.getByTestId('webhook-test-result').textContent()).toMatch(/^Test failed: /);
     await page.getByTestId('webhook-add').click();
 
-    // Checked when added (issue 10): the reason next to it, in words, and Next waits instead of Create failing.
-    const check = page.getByTestId('destination-item').getByTestId('destination-check');
-    await page.waitForFunction(() => document.querySelector('[data-testid="destination-check"]')?.getAttribute('data-status') === 'failed');
+    // Checked before it is added: the reason under the field, in words, and nothing joins the list.
+    const check = page.getByTestId('webhook-url-check');
+    await check.waitFor();
     expect(await check.textContent()).toBe('This webhook address is not allowed: it points to a private or local network.');
-    expect(await page.getByTestId('wizard-next').isDisabled()).toBe(true);
+    expect(await page.getByTestId('destination-item').count()).toBe(0);
+    expect(await page.getByTestId('destination-count').textContent()).toBe('0');
     await screenshot(page, 'wizard-create-error-light');
     expect(new URL(page.url()).pathname).toBe('/reminders/create');
     expect((await user.api.get('/api/reminders')).body).toHaveLength(0);
