@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { buildApp } from './app.ts';
-import { DatabaseBusyError } from './db/sqlite-busy.ts';
+import { DatabaseBusyError } from './db/database-busy.ts';
 
 loadDotEnv();
 
