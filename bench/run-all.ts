@@ -16,6 +16,7 @@ const all: Array<[name: string, file: string]> = [
   ['lateness', 'bench/scheduler-lateness.ts'],
   ['burst', 'bench/scheduler-burst.ts'],
   ['crash', 'bench/scheduler-crash.ts'],
+  ['lock', 'bench/foreign-lock.ts'],
   ['chaos', 'bench/chaos.ts'],
   ['scale-out', 'bench/scale-out.ts'],
   ['feed', 'bench/calendar-feed-bench.ts'],
