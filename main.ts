@@ -6,7 +6,7 @@
 import botPlugin from './bot/plugin.ts';
 import { buildApp } from './server/app.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './server/config.ts';
-import { DatabaseBusyError } from './server/db/sqlite-busy.ts';
+import { DatabaseBusyError } from './server/db/database-busy.ts';
 import { readableLogStream, resolveLogFormat, startSummary } from './server/logging.ts';
 
 loadDotEnv();

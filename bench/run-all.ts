@@ -17,6 +17,7 @@ const all: Array<[name: string, file: string]> = [
   ['burst', 'bench/scheduler-burst.ts'],
   ['crash', 'bench/scheduler-crash.ts'],
   ['instant', 'bench/scheduler-same-instant.ts'],
+  ['lock', 'bench/foreign-lock.ts'],
   ['chaos', 'bench/chaos.ts'],
   ['scale-out', 'bench/scale-out.ts'],
   ['feed', 'bench/calendar-feed-bench.ts'],

@@ -1,5 +1,5 @@
 import { type ButtonInteraction, type InteractionReplyOptions, type InteractionUpdateOptions, MessageFlags, type RepliableInteraction } from 'discord.js';
-import { DatabaseBusyError } from '../server/db/sqlite-busy.ts';
+import { DatabaseBusyError } from '../server/db/database-busy.ts';
 import { StorageFullError } from '../server/db/storage-full.ts';
 import { DISCORD_FAILURE_EXPLANATIONS } from '../server/destinations/discord-channel/failure-notice.ts';
 import { AppError, type ErrorCode } from '../server/errors.ts';

@@ -76,4 +76,54 @@ describe('a write lock held by another process', () => {
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
   }, 30_000);
+
+  it('bounds every write by its own arrival however many wait, and reads do not wait behind them', async () => {
+    const user = await signUp(server.url, { timezone: 'UTC' });
+    // Raw requests with a time limit: a write or read queued behind the others must fail this test
+    // quickly rather than wait out the whole queue.
+    const request = (method: 'GET' | 'POST', url: string, limitMs: number, body?: unknown) =>
+      fetch(server.url + url, {
+        method,
+        headers: { authorization: `Bearer ${user.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(limitMs),
+      });
+
+    // Twenty connections open and kept alive beforehand: what is timed below is the server's answer.
+    await Promise.all(Array.from({ length: 20 }, () => request('GET', '/api/reminders', 5000).then((res) => res.arrayBuffer())));
+
+    const other = new SQLite(path.join(server.dir, 'chime.db'));
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const writes = Array.from({ length: 20 }, async (_, i) => {
+        const startedAt = performance.now();
+        const res = await request('POST', '/api/reminders', 5000, { date: '2031-01-01', time: '09:00', message: `Queued ${i}`, destinations: [] });
+        return { res, body: await res.json(), tookMs: performance.now() - startedAt };
+      });
+      // Once the writes are waiting for the lock (/healthz says so), a read is answered at once.
+      await expect.poll(async () => ((await (await fetch(`${server.url}/healthz`)).json()) as { status: string }).status, { timeout: 2000, interval: 50 }).toBe('degraded');
+      const readStartedAt = performance.now();
+      const list = await request('GET', '/api/reminders', 2000);
+      expect(list.status).toBe(200);
+      expect(performance.now() - readStartedAt).toBeLessThan(500);
+
+      const answers = await Promise.all(writes);
+      for (const { res, body, tookMs } of answers) {
+        expect(res.status).toBe(503);
+        expect(body).toMatchObject({ code: 'DATABASE_BUSY' });
+        expect(res.headers.get('retry-after')).toBe('2');
+        // Each waited for the lock (about 3 s), and no longer than its own bound.
+        expect(tookMs).toBeGreaterThan(2500);
+        expect(tookMs).toBeLessThan(3500);
+      }
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+
+    const after = await user.api.post('/api/reminders', { date: '2031-01-01', time: '09:00', message: 'After the lock', destinations: [] });
+    expect(after.status).toBe(201);
+    const messages = (await user.api.get('/api/reminders')).body.map((r: { message: string }) => r.message);
+    expect(messages).toEqual(['After the lock']);
+  }, 30_000);
 });

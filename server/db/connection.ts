@@ -4,7 +4,8 @@ import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import type { Database } from './database.ts';
 import { openPostgres } from './postgres.ts';
-import { BusyAwareSqliteDialect, type BusyMonitor } from './sqlite-busy.ts';
+import type { BusyMonitor } from './database-busy.ts';
+import { BusyAwareSqliteDialect } from './sqlite-busy.ts';
 
 export type DB = Kysely<Database>;
 

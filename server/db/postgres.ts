@@ -20,7 +20,7 @@ import type pg from 'pg';
 import { loadPg } from '../lib/load-on-use.ts';
 import type { Database } from './database.ts';
 import { PgChangeFeed } from './pg-changes.ts';
-import { DatabaseBusyError, type BusyMonitor } from './sqlite-busy.ts';
+import { DatabaseBusyError, type BusyMonitor } from './database-busy.ts';
 import { storageFullOr } from './storage-full.ts';
 
 const PG_INT8 = 20;

@@ -2,40 +2,25 @@
  * SQLite when another process holds the write lock (a backup, the sqlite3 shell, a second Chime
  * by mistake): better-sqlite3 is synchronous, so SQLite's own busy_timeout would wait inside the
  * event loop and freeze every request, /healthz included. Instead the connection runs with
- * busy_timeout = 0 and this driver waits *between* attempts, asynchronously, with backoff, for
- * at most `maxWaitMs`; then the query fails with DatabaseBusyError, which the API answers as
+ * busy_timeout = 0 and this driver waits *between* attempts, asynchronously, with backoff. Each
+ * query or transaction waits at most `maxWaitMs`, however many others wait with it, counted from
+ * the moment it asked for the database (for an API request, from the request's arrival:
+ * wait-budget.ts); then it fails with DatabaseBusyError, which the API answers as
  * 503 DATABASE_BUSY with Retry-After (the scheduler retries its claim and its writes on its own).
+ *
+ * There is one connection. A statement has it for one attempt and a transaction from BEGIN to its
+ * end; nobody keeps it while sleeping between attempts. So writes waiting for a foreign lock do not
+ * queue behind each other, and reads (which WAL serves while another process writes) do not queue
+ * behind them.
  *
  * Transactions start with BEGIN IMMEDIATE: they take the write lock up front (waiting here as
  * above), so a transaction never fails half-way because another writer committed after it
  * started reading (SQLITE_BUSY_SNAPSHOT, which no retry of one statement can fix).
  */
 import { CompiledQuery, SqliteAdapter, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import { type BusyMonitor, DatabaseBusyError } from './database-busy.ts';
 import { storageFullOr } from './storage-full.ts';
-
-/**
- * The database cannot serve the query now; trying again later is the answer. SQLite's write lock is
- * held by another process (nothing was written), or PostgreSQL cannot be reached or dropped the
- * connection mid-query (restart, failover), which rolls back the transaction it ran in. The
- * message is for the operator's log.
- */
-export class DatabaseBusyError extends Error {
-  readonly code = 'DATABASE_BUSY';
-  constructor(message: string) {
-    super(message);
-    this.name = 'DatabaseBusyError';
-  }
-}
-
-/** What /healthz reads to say "degraded". */
-export interface BusyMonitor {
-  /** When a query last found the database locked (ms since epoch), 0 if never. */
-  lastBusyAt: number;
-  /** Queries waiting for the lock right now. */
-  waiting: number;
-  /** When a write last failed because the disk is full (ms since epoch), 0 if never. */
-  lastFullAt: number;
-}
+import { arrivalOfCurrentWork } from './wait-budget.ts';
 
 const isBusy = (err: unknown) => {
   const code = (err as { code?: unknown } | null)?.code;
@@ -52,72 +37,150 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const LONG_WAIT_MS = 200;
 /** Retry delays grow to this: a lock held for milliseconds is taken again within about as long. */
 const MAX_RETRY_DELAY_MS = 16;
+/**
+ * Past LONG_WAIT_MS (a backup, a shell) they grow to this: with many requests waiting, each retry
+ * costs CPU the answers need, and a lock held that long is rarely given back within milliseconds.
+ */
+const MAX_LONG_RETRY_DELAY_MS = 64;
 
-async function withBusyRetry<T>(attempt: () => Promise<T>, maxWaitMs: number, monitor: BusyMonitor): Promise<T> {
-  const started = Date.now();
-  let delay = 1;
-  let counted = false;
-  try {
-    for (;;) {
-      try {
-        return await attempt();
-      } catch (err) {
-        if (!isBusy(err)) throw err;
-        const waited = Date.now() - started;
-        if (waited >= LONG_WAIT_MS) {
-          monitor.lastBusyAt = Date.now();
-          if (!counted) {
-            counted = true;
-            monitor.waiting++;
-          }
-        }
-        if (waited >= maxWaitMs) throw new DatabaseBusyError(`The database is locked by another process (waited ${waited} ms)`);
-        await sleep(Math.min(delay, maxWaitMs - waited));
-        delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
-      }
+/** Who uses the one connection now: one statement, or one transaction from BEGIN to its end. First come, first served. */
+class ConnectionTurn {
+  #taken = false;
+  readonly #queue: Array<() => void> = [];
+
+  take(): Promise<void> {
+    if (!this.#taken) {
+      this.#taken = true;
+      return Promise.resolve();
     }
-  } finally {
-    if (counted) monitor.waiting--;
+    return new Promise((resolve) => this.#queue.push(resolve));
+  }
+
+  give(): void {
+    const next = this.#queue.shift();
+    if (next) next();
+    else this.#taken = false;
   }
 }
 
-class BusyRetryingConnection implements DatabaseConnection {
-  constructor(
-    readonly inner: DatabaseConnection,
-    private readonly maxWaitMs: number,
-    private readonly monitor: BusyMonitor,
-  ) {}
+/**
+ * What Kysely holds for one query, or one transaction, in place of the connection itself: from
+ * when its wait is bounded, and whether it has the connection (inside a transaction).
+ */
+class Lease implements DatabaseConnection {
+  /** performance.now() from which its wait is bounded: when it asked, or when the work it serves arrived (wait-budget.ts). */
+  readonly waitCountsFrom = Math.min(performance.now(), arrivalOfCurrentWork() ?? Infinity);
+  /** From a successful BEGIN IMMEDIATE to the lease's release, the connection's turn is this lease's. */
+  inTransaction = false;
 
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    try {
-      return await withBusyRetry(async () => this.inner.executeQuery<R>(query), this.maxWaitMs, this.monitor);
-    } catch (err) {
-      throw storageFullOr(err, this.monitor);
-    }
+  constructor(private readonly driver: BusyAwareDriver) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.executeQuery<R>(this, query);
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.inner.streamQuery<R>(query, chunkSize);
+    return this.driver.streamQuery<R>(this, query, chunkSize);
   }
 }
 
-const unwrap = (c: DatabaseConnection) => (c instanceof BusyRetryingConnection ? c.inner : c);
-
+/**
+ * Kysely's SQLite driver runs the statements; this one decides when. It takes Kysely's single
+ * connection once, for its whole life, and hands it out in turns (ConnectionTurn) to leases.
+ */
 class BusyAwareDriver implements Driver {
+  #connection: DatabaseConnection | undefined;
+  readonly #turn = new ConnectionTurn();
+
   constructor(
     private readonly inner: Driver,
     private readonly maxWaitMs: number,
     private readonly monitor: BusyMonitor,
   ) {}
 
-  init() {
-    return this.inner.init();
+  async init() {
+    await this.inner.init();
+    this.#connection = await this.inner.acquireConnection();
   }
+
+  get #sqlite(): DatabaseConnection {
+    if (!this.#connection) throw new Error('The SQLite driver is not initialised');
+    return this.#connection;
+  }
+
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new BusyRetryingConnection(await this.inner.acquireConnection(), this.maxWaitMs, this.monitor);
+    return new Lease(this);
   }
+
+  /** Runs `attempt` until the lock is free, until maxWaitMs after the lease's wait began. */
+  async #whenUnlocked<T>(lease: Lease, attempt: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const deadline = lease.waitCountsFrom + this.maxWaitMs;
+    let delay = 1;
+    let counted = false;
+    try {
+      for (;;) {
+        try {
+          return await attempt();
+        } catch (err) {
+          if (!isBusy(err)) throw err;
+          const now = performance.now();
+          if (now - started >= LONG_WAIT_MS) {
+            this.monitor.lastBusyAt = Date.now();
+            if (!counted) {
+              counted = true;
+              this.monitor.waiting++;
+            }
+          }
+          if (now >= deadline) throw new DatabaseBusyError(`The database is locked by another process (waited ${Math.round(now - started)} ms)`);
+          await sleep(Math.min(delay, deadline - now));
+          delay = Math.min(delay * 2, counted ? MAX_LONG_RETRY_DELAY_MS : MAX_RETRY_DELAY_MS);
+        }
+      }
+    } catch (err) {
+      throw storageFullOr(err, this.monitor);
+    } finally {
+      if (counted) this.monitor.waiting--;
+    }
+  }
+
+  /** One attempt with the connection to itself, given back at once (also between retries). */
+  async #inTurn<T>(run: () => Promise<T>): Promise<T> {
+    await this.#turn.take();
+    try {
+      return await run();
+    } finally {
+      this.#turn.give();
+    }
+  }
+
+  executeQuery<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
+    const run = () => this.#sqlite.executeQuery<R>(query);
+    return this.#whenUnlocked(lease, lease.inTransaction ? run : () => this.#inTurn(run));
+  }
+
+  async *streamQuery<R>(lease: Lease, query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    if (lease.inTransaction) return yield* this.#sqlite.streamQuery<R>(query, chunkSize);
+    await this.#turn.take();
+    try {
+      yield* this.#sqlite.streamQuery<R>(query, chunkSize);
+    } finally {
+      this.#turn.give();
+    }
+  }
+
   async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const lease = connection as Lease;
+    await this.#whenUnlocked(lease, async () => {
+      await this.#turn.take();
+      try {
+        await this.#sqlite.executeQuery(CompiledQuery.raw('begin immediate'));
+      } catch (err) {
+        this.#turn.give();
+        throw err;
+      }
+      lease.inTransaction = true;
+    });
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('commit'));
@@ -140,11 +203,16 @@ class BusyAwareDriver implements Driver {
   releaseSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2]) {
     return this.inner.releaseSavepoint!(connection, name, compile);
   }
-  releaseConnection(connection: DatabaseConnection) {
-    return this.inner.releaseConnection(unwrap(connection));
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    if (!lease.inTransaction) return;
+    lease.inTransaction = false;
+    this.#turn.give();
   }
-  destroy() {
-    return this.inner.destroy();
+  async destroy() {
+    if (this.#connection) await this.inner.releaseConnection(this.#connection);
+    this.#connection = undefined;
+    await this.inner.destroy();
   }
 }
 

@@ -4,7 +4,7 @@
  * answers 507 STORAGE_FULL, the scheduler retries its claims and results until there is room, and
  * /healthz says "degraded" so the operator learns why (README "Data and backups").
  */
-import type { BusyMonitor } from './sqlite-busy.ts';
+import type { BusyMonitor } from './database-busy.ts';
 
 export class StorageFullError extends Error {
   readonly code = 'STORAGE_FULL';

@@ -110,7 +110,9 @@ export default fp(
         throw new AppError('CSRF_REJECTED', 'Cross-site request refused. Reload the page and try again.');
       }
       if (!session.last_used_at || Date.now() - Date.parse(session.last_used_at) > TOUCH_INTERVAL_MS) {
-        await touchSession(app.db, session.id);
+        // Bookkeeping, not what the request asked for: a read must not wait for the write lock
+        // (another process may hold it for a while) nor fail when that write cannot be made.
+        touchSession(app.db, session.id).catch((err: unknown) => request.log.debug({ err }, 'could not record the session as used'));
       }
       request.auth = { accountId: session.account_id, sessionId: session.id, via };
       return request.auth;

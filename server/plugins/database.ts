@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { createDatabase, type DatabaseDialect, type DB } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { Arrival } from '../db/wait-budget.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,6 +41,25 @@ export default fp<{ config: Config }>(
       if (busy.lastFullAt > 0 && Date.now() - busy.lastFullAt < 60_000) return 'storage-full' as const;
       return busy.waiting > 0 || Date.now() - busy.lastBusyAt < 10_000 ? ('degraded' as const) : ('ok' as const);
     });
+    // A request's waits for the database are bounded from its arrival (wait-budget.ts). The clock
+    // starts at onRequest; the work runs inside the arrival from preValidation on, after the body is
+    // read (the body's stream events would not carry it).
+    const arrivals = new WeakMap<object, Arrival>();
+    app.addHook('onRequest', (request, _reply, done) => {
+      arrivals.set(request, new Arrival());
+      done();
+    });
+    app.addHook('preValidation', (request, _reply, done) => {
+      const arrival = arrivals.get(request);
+      if (arrival) arrival.run(done);
+      else done();
+    });
+    const answered = (request: object) => {
+      const arrival = arrivals.get(request);
+      if (arrival) arrival.answered = true;
+    };
+    app.addHook('onResponse', async (request) => answered(request));
+    app.addHook('onRequestAbort', async (request) => answered(request));
     app.addHook('onClose', async () => {
       await db.destroy();
     });

@@ -1,6 +1,6 @@
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
-import { DatabaseBusyError } from '../db/sqlite-busy.ts';
+import { DatabaseBusyError } from '../db/database-busy.ts';
 import { StorageFullError } from '../db/storage-full.ts';
 import { AppError } from '../errors.ts';
 
@@ -25,7 +25,7 @@ export default fp(
         return reply.status(error.status).send({ error: error.message, code: error.code, ...(error.details ?? {}) });
       }
       if (error instanceof DatabaseBusyError) {
-        // Another process holds SQLite's write lock (sqlite-busy.ts): nothing was written; try again.
+        // The database cannot serve the query now (database-busy.ts): nothing was written; try again.
         return reply.status(503).header('retry-after', '2').send({ error: 'The database is busy. Please try again in a moment.', code: 'DATABASE_BUSY' });
       }
       if (error instanceof StorageFullError) {

@@ -31,63 +31,22 @@
  * within 6 hours); otherwise the exact Intl-based helpers of zoned.ts are used.
  */
 import type { RecurrenceType } from '../db/database.ts';
-import { canonicalTimeZone } from './zoned.ts';
-import { civilFromDays, cacheFor, daysFromCivil, localDays, localToInstant, monthLength, weekdayOf, type OffsetCache } from './civil.ts';
+import { compileAnchor, type CompiledAnchor, type WallClockAnchor } from './anchor.ts';
+import { civilFromDays, DAY, daysFromCivil, HOUR, localDays, localToInstant, monthLength, weekdayOf } from './civil.ts';
+import { DEFAULT_OCCURRENCES_IN_RANGE, LAST_DAY, LAST_USEFUL_AFTER_MS, LAST_YEAR, MAX_NEXT_OCCURRENCES, MAX_OCCURRENCES_IN_RANGE } from './limits.ts';
 
-export interface RecurrenceRule {
-  /** The anchor's local date, `YYYY-MM-DD`. */
-  date: string;
-  /** The anchor's wall-clock time, `HH:MM` or `HH:MM:SS`. */
-  time: string;
-  timeZone: string;
+export interface RecurrenceRule extends WallClockAnchor {
   recurrence: RecurrenceType;
 }
 
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-const MAX_YEAR = 9999;
-const MAX_COUNT = 100;
-const DEFAULT_LIMIT = 1000;
-const MAX_LIMIT = 10_000;
-
-const LAST_DAY = daysFromCivil(MAX_YEAR, 12, 31);
-
-interface Compiled {
-  /** The instant of the anchor's wall clock (gap -> gap end, overlap -> earlier). */
-  anchorMs: number;
-  zone: string;
-  cache: OffsetCache;
+interface Compiled extends CompiledAnchor {
   type: RecurrenceType;
-  /** Local day number, year, month and day of the anchor. */
-  aDays: number;
-  aYear: number;
-  aMonth: number;
-  aDay: number;
-  /** Milliseconds since local midnight of the anchor's wall-clock time (as chosen, even on a gap day). */
-  timeOfDay: number;
 }
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;
-
 function compile(rule: RecurrenceRule): Compiled {
-  const { date, time, timeZone, recurrence } = rule;
-  const d = typeof date === 'string' ? DATE_RE.exec(date) : null;
-  const t = typeof time === 'string' ? TIME_RE.exec(time) : null;
-  if (!d) throw new RangeError(`invalid anchor date: ${String(date)}`);
-  if (!t) throw new RangeError(`invalid anchor time: ${String(time)}`);
-  const [year, month, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
-  const [hour, minute, second] = [Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
-  if (month < 1 || month > 12 || day < 1 || day > monthLength(year, month)) throw new RangeError(`invalid anchor date: ${date}`);
-  if (hour > 23 || minute > 59 || second > 59) throw new RangeError(`invalid anchor time: ${time}`);
-  const zone = canonicalTimeZone(timeZone);
-  if (zone === null) throw new RangeError(`invalid time zone: ${String(timeZone)}`);
-  if (!STEPPERS.has(recurrence)) throw new RangeError(`invalid recurrence: ${String(recurrence)}`);
-  const aDays = daysFromCivil(year, month, day);
-  const timeOfDay = ((hour * 60 + minute) * 60 + second) * 1000;
-  const c: Compiled = { anchorMs: 0, zone, cache: cacheFor(zone), type: recurrence, aDays, aYear: year, aMonth: month, aDay: day, timeOfDay };
-  c.anchorMs = localToInstant(c, aDays * DAY + timeOfDay);
-  return c;
+  const anchor = compileAnchor(rule);
+  if (!STEPPERS.has(rule.recurrence)) throw new RangeError(`invalid recurrence: ${String(rule.recurrence)}`);
+  return { ...anchor, type: rule.recurrence };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +94,7 @@ function byCalendar(c: Compiled, k: number): number | null {
     year = c.aYear + k;
     month = c.aMonth;
   }
-  if (year > MAX_YEAR) return null;
+  if (year > LAST_YEAR) return null;
   const day = Math.min(c.aDay, monthLength(year, month));
   return localToInstant(c, daysFromCivil(year, month, day) * DAY + c.timeOfDay);
 }
@@ -154,7 +113,7 @@ function nextByCalendar(c: Compiled, after: number): number | null {
   }
 }
 
-const LAST_HOURLY_CHECK = daysFromCivil(MAX_YEAR, 12, 30) * DAY;
+const LAST_HOURLY_CHECK = daysFromCivil(LAST_YEAR, 12, 30) * DAY;
 
 function nextHourly(c: Compiled, after: number): number | null {
   const k = after < c.anchorMs ? 0 : Math.floor((after - c.anchorMs) / HOUR) + 1;
@@ -176,12 +135,9 @@ const STEPPERS = new Map<RecurrenceType, Stepper>([
   ['YEARLY', nextByCalendar],
 ]);
 
-/** Latest `after` worth looking at: anything later has no occurrence on or before 9999-12-31. */
-const AFTER_MAX = (LAST_DAY + 2) * DAY;
-
 function next(c: Compiled, afterMs: number): number | null {
   if (Number.isNaN(afterMs)) throw new RangeError('afterMs is NaN');
-  if (c.aDays > LAST_DAY || afterMs >= AFTER_MAX) return null;
+  if (c.aDays > LAST_DAY || afterMs >= LAST_USEFUL_AFTER_MS) return null;
   const after = afterMs < c.anchorMs ? Math.max(afterMs, c.anchorMs - 1) : afterMs;
   return STEPPERS.get(c.type)!(c, after);
 }
@@ -207,7 +163,7 @@ export function nextOccurrenceAfter(rule: RecurrenceRule, afterMs: number): numb
 /** Up to `count` occurrences strictly after afterMs (ascending). count is capped at 100. */
 export function nextOccurrences(rule: RecurrenceRule, afterMs: number, count: number): number[] {
   const c = compile(rule);
-  const n = Math.min(MAX_COUNT, Math.floor(count));
+  const n = Math.min(MAX_NEXT_OCCURRENCES, Math.floor(count));
   const out: number[] = [];
   let after = afterMs;
   while (out.length < n) {
@@ -223,10 +179,10 @@ export function nextOccurrences(rule: RecurrenceRule, afterMs: number, count: nu
  * All occurrences in [fromMs, toMs) — for the dashboard calendar; capped at `limit` (default 1000,
  * never more than 10,000).
  */
-export function occurrencesBetween(rule: RecurrenceRule, fromMs: number, toMs: number, limit: number = DEFAULT_LIMIT): number[] {
+export function occurrencesBetween(rule: RecurrenceRule, fromMs: number, toMs: number, limit: number = DEFAULT_OCCURRENCES_IN_RANGE): number[] {
   const c = compile(rule);
   if (Number.isNaN(fromMs) || Number.isNaN(toMs)) throw new RangeError('fromMs/toMs is NaN');
-  const n = Math.min(MAX_LIMIT, Math.floor(limit));
+  const n = Math.min(MAX_OCCURRENCES_IN_RANGE, Math.floor(limit));
   const out: number[] = [];
   let after = fromMs - 1;
   while (out.length < n) {

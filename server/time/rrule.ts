@@ -49,18 +49,14 @@
  * occurrences), and cached. bench/rrule-bench.ts: about 2 us per call, parsing aside.
  */
 import type { RecurrenceType } from '../db/database.ts';
-import { DAY, daysFromCivil, weekdayOf } from './civil.ts';
-import { applyCount, compile, LAST_DAY, walk, type RRuleAnchor } from './rrule/expand.ts';
+import { parseAnchorDate } from './anchor.ts';
+import { daysFromCivil, weekdayOf } from './civil.ts';
+import { DEFAULT_OCCURRENCES_IN_RANGE, LAST_USEFUL_AFTER_MS, MAX_NEXT_OCCURRENCES, MAX_OCCURRENCES_IN_RANGE } from './limits.ts';
+import { applyCount, compile, walk, type RRuleAnchor } from './rrule/expand.ts';
 import { WEEKDAYS, formatByDay, formatRRule, parseRRule, type ParsedRRule, type RRuleWeekday } from './rrule/parse.ts';
 
 export { formatRRule, parseRRule, type RRuleAnchor };
 export type { ParsedRRule, RRuleByDay, RRuleFreq, RRuleParseResult, RRuleUntil, RRuleWeekday } from './rrule/parse.ts';
-
-const MAX_COUNT = 100;
-const DEFAULT_LIMIT = 1000;
-const MAX_LIMIT = 10_000;
-/** Latest `after` worth looking at: anything later has no occurrence on or before 9999-12-31. */
-const AFTER_MAX = (LAST_DAY + 2) * DAY;
 
 function compiled(rule: ParsedRRule, anchor: RRuleAnchor) {
   return applyCount(compile(rule, anchor), rule, anchor);
@@ -73,7 +69,7 @@ function checkAfter(afterMs: number): void {
 /** First occurrence strictly after `afterMs`, or null when the series has none (ended, or never fires). */
 export function nextRRuleOccurrenceAfter(rule: ParsedRRule, anchor: RRuleAnchor, afterMs: number): number | null {
   checkAfter(afterMs);
-  if (afterMs >= AFTER_MAX) return null;
+  if (afterMs >= LAST_USEFUL_AFTER_MS) return null;
   const c = compiled(rule, anchor);
   let found: number | null = null;
   walk(c, afterMs, (t) => {
@@ -97,19 +93,19 @@ export function firstRRuleOccurrence(rule: ParsedRRule, anchor: RRuleAnchor): nu
 /** Up to `count` occurrences strictly after afterMs (ascending). count is capped at 100. */
 export function rruleOccurrences(rule: ParsedRRule, anchor: RRuleAnchor, afterMs: number, count: number): number[] {
   checkAfter(afterMs);
-  const n = Math.min(MAX_COUNT, Math.floor(count));
+  const n = Math.min(MAX_NEXT_OCCURRENCES, Math.floor(count));
   const out: number[] = [];
-  if (!(n > 0) || afterMs >= AFTER_MAX) return out;
+  if (!(n > 0) || afterMs >= LAST_USEFUL_AFTER_MS) return out;
   walk(compiled(rule, anchor), afterMs, (t) => out.push(t) < n);
   return out;
 }
 
 /** All occurrences in [fromMs, toMs), capped at `limit` (default 1000, never more than 10,000). */
-export function rruleOccurrencesBetween(rule: ParsedRRule, anchor: RRuleAnchor, fromMs: number, toMs: number, limit: number = DEFAULT_LIMIT): number[] {
+export function rruleOccurrencesBetween(rule: ParsedRRule, anchor: RRuleAnchor, fromMs: number, toMs: number, limit: number = DEFAULT_OCCURRENCES_IN_RANGE): number[] {
   if (Number.isNaN(fromMs) || Number.isNaN(toMs)) throw new RangeError('fromMs/toMs is NaN');
-  const n = Math.min(MAX_LIMIT, Math.floor(limit));
+  const n = Math.min(MAX_OCCURRENCES_IN_RANGE, Math.floor(limit));
   const out: number[] = [];
-  if (!(n > 0) || fromMs >= toMs || fromMs - 1 >= AFTER_MAX) return out;
+  if (!(n > 0) || fromMs >= toMs || fromMs - 1 >= LAST_USEFUL_AFTER_MS) return out;
   walk(compiled(rule, anchor), fromMs - 1, (t) => t < toMs && out.push(t) < n);
   return out;
 }
@@ -155,9 +151,7 @@ const WEEKDAY_OF_NUMBER: readonly RRuleWeekday[] = ['SU', 'MO', 'TU', 'WE', 'TH'
  *    31st: BYMONTHDAY=-1. YEARLY on Feb 29 likewise: BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1.
  */
 export function presetToRRule(preset: RecurrenceType, anchor: RRuleAnchor): ParsedRRule {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(anchor.date);
-  if (!m) throw new RangeError(`invalid anchor date: ${String(anchor.date)}`);
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const [year, month, day] = parseAnchorDate(anchor.date);
   const weekday = WEEKDAY_OF_NUMBER[weekdayOf(daysFromCivil(year, month, day))]!;
   const upTo = (last: number) => Array.from({ length: last - 27 }, (_, i) => 28 + i).join(',');
   let text: string;

@@ -10,6 +10,7 @@
  * so a COUNT still counts them (a "10 times" series with one skipped fires 9 times).
  */
 import type { RecurrenceType } from '../db/database.ts';
+import { DEFAULT_OCCURRENCES_IN_RANGE, MAX_NEXT_OCCURRENCES, MAX_OCCURRENCES_IN_RANGE } from './limits.ts';
 import * as presets from './recurrence.ts';
 import { firstRRuleOccurrence, nextRRuleOccurrenceAfter, type ParsedRRule } from './rrule.ts';
 
@@ -28,9 +29,6 @@ export interface Series {
   skipped?: ReadonlySet<number>;
 }
 
-const MAX_COUNT = 100;
-const DEFAULT_LIMIT = 1000;
-const MAX_LIMIT = 10_000;
 
 function presetOf(s: Series): presets.RecurrenceRule {
   if (s.recurrence === 'CUSTOM') throw new RangeError('a custom series has no preset');
@@ -77,7 +75,7 @@ export function firstOccurrence(s: Series): number | null {
 
 /** Up to `count` occurrences strictly after afterMs (ascending). count is capped at 100. */
 export function nextOccurrences(s: Series, afterMs: number, count: number): number[] {
-  const n = Math.min(MAX_COUNT, Math.floor(count));
+  const n = Math.min(MAX_NEXT_OCCURRENCES, Math.floor(count));
   const out: number[] = [];
   let after = afterMs;
   while (out.length < n) {
@@ -90,9 +88,9 @@ export function nextOccurrences(s: Series, afterMs: number, count: number): numb
 }
 
 /** All occurrences in [fromMs, toMs) that are not skipped, capped at `limit` (default 1000, never more than 10,000). */
-export function occurrencesBetween(s: Series, fromMs: number, toMs: number, limit: number = DEFAULT_LIMIT): number[] {
+export function occurrencesBetween(s: Series, fromMs: number, toMs: number, limit: number = DEFAULT_OCCURRENCES_IN_RANGE): number[] {
   if (Number.isNaN(fromMs) || Number.isNaN(toMs)) throw new RangeError('fromMs/toMs is NaN');
-  const n = Math.min(MAX_LIMIT, Math.floor(limit));
+  const n = Math.min(MAX_OCCURRENCES_IN_RANGE, Math.floor(limit));
   const out: number[] = [];
   let after = fromMs - 1;
   while (out.length < n) {

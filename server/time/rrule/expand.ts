@@ -7,35 +7,21 @@
  * month (or a year) is checked in a few operations and a sparse rule (BYMONTH=2;BYMONTHDAY=29)
  * skips whole months at a time.
  */
-import { DAY, cacheFor, civilFromDays, daysFromCivil, localDays, localToInstant, monthLength, weekdayOf, type OffsetCache } from '../civil.ts';
-import { canonicalTimeZone } from '../zoned.ts';
+import { compileAnchor, type CompiledAnchor, type WallClockAnchor } from '../anchor.ts';
+import { DAY, civilFromDays, daysFromCivil, localDays, localToInstant, monthLength, weekdayOf } from '../civil.ts';
+import { LAST_DAY, LAST_YEAR } from '../limits.ts';
 import { WEEKDAY_NUMBER, formatRRule, type ParsedRRule, type RRuleFreq } from './parse.ts';
 import { BoundedMemo } from '../../lib/bounded-memo.ts';
 
-/** The reminder's wall clock: local date `YYYY-MM-DD`, time `HH:MM` or `HH:MM:SS`, IANA zone. */
-export interface RRuleAnchor {
-  date: string;
-  time: string;
-  timeZone: string;
-}
+/** The reminder's wall clock a rule expands from (anchor.ts). */
+export type RRuleAnchor = WallClockAnchor;
 
 const MINUTE = 60_000;
-const MAX_YEAR = 9999;
-export const LAST_DAY = daysFromCivil(MAX_YEAR, 12, 31);
 /** Real offsets lie within -12h..+14h; a margin for turning an instant bound into a day bound. */
 const MAX_SHIFT = 15 * 3_600_000;
 const ALL_DAYS = 0x7fffffff;
 
-export interface Compiled {
-  zone: string;
-  cache: OffsetCache;
-  /** The instant of the anchor's wall clock (gap -> gap end, overlap -> earlier). */
-  anchorMs: number;
-  aDays: number;
-  aYear: number;
-  aMonth: number;
-  /** Milliseconds since local midnight of the anchor's wall-clock time. */
-  timeOfDay: number;
+export interface Compiled extends CompiledAnchor {
   freq: RRuleFreq;
   interval: number;
   /** Allowed months, bit m-1 (all when no BYMONTH). */
@@ -62,25 +48,10 @@ export interface Compiled {
   never: boolean;
 }
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;
-
 /** Parses the anchor (RangeError when invalid) and prepares the rule's masks. COUNT is not applied yet. */
 export function compile(rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
-  const { date, time, timeZone } = anchor;
-  const dm = typeof date === 'string' ? DATE_RE.exec(date) : null;
-  const tm = typeof time === 'string' ? TIME_RE.exec(time) : null;
-  if (!dm) throw new RangeError(`invalid anchor date: ${String(date)}`);
-  if (!tm) throw new RangeError(`invalid anchor time: ${String(time)}`);
-  const [year, month, day] = [Number(dm[1]), Number(dm[2]), Number(dm[3])];
-  const [hour, minute, second] = [Number(tm[1]), Number(tm[2]), Number(tm[3] ?? 0)];
-  if (month < 1 || month > 12 || day < 1 || day > monthLength(year, month)) throw new RangeError(`invalid anchor date: ${date}`);
-  if (hour > 23 || minute > 59 || second > 59) throw new RangeError(`invalid anchor time: ${time}`);
-  const zone = canonicalTimeZone(timeZone);
-  if (zone === null) throw new RangeError(`invalid time zone: ${String(timeZone)}`);
-
-  const aDays = daysFromCivil(year, month, day);
-  const timeOfDay = ((hour * 60 + minute) * 60 + second) * 1000;
+  const a = compileAnchor(anchor);
+  const { aMonth: month, aDay: day, aDays } = a;
   const { freq } = rule;
 
   // Defaults taken from the anchor (RFC 5545, as python-dateutil): YEARLY without BYDAY/BYMONTHDAY
@@ -147,14 +118,8 @@ export function compile(rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
     lastDay = Math.min(lastDay, Math.floor((endMs + MAX_SHIFT) / DAY) + 1);
   }
 
-  const c: Compiled = {
-    zone,
-    cache: cacheFor(zone),
-    anchorMs: 0,
-    aDays,
-    aYear: year,
-    aMonth: month,
-    timeOfDay,
+  return {
+    ...a,
     freq,
     interval: rule.interval,
     monthSet,
@@ -171,8 +136,6 @@ export function compile(rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
     endMs,
     never,
   };
-  c.anchorMs = localToInstant(c, aDays * DAY + timeOfDay);
-  return c;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -319,12 +282,12 @@ function fillPeriod(c: Compiled, p: number, out: number[]): number {
     const y = Math.floor(index / 12);
     const m = index - y * 12 + 1;
     start = daysFromCivil(y, m, 1);
-    if (y > MAX_YEAR) return start;
+    if (y > LAST_YEAR) return start;
     pushBits(out, start, monthMask(c, y, m, null));
   } else {
     const y = c.aYear + c.interval * p;
     start = daysFromCivil(y, 1, 1);
-    if (y > MAX_YEAR) return start;
+    if (y > LAST_YEAR) return start;
     const yearDays = c.yearNth && c.nth.length > 0 ? yearNthDays(c, y) : null;
     for (let m = 1; m <= 12; m++) {
       if (!((c.monthSet >> (m - 1)) & 1)) continue;

@@ -47,7 +47,8 @@ export const WEEKDAY_NUMBER: Readonly<Record<RRuleWeekday, number>> = { SU: 0, M
 
 export const MIN_MINUTELY_INTERVAL = 5;
 export const MAX_INTERVAL = 100_000;
-export const MAX_COUNT = 100_000;
+/** The largest COUNT a rule may give (how many times it fires at most). */
+export const MAX_RRULE_COUNT = 100_000;
 const MAX_LENGTH = 2000;
 
 const SUPPORTED = new Set(['FREQ', 'INTERVAL', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYSETPOS', 'COUNT', 'UNTIL', 'WKST']);
@@ -247,7 +248,7 @@ function parse(input: string): ParsedRRule {
   let count: number | null = null;
   if (countText !== undefined) {
     count = integer('COUNT', countText, false, 'a positive whole number');
-    if (count < 1 || count > MAX_COUNT) fail('COUNT', `COUNT must be between 1 and ${MAX_COUNT}`);
+    if (count < 1 || count > MAX_RRULE_COUNT) fail('COUNT', `COUNT must be between 1 and ${MAX_RRULE_COUNT}`);
   }
   const until = untilText === undefined ? null : parseUntil(untilText);
 
