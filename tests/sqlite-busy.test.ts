@@ -101,20 +101,22 @@ describe('a write lock held by another process', () => {
         return { res, body: await res.json(), tookMs: performance.now() - startedAt };
       });
       // Once the writes are waiting for the lock (/healthz says so), a read is answered at once.
-      await expect.poll(async () => ((await (await fetch(`${server.url}/healthz`)).json()) as { status: string }).status, { timeout: 2000, interval: 50 }).toBe('degraded');
+      await expect.poll(async () => ((await (await fetch(`${server.url}/healthz`)).json()) as { status: string }).status, { timeout: 5000, interval: 50 }).toBe('degraded');
       const readStartedAt = performance.now();
       const list = await request('GET', '/api/reminders', 2000);
       expect(list.status).toBe(200);
-      expect(performance.now() - readStartedAt).toBeLessThan(500);
+      // Behind the waiting writes it took their 3 s; a loaded machine may add a second of its own.
+      expect(performance.now() - readStartedAt).toBeLessThan(1500);
 
       const answers = await Promise.all(writes);
       for (const { res, body, tookMs } of answers) {
         expect(res.status).toBe(503);
         expect(body).toMatchObject({ code: 'DATABASE_BUSY' });
         expect(res.headers.get('retry-after')).toBe('2');
-        // Each waited for the lock (about 3 s), and no longer than its own bound.
+        // Each waited for the lock (about 3 s) from its own arrival: queued behind the others, the
+        // second would have answered after 6 s. The margin is for a loaded machine's own delays.
         expect(tookMs).toBeGreaterThan(2500);
-        expect(tookMs).toBeLessThan(3500);
+        expect(tookMs).toBeLessThan(4500);
       }
     } finally {
       other.exec('ROLLBACK');
