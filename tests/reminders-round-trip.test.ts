@@ -124,7 +124,8 @@ beforeAll(async () => {
   }
   const mail = await sink.waitFor((m) => m.to.includes(ADDRESS) && m.subject.includes('Confirm'));
   const token = new URL(linkIn(mail, `${PUBLIC_URL}/confirm-email?token=`)).searchParams.get('token');
-  expect((await client(server.url).post('/api/email/confirm', { token })).status).toBe(200);
+  const confirmed = await client(server.url).post('/api/email/confirm', { token });
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
   originals = (await ada.api.get('/api/reminders')).body;
 });
 

@@ -72,11 +72,12 @@ describe('scheduler worker thread', () => {
     const pool = server.app.scheduler.worker!;
     expect(pool.hosts).toHaveLength(1);
     // Small claims and a small memory: thread 0 leaves most rows in the outbox, which thread 1
-    // reads; a slow sink keeps the burst going long enough for thread 1 to start.
+    // reads; a slow sink keeps the burst going long enough for thread 1 to start (about 7 s of
+    // sending: a thread takes a few seconds to start on a loaded machine).
     server.app.scheduler.setOptions({ batchSize: 10, maxBuffered: 20, maxBufferedPerKey: 20, perHostConcurrency: 4 });
-    sink.reply({ status: 200, delayMs: 100 });
+    sink.reply({ status: 200, delayMs: 250 });
     const before = sink.requests.length;
-    const at = new Date(Date.now() + 3000).toISOString();
+    const at = new Date(Date.now() + 5000).toISOString();
     const count = 120;
     for (let i = 0; i < count; i++) {
       const res = await user.api.post('/api/reminders', {
@@ -123,7 +124,7 @@ describe('scheduler worker thread', () => {
     expect(new Set(reads.map((r) => r.join()))).toEqual(new Set([`${count + 1},${count + 1}`]));
     sink.reply({ status: 200 });
     server.app.scheduler.setOptions({ batchSize: 250, maxBuffered: 8000, maxBufferedPerKey: 4000, perHostConcurrency: 32 });
-  });
+  }, 90_000);
 
   it('restarts a worker that died and delivers on', async () => {
     const host = server.app.scheduler.worker!;

@@ -63,12 +63,35 @@ export interface ConfirmationDeps {
  * "send again" (errors are thrown: too soon, hourly cap, SMTP); otherwise (a reminder was saved
  * with it) nothing is sent when a live link went out recently, and failures are only answered.
  */
-export async function requestConfirmation(
+export function requestConfirmation(
   deps: ConfirmationDeps,
   accountId: string,
   address: string,
   options: { explicit: boolean; language?: Language; now?: number },
-): Promise<{ state: AddressState; sent: boolean; error?: { code: string; error: string } }> {
+): Promise<ConfirmationOutcome> {
+  // The link is recorded only once the mail has left, so two reminders saved together with a new
+  // address would each send one, and the second link would void the first. Within this process a
+  // request for an address already being mailed waits for that mail's outcome instead.
+  const key = `${accountId}\n${normalizeAddress(address)}`;
+  const running = confirmationsInFlight.get(key);
+  if (running && !options.explicit) return running;
+  const request = sendConfirmation(deps, accountId, address, options).finally(() => {
+    if (confirmationsInFlight.get(key) === request) confirmationsInFlight.delete(key);
+  });
+  confirmationsInFlight.set(key, request);
+  return request;
+}
+
+type ConfirmationOutcome = { state: AddressState; sent: boolean; error?: { code: string; error: string } };
+
+const confirmationsInFlight = new Map<string, Promise<ConfirmationOutcome>>();
+
+async function sendConfirmation(
+  deps: ConfirmationDeps,
+  accountId: string,
+  address: string,
+  options: { explicit: boolean; language?: Language; now?: number },
+): Promise<ConfirmationOutcome> {
   const now = options.now ?? Date.now();
   const normalized = normalizeAddress(address);
   const existing = await findEmailAddress(deps.db, accountId, normalized);

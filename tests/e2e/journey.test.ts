@@ -47,6 +47,8 @@ describe('a person uses Chime end to end (browser)', () => {
     await page.getByTestId('toggle-webhook').click();
     await page.getByTestId('webhook-url').fill(`${sink.url}/journey`);
     await page.getByTestId('webhook-add').click();
+    // Add asks the server about the address first: the webhook joins the list once it answers.
+    await page.getByTestId('destination-item').waitFor();
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('review-step').waitFor();
     await page.getByTestId('wizard-create').click();
@@ -88,6 +90,9 @@ describe('a person uses Chime end to end (browser)', () => {
 
     // Duplicate: a new reminder page with the same message.
     await page.getByTestId('duplicate-reminder').click();
+    // The copy's webhook has a signing secret of its own, shown once.
+    await page.getByTestId('secret-dialog').getByTestId('secret-done').click();
+    await page.getByTestId('secret-dialog').waitFor({ state: 'hidden' });
     await page.waitForURL((url) => url.href !== detailsUrl && url.pathname.startsWith('/reminders/'));
     await page.getByTestId('view-message').filter({ hasText: 'Journey check-in, edited' }).waitFor();
 

@@ -84,8 +84,9 @@ function secretsOf(reminder: ReminderWithDestinations, only?: Map<string, string
  */
 async function replayed(deps: Pick<ReminderDeps, 'db'>, accountId: string, earlier: ImportRecord): Promise<ImportResult & { replayed: true }> {
   const { reminder_ids, ...result } = earlier;
-  const created = new Set(reminder_ids);
-  const reminders = (await listRemindersOfAccount(deps.db, accountId)).filter((r) => created.has(r.id));
+  // In the order the import created them (the file's), as the first answer listed their secrets.
+  const byId = new Map((await listRemindersOfAccount(deps.db, accountId)).map((r) => [r.id, r]));
+  const reminders = reminder_ids.flatMap((id) => byId.get(id) ?? []);
   return { ...result, secrets: reminders.flatMap((r) => secretsOf(r)), replayed: true };
 }
 
