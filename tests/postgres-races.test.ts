@@ -1,3 +1,4 @@
+// Runs on PostgreSQL only: it races row locks and advisory locks that SQLite's single writer never needs.
 /**
  * Every read-then-write that needs protection on PostgreSQL, raced by two instances (two handles,
  * each with its own pool, on one database) at READ COMMITTED. Each test fails when its protection

@@ -193,7 +193,7 @@ describe('logs never contain secrets', () => {
     await new Promise((r) => setTimeout(r, 300));
 
     // The capture works: request logs are there.
-    expect(output).toMatch(/incoming request/);
+    expect(output).toMatch(/request completed/);
     expect(output).toContain('/api/auth/login');
     for (const secret of [password, wrongPassword, newPassword, token, hookPath, webhookSecret, webhookSecret.slice(6)]) {
       expect(output.includes(secret), `log contains ${secret.slice(0, 12)}...`).toBe(false);

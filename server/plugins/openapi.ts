@@ -97,6 +97,13 @@ export default fp(
       // Our own CSP (security-headers.ts) stays in force: the UI's page has no inline script.
       staticCSP: false,
       theme: { title: 'Chime API reference' },
+      uiHooks: {
+        // The UI's redirect from static/index.html to its page keeps the query string, and then its
+        // pattern no longer matches: .../index.html?x=1 answered a redirect to itself, forever.
+        onRequest: async (request, reply) => {
+          if (request.url.startsWith(`${DOCS_PREFIX}/static/index.html?`)) return reply.redirect(`${DOCS_PREFIX}/`);
+        },
+      },
     });
   },
   { name: 'openapi', dependencies: ['auth'] },

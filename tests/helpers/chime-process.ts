@@ -1,5 +1,5 @@
 /**
- * Chime as an administrator runs it: `server/main.ts` and `server/admin-cli.ts` in processes of
+ * Chime as an administrator runs it: `main.ts` and `server/admin-cli.ts` in processes of
  * their own (through tsx, like `npm run dev` and `npm run admin`), with only the environment given.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -30,7 +30,7 @@ export interface ChimeProcess {
  * pseudo-terminal as stdout, as a shell would.
  */
 export function startChime(dir: string, env: Record<string, string>, options: { tty?: boolean } = {}): ChimeProcess {
-  const command = [process.execPath, '--import', 'tsx', 'server/main.ts'];
+  const command = [process.execPath, '--import', 'tsx', 'main.ts'];
   const child = options.tty
     ? spawn('script', ['-q', '-e', '-c', command.map((a) => `'${a}'`).join(' '), '/dev/null'], { cwd: ROOT, env: { ...baseEnv(dir), ...env }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
     : spawn(command[0]!, command.slice(1), { cwd: ROOT, env: { ...baseEnv(dir), ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
