@@ -19,7 +19,7 @@ const CreatedAccessToken = Type.Object({
   token: Type.String({ description: 'The token itself (`chime_pat_…`): shown in this answer only.' }),
 });
 
-const NewAccessTokenBody = Type.Object({
+export const NewAccessTokenBody = Type.Object({
   name: Type.String({ maxLength: MAX_TOKEN_NAME_LENGTH * 4 }),
   scopes: Type.Array(Scope, { minItems: 1, maxItems: TOKEN_SCOPES.length, description: '["reminders:read"] or ["reminders:read", "reminders:write"]' }),
   expires_in_days: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: MAX_EXPIRY_DAYS, description: 'Absent or null: the token never expires.' }))),

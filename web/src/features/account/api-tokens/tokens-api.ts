@@ -1,23 +1,16 @@
+import type { Static } from '@sinclair/typebox';
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
+// Type-only: erased by the compiler, so nothing of the server reaches the bundle (web/src/lib/api/types.ts).
+import type { AccessTokenOut, NewAccessTokenBody } from '../../../../../server/routes/tokens/index.ts';
 
-/** The personal access tokens of the account (docs/api.md). */
-export type TokenScope = 'reminders:read' | 'reminders:write';
+/** A personal access token of the account as the API lists it (docs/api.md). */
+export type AccessToken = Static<typeof AccessTokenOut>;
 
-export interface AccessToken {
-  id: string;
-  name: string;
-  scopes: TokenScope[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-}
+export type TokenScope = AccessToken['scopes'][number];
 
-export interface NewAccessToken {
-  name: string;
-  scopes: TokenScope[];
-  expires_in_days: number | null;
-}
+/** What the card sends to create one: the expiry always said, null for none. */
+export type NewAccessToken = Required<Static<typeof NewAccessTokenBody>> & { scopes: TokenScope[] };
 
 export const TOKENS_KEY = '/api/tokens';
 export const MAX_TOKENS = 20;
