@@ -168,6 +168,20 @@ describe('email destinations', () => {
     expect(done.body).toEqual({ address, state: 'confirmed', sent: false });
   });
 
+  it('a confirmation the mail server refused leaves no link behind: the next request sends one at once', async () => {
+    const address = `refused-${Date.now()}@example.com`;
+    sink.reject.add(address);
+    const refused = await me.api.post('/api/email/addresses/confirmation', { address });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('EMAIL_REJECTED');
+    const listed = (await me.api.get('/api/email/addresses')).body.addresses as { address: string }[];
+    expect(listed.find((a) => a.address === address)).toBeUndefined();
+    sink.reject.delete(address);
+    const sent = await me.api.post('/api/email/addresses/confirmation', { address });
+    expect(sent.status).toBe(202);
+    await confirm(address);
+  });
+
   it('validates addresses and caps email destinations at 5 per reminder', async () => {
     for (const address of ['', 'no-at-sign', 'a@b', 'two@@example.com', 'a b@example.com', 'x@example.com>, y@example.com', `${'a'.repeat(65)}@example.com`, `a@${'b'.repeat(260)}.com`, 42]) {
       const res = await me.api.post('/api/reminders', { ...later, message: 'x', destinations: [{ type: 'email', metadata: { address } }] });

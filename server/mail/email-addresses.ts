@@ -11,7 +11,7 @@ import { AppError } from '../errors.ts';
 import { newToken, sha256Hex } from '../lib/ids.ts';
 import type { Language } from '../lib/language.ts';
 import { findAccountById } from '../repositories/accounts.ts';
-import { confirmEmailAddress, type EmailAddress, enableFailingEmailDestinations, findEmailAddress, findEmailAddressByToken, listEmailAddresses, upsertConfirmationToken } from '../repositories/email.ts';
+import { confirmEmailAddress, type EmailAddress, enableFailingEmailDestinations, findEmailAddress, findEmailAddressByToken, listEmailAddresses, revertConfirmationToken, upsertConfirmationToken } from '../repositories/email.ts';
 import { mailLanguage } from './i18n.ts';
 import type { MailService } from './service.ts';
 import { confirmationMail } from './templates.ts';
@@ -110,8 +110,20 @@ async function sendConfirmation(
   const token = newToken();
   const link = confirmationLink(deps.config.publicUrl, token);
   const lang = account.locale ? mailLanguage(account.locale) : (options.language ?? 'en');
+  const tokenHash = sha256Hex(token);
+  // Recorded before the mail leaves: its reader may open the link the moment it arrives.
+  await upsertConfirmationToken(deps.db, {
+    account_id: accountId,
+    address_normalized: normalized,
+    address: address.trim(),
+    token_hash: tokenHash,
+    token_expires_at: new Date(now + CONFIRMATION_TTL_MS).toISOString(),
+    now: new Date(now).toISOString(),
+  });
   const result = await deps.mail.send(accountId, 'confirmation', address.trim(), confirmationMail(lang, account.username, link));
   if (!result.ok) {
+    // A link that never arrived neither replaces the previous one nor holds back the next attempt.
+    await revertConfirmationToken(deps.db, { account_id: accountId, address_normalized: normalized, token_hash: tokenHash }, existing);
     if (!options.explicit) return { state, sent: false, error: { code: result.code, error: result.error } };
     if (result.code === EMAIL_CODES.EMAIL_HOURLY_LIMIT) {
       const seconds = Math.ceil(result.retryAfterMs / 1000);
@@ -119,15 +131,6 @@ async function sendConfirmation(
     }
     throw new AppError(result.code === EMAIL_CODES.EMAIL_REJECTED ? 'EMAIL_REJECTED' : 'EMAIL_SMTP_UNAVAILABLE', result.error);
   }
-  // Recorded after the mail left: a link that never arrived does not hold back the next attempt.
-  await upsertConfirmationToken(deps.db, {
-    account_id: accountId,
-    address_normalized: normalized,
-    address: address.trim(),
-    token_hash: sha256Hex(token),
-    token_expires_at: new Date(now + CONFIRMATION_TTL_MS).toISOString(),
-    now: new Date(now).toISOString(),
-  });
   return { state: 'pending', sent: true };
 }
 

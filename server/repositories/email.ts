@@ -74,6 +74,37 @@ export async function upsertConfirmationToken(
     .execute();
 }
 
+/**
+ * Puts back what the address held before a link that could not be mailed: the previous link, or
+ * no row at all for a new address. Only while the row still holds that link (not confirmed since,
+ * not replaced by a newer link).
+ */
+export async function revertConfirmationToken(
+  db: Executor,
+  written: { account_id: string; address_normalized: string; token_hash: string },
+  previous: EmailAddress | undefined,
+) {
+  const { account_id, address_normalized, token_hash } = written;
+  if (!previous) {
+    await db
+      .deleteFrom('email_addresses')
+      .where('account_id', '=', account_id)
+      .where('address_normalized', '=', address_normalized)
+      .where('token_hash', '=', token_hash)
+      .where('confirmed_at', 'is', null)
+      .execute();
+    return;
+  }
+  await db
+    .updateTable('email_addresses')
+    .set({ token_hash: previous.token_hash, token_expires_at: previous.token_expires_at, confirmation_sent_at: previous.confirmation_sent_at })
+    .where('account_id', '=', account_id)
+    .where('address_normalized', '=', address_normalized)
+    .where('token_hash', '=', token_hash)
+    .where('confirmed_at', 'is', null)
+    .execute();
+}
+
 export async function findEmailAddressByToken(db: Executor, tokenHash: string): Promise<EmailAddress | undefined> {
   return db.selectFrom('email_addresses').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
