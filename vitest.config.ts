@@ -11,7 +11,7 @@ const shared = {
   setupFiles: ['tests/helpers/fast-password-hashing.ts'],
 };
 
-const BROWSER_DIR = 'tests/e2e';
+const BROWSER_DIR = 'tests/browser';
 
 /** Every test file outside the browser tests, with its text. */
 function apiTestFiles(dir = 'tests'): { file: string; text: string }[] {

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDatabase } from '../server/db/connection.ts';
-import { startFakeDiscord } from '../tests/fake-discord/index.ts';
+import { startFakeDiscord } from '../tests/helpers/fake-discord/index.ts';
 import { databaseLabel, seedDue, throwawayDatabase } from './lib/any-database.ts';
 import { startServerProcess, type ServerProcess } from './lib/server-process.ts';
 import { startSinkProcess } from './webhook-sink.ts';

@@ -1,6 +1,6 @@
 /**
  * What the generated API reference (GET /api/openapi.json, /api/docs) says of each route beyond its
- * schemas: a tag, a one-line summary, and whether it needs a signed-in caller. tests/openapi.test.ts
+ * schemas: a tag, a one-line summary, and whether it needs a signed-in caller. tests/integration/server/plugins/openapi.test.ts
  * fails when a documented route has no entry here.
  */
 export interface OperationText {

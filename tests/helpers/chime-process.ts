@@ -3,9 +3,9 @@
  * their own (through tsx, like `npm run dev` and `npm run admin`), with only the environment given.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT as ROOT } from './repo-root.ts';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { ROOT };
 
 /** What every spawned process gets: nothing from the test runner's own settings. */
 function baseEnv(dir: string): Record<string, string> {

@@ -1,5 +1,5 @@
 /**
- * Run as its own process (tests/bot-free-delivery.test.ts): what a delivery thread does for
+ * Run as its own process (tests/integration/server/destinations/discord-common/delivery-without-bot.test.ts): what a delivery thread does for
  * Discord, and nothing else. It opens the database, builds the senders the way
  * server/scheduler/worker/entry.ts does, sends one Discord direct message and one channel message,
  * and prints their results as one JSON line. Input in the environment: the Chime settings

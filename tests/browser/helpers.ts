@@ -1,0 +1,259 @@
+/**
+ * Browser end-to-end helpers: a real Chime server serving the built dashboard, and one headless
+ * Chromium per test file (playwright-core, Debian's chromium-headless-shell, else its chromium).
+ *
+ *   const e2e = useE2E();                      // in a describe(); starts server + browser in beforeAll
+ *   it('...', async () => {
+ *     const page = await e2e.newPage();        // fresh context (empty storage), 1280x800
+ *     await page.goto(e2e.url('/login'));
+ *     await screenshot(page, 'login-light');
+ *   });
+ *
+ * Files run their tests serially (vitest's default inside a file); keep `describe.sequential` off
+ * unless you add concurrency yourself.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page, type Request } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Config } from '../../server/config.ts';
+import type { FakeDiscord } from '../helpers/fake-discord/index.ts';
+import { signUp, startTestServer, type TestServer } from '../helpers/server.ts';
+
+/**
+ * Debian's headless shell (package chromium-headless-shell, which .ci/run installs) is the same
+ * Blink without the browser's window and tab-strip UI: each page costs one renderer, not two, and
+ * the browser tests run about twice as fast. The full chromium is the fallback.
+ */
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-artifacts/screenshots');
+
+/**
+ * Clicks an option of an open Radix Select. On a loaded machine Radix can register its "ignore the
+ * pointerup of the opening click" listener after that pointerup has passed; it then swallows the
+ * next pointerup, the option's, and the list stays open with nothing chosen (seen in CI, and
+ * reproduced under CPU load). A person clicks again; so does this, once, when the list is still
+ * open a moment later.
+ */
+export async function chooseOption(page: Page, option: Locator): Promise<void> {
+  await option.click();
+  const listbox = page.getByRole('listbox');
+  try {
+    await listbox.waitFor({ state: 'hidden', timeout: 2000 });
+  } catch {
+    await option.click({ timeout: 5000 }).catch(async (err: unknown) => {
+      if (await listbox.isVisible()) throw err;
+    });
+  }
+}
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const MOBILE = { width: 390, height: 844 } as const;
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface NewPageOptions {
+  viewport?: { width: number; height: number };
+  /** Applied before any page script runs: localStorage entries (e.g. theme, language, session). */
+  storage?: Record<string, string>;
+  /** Emulated device colour scheme (what "System" follows). */
+  colorScheme?: 'light' | 'dark';
+  locale?: string;
+  timezoneId?: string;
+}
+
+export interface E2E {
+  server: TestServer;
+  browser: Browser;
+  url(pathname?: string): string;
+  /** A fresh isolated context + page. Closed when the test ends. */
+  newPage(options?: NewPageOptions): Promise<Page>;
+  /** Registers + signs in through the API; returns credentials and a token-bound API client. */
+  signUp: (overrides?: Parameters<typeof signUp>[1]) => ReturnType<typeof signUp>;
+  /** A page already signed in as a fresh user (session injected into localStorage). */
+  signedInPage(options?: NewPageOptions & { user?: Awaited<ReturnType<typeof signUp>> }): Promise<{ page: Page; user: Awaited<ReturnType<typeof signUp>> }>;
+  /** Console errors and page errors seen so far (CSP violations show up here). */
+  consoleErrors: string[];
+}
+
+/** Local storage entries for a session, exactly as the dashboard stores them after login. */
+export function sessionStorageEntries(login: { token: string; id: string; email: string; username: string; expires_at?: string }): Record<string, string> {
+  const expiresAt = login.expires_at ?? new Date(Date.now() + 24 * 3600 * 1000).toISOString();
+  return {
+    auth_token: login.token,
+    token_expires_at: expiresAt,
+    user_data: JSON.stringify({ user_id: login.id, email: login.email, username: login.username, expires_at: expiresAt }),
+  };
+}
+
+/** Starts the server and the browser for the whole file; stops both afterwards. */
+export function useE2E(options: { overrides?: Partial<Config>; env?: Record<string, string> } = {}): E2E {
+  const contexts: BrowserContext[] = [];
+  const state = { consoleErrors: [] as string[] } as E2E;
+
+  beforeAll(async () => {
+    state.server = await startTestServer({ env: options.env, overrides: { serveWeb: true, ...options.overrides } });
+    state.browser = await launchBrowser();
+  });
+
+  // A test's pages close when it ends: left open, each keeps rendering and polling (the dashboard
+  // revalidates every 30 s) and slows every later test of the file.
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close().catch(() => {});
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await state.browser?.close().catch(() => {});
+    await state.server?.close();
+  });
+
+  state.url = (pathname = '/') => state.server.url + pathname;
+
+  state.newPage = async (opts: NewPageOptions = {}) => {
+    const context = await state.browser.newContext({
+      viewport: opts.viewport ?? DESKTOP,
+      colorScheme: opts.colorScheme ?? 'light',
+      locale: opts.locale ?? 'en-US',
+      timezoneId: opts.timezoneId ?? 'UTC',
+    });
+    contexts.push(context);
+    if (opts.storage) {
+      await context.addInitScript((entries: Record<string, string>) => {
+        // Only seed once per context, so a test can still change values and reload.
+        if (sessionStorage.getItem('__e2e_seeded')) return;
+        sessionStorage.setItem('__e2e_seeded', '1');
+        for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);
+      }, opts.storage);
+    }
+    const page = await context.newPage();
+    // Below the browser project's 60 s test timeout, so a step that never happens fails with its
+    // own locator and call log instead of vitest's anonymous "Test timed out".
+    page.setDefaultTimeout(30_000);
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') state.consoleErrors.push(msg.text());
+    });
+    page.on('pageerror', (err) => state.consoleErrors.push(String(err)));
+    return page;
+  };
+
+  state.signUp = (overrides) => signUp(state.server.url, overrides);
+
+  state.signedInPage = async (opts = {}) => {
+    const user = opts.user ?? (await state.signUp());
+    const page = await state.newPage({
+      ...opts,
+      storage: { ...sessionStorageEntries({ token: user.token, id: user.id, email: user.email, username: user.username }), ...opts.storage },
+    });
+    return { page, user };
+  };
+
+  return state;
+}
+
+/** Whether screenshot() saves anything: only when asked (README "Tests"), as nothing checks the images. */
+const SAVE_SCREENSHOTS = process.env.SCREENSHOTS === '1';
+
+/** With SCREENSHOTS=1, a full-page PNG in test-artifacts/screenshots/<name>.png; returns the file path. */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  if (!SAVE_SCREENSHOTS) return file;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // animations: 'disabled' finishes transitions and animations first, so the shot is deterministic.
+  await page.screenshot({ path: file, fullPage: options.fullPage ?? true, animations: 'disabled' });
+  return file;
+}
+
+const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core violations inside <main> (the header belongs to the layout and has its own sweep in
+ * a11y.test.ts), as "rule: target" lines. Colour contrast is checked in both themes.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Fade-in animations would make colours look paler than they end up.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run('#main', { resultTypes: ['violations'] });
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  });
+}
+
+/** Links the fake's Discord user `discordId` to the account through the real OAuth link flow: authorize URL, the fake's consent redirect, the callback. */
+export async function linkDiscordAccount(serverUrl: string, fake: FakeDiscord, user: { token: string }, discordId: string): Promise<void> {
+  const headers = { authorization: `Bearer ${user.token}`, origin: serverUrl };
+  const start = await fetch(`${serverUrl}/api/auth/discord/authorize-url?mode=link`, { headers });
+  expect(start.status).toBe(200);
+  const stateCookie = start.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const { url } = (await start.json()) as { url: string };
+  fake.setAuthorizingUser(discordId);
+  const redirect = await fetch(url, { redirect: 'manual' });
+  const target = new URL(redirect.headers.get('location')!);
+  const res = await fetch(`${serverUrl}/api/auth/discord/callback`, {
+    method: 'POST',
+    headers: { ...headers, cookie: stateCookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ code: target.searchParams.get('code'), state: target.searchParams.get('state') }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** Opens the wizard and fills its first step, then moves on to the destinations. */
+async function fillWizardDetails(page: Page, baseUrl: string, details: { date: string; time: string; message: string }): Promise<void> {
+  await page.goto(`${baseUrl}/reminders/create`);
+  await page.getByTestId('wizard-step-1').waitFor();
+  await page.getByTestId('reminder-date').fill(details.date);
+  await page.getByTestId('reminder-time').fill(details.time);
+  await page.getByTestId('reminder-message').fill(details.message);
+  await page.getByTestId('wizard-next').click();
+}
+
+/** Opens the wizard, fills its first step (`date` at 08:00, "Team sync") and moves on to the destinations. */
+export async function openWizardDestinations(page: Page, serverUrl: string, date: string): Promise<void> {
+  await fillWizardDetails(page, serverUrl, { date, time: '08:00', message: 'Team sync' });
+  await page.getByTestId('destinations-editor').waitFor();
+}
+
+/** Opens the wizard, fills its first step (`date` at 09:30, "Renew the passport"), adds no destination and stops at the review. */
+export async function openWizardReview(page: Page, baseUrl: string, date: string): Promise<void> {
+  await fillWizardDetails(page, baseUrl, { date, time: '09:30', message: 'Renew the passport' });
+  await page.getByTestId('wizard-next').click();
+  await page.getByTestId('review-occurrences').waitFor();
+}
+
+/**
+ * Lets the first POST that `matches` reach the server, which must answer `status`, then drops its
+ * answer: the page sees a reset connection, as after a timeout or a mobile network that went away.
+ * Later ones pass. Answers the Idempotency-Key of every such POST, in order.
+ */
+export async function loseFirstAnswer(page: Page, matches: (url: URL, request: Request) => boolean, status: number): Promise<string[]> {
+  const keys: string[] = [];
+  let lost = false;
+  await page.route(
+    (url) => url.pathname.startsWith('/api/'),
+    async (route, request) => {
+      if (request.method() !== 'POST' || !matches(new URL(request.url()), request)) return route.continue();
+      keys.push((await request.allHeaders())['idempotency-key'] ?? '');
+      if (lost) return route.continue();
+      lost = true;
+      const answer = await route.fetch();
+      expect(answer.status()).toBe(status);
+      await route.abort('connectionreset');
+    },
+  );
+  return keys;
+}

@@ -1,0 +1,172 @@
+/**
+ * The scheduler's wiring with a hand-moved clock on a real SQLite file: one timer armed at the
+ * earliest due instant, re-armed by wake(), retries re-arming it, results written after the
+ * flush interval. Time moves only when the test says so.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDatabase, type DatabaseHandle } from '../../../../server/db/connection.ts';
+import { migrateToLatest } from '../../../../server/db/migrate.ts';
+import { ManualClock } from '../../../../server/scheduler/clock.ts';
+import { createSchedulerMetrics } from '../../../../server/scheduler/metrics.ts';
+import { Scheduler } from '../../../../server/scheduler/scheduler.ts';
+import type { DestinationSender, SendContext, SendResult } from '../../../../server/scheduler/types.ts';
+import { seedAccount, seedReminder } from '../../../helpers/webhook-sink.ts';
+
+const T0 = Date.UTC(2030, 0, 1, 8, 0, 0);
+const silent = { info() {}, warn() {}, error() {}, debug() {}, child: () => silent } as unknown as FastifyBaseLogger;
+
+let dir: string;
+let handle: DatabaseHandle;
+let clock: ManualClock;
+let scheduler: Scheduler;
+const sent: SendContext[] = [];
+let answer: (ctx: SendContext) => SendResult = () => ({ ok: true, httpStatus: 200 });
+
+const sender: DestinationSender = {
+  concurrencyKey: () => 'test',
+  send: async (ctx) => {
+    sent.push(ctx);
+    return answer(ctx);
+  },
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'chime-timer-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+let n = 0;
+beforeEach(async () => {
+  handle = createDatabase(path.join(dir, `chime-${++n}.db`));
+  await migrateToLatest(handle.db);
+  clock = new ManualClock(T0);
+  sent.length = 0;
+  answer = () => ({ ok: true, httpStatus: 200 });
+  scheduler = new Scheduler(handle.db, silent, createSchedulerMetrics(async () => 0), { retryDelaysMs: [30_000], retryJitter: 0, flushIntervalMs: 100 }, clock);
+  scheduler.registerSender('webhook', sender);
+});
+afterEach(async () => {
+  await scheduler.stop();
+  await handle.db.destroy();
+});
+
+const db = () => handle.db;
+const deliveriesOf = (id: string) => db().selectFrom('deliveries').selectAll().where('reminder_id', '=', id).execute();
+
+describe('Scheduler with a manual clock', () => {
+  it('arms one timer at the next fire and sends exactly then; results are written after the flush interval', async () => {
+    const accountId = await seedAccount(db());
+    const { id } = await seedReminder(db(), { accountId, at: T0 + 5_000, destinations: [{ url: 'http://a.test/' }] });
+    await scheduler.start();
+    await clock.advance(0);
+    expect(scheduler.stats().timerAt).toBe(T0 + 5_000);
+
+    await clock.advance(4_999);
+    expect(sent).toHaveLength(0);
+    await clock.advance(1);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.firedAt).toBe(new Date(T0 + 5_000).toISOString());
+    expect((await deliveriesOf(id))[0]!.status).toBe('pending');
+    expect(scheduler.stats().pendingResults).toBe(1);
+
+    await clock.advance(100);
+    expect(await deliveriesOf(id)).toMatchObject([{ status: 'delivered', attempts: 1 }]);
+    expect(scheduler.idle()).toBe(true);
+    expect(scheduler.stats().timerAt).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('wake() re-arms for a nearer reminder added later', async () => {
+    const accountId = await seedAccount(db());
+    await seedReminder(db(), { accountId, at: T0 + 3_600_000, destinations: [{ url: 'http://a.test/' }] });
+    await scheduler.start();
+    await clock.advance(0);
+    expect(scheduler.stats().timerAt).toBe(T0 + 3_600_000);
+
+    const near = await seedReminder(db(), { accountId, at: T0 + 2_000, destinations: [{ url: 'http://a.test/' }] });
+    scheduler.wake();
+    scheduler.wake();
+    await clock.advance(0);
+    expect(scheduler.stats().timerAt).toBe(T0 + 2_000);
+    await clock.advance(2_000);
+    expect(sent.map((c) => c.reminder.id)).toEqual([near.id]);
+  });
+
+  it('a retryable failure re-arms the timer for the retry, which reuses the idempotency key', async () => {
+    const accountId = await seedAccount(db());
+    answer = (ctx) => (ctx.attempt === 1 ? { ok: false, retryable: true, code: 'TEST_DOWN', error: 'down' } : { ok: true });
+    const { id } = await seedReminder(db(), { accountId, at: T0 + 1_000, destinations: [{ url: 'http://a.test/' }] });
+    await scheduler.start();
+    await clock.advance(1_000);
+    expect(sent).toHaveLength(1);
+    await clock.advance(100); // the failed attempt is written, with its next attempt time
+    expect(await deliveriesOf(id)).toMatchObject([{ status: 'retrying', last_error_code: 'TEST_DOWN', next_attempt_at: new Date(T0 + 1_000 + 30_000).toISOString() }]);
+    expect(scheduler.stats().timerAt).toBe(T0 + 31_000);
+
+    await clock.advance(29_899);
+    expect(sent).toHaveLength(1);
+    await clock.advance(1);
+    expect(sent.map((c) => c.attempt)).toEqual([1, 2]);
+    expect(sent[1]!.idempotencyKey).toBe(sent[0]!.idempotencyKey);
+    await clock.advance(100);
+    expect(await deliveriesOf(id)).toMatchObject([{ status: 'delivered', attempts: 2, last_error_code: null }]);
+  });
+
+  it('a retry written after an outbox read that already passed its time is still sent then (not at the safety net)', async () => {
+    // The retry is due 50 ms after the failure, but results are written 100 ms after it; meanwhile
+    // the outbox is read past the retry's time: for another delivery's retry (which moves the
+    // retrying sweep's cursor) and for another reminder.
+    scheduler.setOptions({ retryDelaysMs: [50] });
+    const accountId = await seedAccount(db());
+    answer = (ctx) => (ctx.reminder.message === 'Flaky' && ctx.attempt === 1 ? { ok: false, retryable: true, code: 'TEST_DOWN', error: 'down' } : { ok: true });
+    const flaky = await seedReminder(db(), { accountId, at: T0 + 1_000, message: 'Flaky', destinations: [{ url: 'http://a.test/' }] });
+    await seedReminder(db(), { accountId, at: T0 + 1_080, message: 'Other', destinations: [{ url: 'http://b.test/' }] });
+    const waiting = await seedReminder(db(), { accountId, at: T0 + 3_600_000, message: 'Waiting', destinations: [{ url: 'http://c.test/' }] });
+    const at = (ms: number) => new Date(T0 + ms).toISOString();
+    await db()
+      .insertInto('deliveries')
+      .values({
+        id: randomUUID(),
+        reminder_id: waiting.id,
+        destination_id: waiting.destinations[0]!.id,
+        account_id: accountId,
+        occurrence_utc: at(-60_000),
+        idempotency_key: `msg_${randomUUID()}`,
+        status: 'retrying',
+        attempts: 1,
+        next_attempt_at: at(1_060),
+        late: 0,
+        created_at: at(-60_000),
+        updated_at: at(-60_000),
+      })
+      .execute();
+    await scheduler.start();
+    await clock.advance(1_000);
+    await clock.advance(60); // the waiting retry is read and sent: the retrying cursor is at T0 + 1060
+    await clock.advance(20); // the other reminder's tick reads the outbox up to T0 + 1080
+    expect(sent.map((c) => `${c.reminder.message} ${c.attempt}`)).toEqual(['Flaky 1', 'Waiting 2', 'Other 1']);
+    await clock.advance(20); // the results are written: the retry, due at T0 + 1050, lies behind both
+    expect(await deliveriesOf(flaky.id)).toMatchObject([{ status: 'retrying', next_attempt_at: at(1_050) }]);
+    await clock.advance(0);
+    await clock.advance(1);
+    expect(sent.filter((c) => c.reminder.id === flaky.id).map((c) => c.attempt)).toEqual([1, 2]);
+    await clock.advance(100);
+    expect(await deliveriesOf(flaky.id)).toMatchObject([{ status: 'delivered', attempts: 2 }]);
+  });
+
+  it('tick() claims what is due without the loop (runOnce as the tests use it)', async () => {
+    const accountId = await seedAccount(db());
+    const { id } = await seedReminder(db(), { accountId, at: T0 - 1, destinations: [{ url: 'http://a.test/' }] });
+    await scheduler.tick();
+    expect(sent).toHaveLength(1);
+    // The loop is off: no timer is armed.
+    expect(scheduler.stats().timerAt).toBe(Number.POSITIVE_INFINITY);
+    await clock.advance(100);
+    expect((await deliveriesOf(id))[0]!.status).toBe('delivered');
+  });
+});
