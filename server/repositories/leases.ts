@@ -24,10 +24,6 @@ export async function releaseLease(db: Executor, name: string, owner: string): P
   await db.deleteFrom('leases').where('name', '=', name).where('owner', '=', owner).execute();
 }
 
-export async function findLease(db: Executor, name: string): Promise<{ owner: string; expires_at: string } | undefined> {
-  return db.selectFrom('leases').select(['owner', 'expires_at']).where('name', '=', name).executeTakeFirst();
-}
-
 /**
  * Writes who holds a job whose lock lives elsewhere (PostgreSQL's advisory lock), so the leases
  * table still says which instance holds it. Unconditional: the lock, not this row, decides.

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { instanceId } from '../lib/leadership.ts';
 import { writeAttemptResults } from '../repositories/attempt-results.ts';
 import { pruneDeliveryLog } from '../repositories/delivery-retention.ts';
+import { deleteEmailSendsBefore } from '../repositories/email.ts';
 import { nextReminderFire } from '../repositories/due-reminders.ts';
 import { claimDueDeliveries, type DeliveryLease, hasExpiredLeases, nextClaimableAttempt, recoverOutbox, releaseDeliveryLeases, releaseOwnerLeases, renewDeliveryLeases } from '../repositories/outbox.ts';
 import type { OutboxRow } from '../repositories/outbox.ts';
@@ -255,6 +256,8 @@ export class Scheduler {
     try {
       const n = await pruneDeliveryLog(this.db, cutoff);
       if (n) this.log.info({ deleted: n }, 'scheduler: pruned delivery log');
+      // The mail send log only counts toward the hourly cap (server/mail/service.ts): a day is plenty.
+      await deleteEmailSendsBefore(this.db, new Date(this.clock.now() - 86_400_000).toISOString());
       return n;
     } catch (err) {
       if (!this.stopping) this.log.warn({ err }, 'scheduler: pruning the delivery log failed');

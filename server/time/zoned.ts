@@ -65,10 +65,6 @@ export function canonicalTimeZone(zone: unknown): string | null {
   return result;
 }
 
-export function isValidTimeZone(zone: unknown): zone is string {
-  return canonicalTimeZone(zone) !== null;
-}
-
 /** Date.UTC without its "years 0-99 mean 1900-1999" quirk. */
 function utcMs(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number {
   const ms = Date.UTC(year, month - 1, day, hour, minute, second);

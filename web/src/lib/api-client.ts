@@ -42,15 +42,6 @@ export interface RequestOptions {
 
 const NO_REDIRECT_PATHS = ['/api/auth/login', '/api/auth/register'];
 
-/** Bodies may be bare or wrapped as `{ data }`; unwrap only when `data` is the only key. */
-export function unwrap<T>(body: unknown): T {
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const keys = Object.keys(body);
-    if (keys.length === 1 && keys[0] === 'data') return (body as { data: T }).data;
-  }
-  return body as T;
-}
-
 /**
  * The server's text, only from Chime's own error answers (`{ error, code }`): a proxy's or a
  * framework's body ("Bad Gateway", `{ "message": "Internal Server Error" }`) is a raw status
@@ -186,7 +177,7 @@ async function requestOnce<T>(path: string, options: RequestOptions): Promise<T>
     if (Number.isFinite(retryAfter) && retryAfter >= 0) error.retryAfterSeconds = retryAfter;
     throw error;
   }
-  return unwrap<T>(parsed);
+  return parsed as T;
 }
 
 /** The ApiError of a failed answer (`body` parsed as JSON when it was JSON, else its text or null). */

@@ -110,6 +110,23 @@ describe('delivery log pruning', () => {
     const attempts = await db.selectFrom('delivery_attempts').select('delivery_id').where('reminder_id', '=', reminderId).execute();
     expect(attempts.map((a) => a.delivery_id)).toEqual(['recent']);
   });
+
+  it('forgets the mail send log once it no longer counts for the hourly cap', async () => {
+    const db = other.app.db;
+    const accountId = await seedAccount(db);
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+    await db
+      .insertInto('email_sends')
+      .values([
+        { account_id: accountId, kind: 'reminder', created_at: hoursAgo(30) },
+        { account_id: accountId, kind: 'reminder', created_at: hoursAgo(0.5) },
+      ])
+      .execute();
+    await other.app.scheduler.prune();
+    const left = await db.selectFrom('email_sends').select('created_at').where('account_id', '=', accountId).execute();
+    expect(left).toHaveLength(1);
+    expect(Date.parse(left[0]!.created_at)).toBeGreaterThan(Date.now() - 3_600_000);
+  });
 });
 
 describe('GET /metrics access', () => {
