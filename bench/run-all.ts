@@ -1,12 +1,17 @@
 /**
  * `npm run bench`: every benchmark in turn, each in its own process so one's memory and timers do
- * not colour the next. They print their own figures. Set BENCH_ONLY=api,burst to pick some.
+ * not colour the next. Each prints its own figures and goals; this runner shows them as they come
+ * and writes them to bench/RESULTS.md, one section per benchmark stamped with its run (time,
+ * commit, machine load), so a figure is only compared with figures of the same run or hour.
+ * BENCH_ONLY=instant,lock runs some and replaces only their sections.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS = `${root}/bench/RESULTS.md`;
 const all: Array<[name: string, file: string]> = [
   ['recurrence', 'bench/recurrence-bench.ts'],
   ['rrule', 'bench/rrule-bench.ts'],
@@ -22,16 +27,78 @@ const all: Array<[name: string, file: string]> = [
   ['scale-out', 'bench/scale-out.ts'],
   ['feed', 'bench/calendar-feed-bench.ts'],
 ];
+
+/** Runs one benchmark, echoing its output, and answers what it printed and how it ended. */
+function run(file: string): Promise<{ output: string; status: number | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const take = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
+      output += chunk.toString();
+      stream.write(chunk);
+    };
+    child.stdout.on('data', take(process.stdout));
+    child.stderr.on('data', take(process.stderr));
+    child.on('close', (status) => resolve({ output, status }));
+  });
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The sections of the results file, by benchmark name, in file order. */
+function readSections(): Map<string, string> {
+  const sections = new Map<string, string>();
+  if (!existsSync(RESULTS)) return sections;
+  const parts = readFileSync(RESULTS, 'utf8').split(/^## /m).slice(1);
+  for (const part of parts) sections.set(part.slice(0, part.indexOf(' ')).trim(), `## ${part.trimEnd()}\n`);
+  return sections;
+}
+
+const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const sections = readSections();
 let failed = 0;
 for (const [name, file] of all) {
   if (only && !only.includes(name)) continue;
   if (!existsSync(`${root}/${file}`)) continue;
   console.log(`\n=== ${name} (${file}) ===`);
-  const started = Date.now();
-  const result = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: root, stdio: 'inherit' });
-  console.log(`--- ${name}: ${result.status === 0 ? 'done' : `FAILED (exit ${result.status})`} in ${Math.round((Date.now() - started) / 1000)} s`);
-  if (result.status !== 0) failed++;
+  const started = new Date();
+  const load = os.loadavg()[0]!.toFixed(1);
+  const { output, status } = await run(file);
+  const seconds = Math.round((Date.now() - started.getTime()) / 1000);
+  const verdict = status === 0 ? 'done' : `FAILED (exit ${status})`;
+  console.log(`--- ${name}: ${verdict} in ${seconds} s`);
+  if (status !== 0) failed++;
+  sections.set(
+    name,
+    [
+      `## ${name} (\`${file}\`)`,
+      '',
+      `Run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${gitCommit()}, ${machine}, load average ${load} at the start; ${verdict} in ${seconds} s.`,
+      '',
+      '```',
+      output.trimEnd(),
+      '```',
+      '',
+    ].join('\n'),
+  );
+  const ordered = all.map(([n]) => sections.get(n)).filter(Boolean);
+  writeFileSync(
+    RESULTS,
+    [
+      '# Benchmark results',
+      '',
+      'Written by `npm run bench` (bench/run-all.ts); each section by its own run. This machine is noisy: compare figures only within one section, or between sections run within the same hour, and look at the load average first. How to read each benchmark: the comment at the top of its file.',
+      '',
+      ...ordered,
+    ].join('\n'),
+  );
 }
-console.log(`\nMachine: ${(await import('node:os')).cpus().length} cores, ${Math.round((await import('node:os')).totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+console.log(`\nMachine: ${machine}. Results in bench/RESULTS.md.`);
 process.exit(failed ? 1 : 0);

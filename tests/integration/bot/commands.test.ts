@@ -1,3 +1,4 @@
+// Runs on SQLite only: the bot calls the reminder service that the API suites run on both databases (vitest.config.ts).
 /**
  * Slash commands end to end: the real discord.js client connected to the fake Discord, a real
  * Chime server and SQLite file. Interactions go in through the fake's gateway, replies come back

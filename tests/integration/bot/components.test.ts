@@ -1,3 +1,4 @@
+// Runs on SQLite only: the buttons call the reminder service that the API suites run on both databases (vitest.config.ts).
 /**
  * Discord delivery: the senders through the real scheduler and called directly, the buttons under
  * a delivered reminder (also after a restart), and the failure mapping.

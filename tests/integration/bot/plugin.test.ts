@@ -1,3 +1,4 @@
+// Runs on SQLite only: connecting, registering and disconnecting the bot does not touch the database (vitest.config.ts).
 /** Start-up and shut-down of the bot: dev-guild registration, a bad token, no Discord at all. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from '../../helpers/fake-discord/index.ts';

@@ -1,3 +1,4 @@
+// Runs on SQLite only: SMTP failures do not depend on the database (vitest.config.ts).
 /**
  * The SMTP side of email against real sockets on 127.0.0.1: a server that is down or refuses
  * Chime's login gives a coded error, and the SMTP password never reaches an answer or the logs.

@@ -1,3 +1,4 @@
+// Runs on SQLite only: the OpenAPI document is built from the route schemas, not the database (vitest.config.ts).
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../../../server/plugins/openapi-operations.ts';

@@ -367,6 +367,13 @@ const importContent = fc.oneof(
 const fileFormat = oneOfOr(fc.constantFrom('json', 'csv', 'ics'), 6);
 const feedFile = fc.oneof(fc.string({ maxLength: 60 }), fc.base64String({ minLength: 44, maxLength: 44 }).map((t) => `${t.slice(0, 43).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', 'A')}.ics`), fc.constantFrom('x.ics', '.ics', '..', '%2e%2e'));
 
+/**
+ * The PostgreSQL run repeats the same generators a third as often: what it adds is PostgreSQL's
+ * own refusals (types, ranges, NUL, constraints), which the edge-value test below covers in full;
+ * seeds differ at every run, so coverage still adds up across runs.
+ */
+const RUNS_SCALE = process.env.CHIME_TEST_DB === 'postgres' ? 0.3 : 1;
+
 const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['POST /api/auth/register', bodyRoute('POST', '/api/auth/register', { email: oneOfOr(fc.oneof(fc.emailAddress(), fc.constantFrom('a@b', 'x@example.com'))), username: oneOfOr(fc.string({ maxLength: 70 })), password: oneOfOr(fc.string({ maxLength: 20 })), timezone: zone }), 150],
   ['POST /api/auth/login', bodyRoute('POST', '/api/auth/login', { email: oneOfOr(fc.emailAddress()), password: oneOfOr(fc.string({ maxLength: 20 })), remember_me: oneOfOr(fc.boolean()) }), 150],
@@ -669,7 +676,8 @@ describe('fuzzing every endpoint', () => {
       const started = Date.now();
 
       const timings: string[] = [];
-      for (const [name, arb, numRuns] of ENDPOINTS) {
+      for (const [name, arb, runs] of ENDPOINTS) {
+        const numRuns = Math.max(10, Math.round(runs * RUNS_SCALE));
         const t0 = Date.now();
         await fc.assert(
           fc.asyncProperty(arb, async (spec) => {

@@ -1,3 +1,4 @@
+// Runs on SQLite only: which modules a delivery thread loads does not depend on the database (vitest.config.ts).
 /**
  * Layers (docs/architecture.md): what a Discord delivery looks like is rendered by the server, so a
  * delivery thread never loads the bot. A separate process does exactly what a delivery thread does
