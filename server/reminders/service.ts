@@ -176,6 +176,11 @@ export function validateNewReminder(deps: ReminderDeps, accountId: string, input
 // -------------------------------------------------------------------------------------------
 // Destinations of a reminder
 
+/** The Discord server a destination posts in (a channel's), kept in its own column for the servers pages. */
+export function guildOf(input: Pick<DestinationInput, 'type' | 'metadata'>): string | null {
+  return input.type === 'discord_channel' && typeof input.metadata.guild_id === 'string' ? input.metadata.guild_id : null;
+}
+
 /**
  * Saves a reminder's destination list. A destination sent back with its id keeps its row (and so
  * its signing secret and delivery history) when its type is unchanged; the others are created
@@ -191,13 +196,13 @@ export async function saveDestinations(trx: Executor, reminderId: string, inputs
       kept.add(match.id);
       // A changed target deserves a fresh chance: clear a "disabled" left by the old target.
       const retarget = match.metadata === metadata ? {} : { disabled_at: null, disabled_reason: null, disabled_code: null };
-      await updateDestination(trx, match.id, { metadata, position, ...retarget });
+      await updateDestination(trx, match.id, { metadata, position, guild_id: guildOf(input), ...retarget });
       continue;
     }
     const id = newId();
     const secret = destinationModule(input.type)?.issueSecret?.() ?? null;
     if (secret) secrets.set(id, secret);
-    await insertDestination(trx, { id, reminder_id: reminderId, type: input.type, metadata, secret, position });
+    await insertDestination(trx, { id, reminder_id: reminderId, type: input.type, metadata, secret, position, guild_id: guildOf(input) });
   }
   await deleteDestinations(
     trx,
@@ -210,7 +215,7 @@ export async function saveDestinations(trx: Executor, reminderId: string, inputs
  * Inserts a reminder within the account's limit, checked in the same transaction; parallel creates
  * of one account count one after the other.
  */
-async function insertWithinLimit(trx: Executor, row: NewReminder) {
+export async function insertWithinLimit(trx: Executor, row: NewReminder) {
   await lockAccountForWrites(trx, row.account_id);
   if ((await countRemindersOfAccount(trx, row.account_id)) >= MAX_REMINDERS_PER_ACCOUNT) {
     throw new AppError('REMINDER_LIMIT', `An account can hold at most ${MAX_REMINDERS_PER_ACCOUNT.toLocaleString('en-US')} reminders. Delete some first.`);
