@@ -86,7 +86,18 @@ export function errorText(locale: string | null | undefined, err: unknown): stri
   if (!(err instanceof AppError)) return null;
   const key = ERROR_KEYS[err.code];
   if (key) return t(locale, key);
-  return refusalText(locale, err) ?? err.message;
+  return serverRuleText(locale, err) ?? refusalText(locale, err) ?? err.message;
+}
+
+const SERVER_RULE_KINDS = new Set(['creatorsManagers', 'creatorsRole', 'channel', 'roleMentionsNobody', 'roleMentionsManagers', 'maxReminders']);
+
+/** A save refused by the rules of the server it posts in (server/servers/rules.ts), with the names it quotes. */
+function serverRuleText(locale: string | null | undefined, err: AppError): string | null {
+  const kind = err.details?.kind;
+  if (!err.code.startsWith('SERVER_RULE_') || typeof kind !== 'string' || !SERVER_RULE_KINDS.has(kind)) return null;
+  const raw = err.details?.params;
+  const params = raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string')) : {};
+  return t(locale, `errors.serverRules.${kind}`, params as Record<string, string>);
 }
 
 /**

@@ -29,6 +29,7 @@ import {
   updateDestination,
   updateReminder,
 } from '../repositories/reminders.ts';
+import { enforceServerRules } from '../servers/rules.ts';
 import { checkRRuleFires } from '../time/rrule.ts';
 import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage, parseRepetition } from './input.ts';
 import { earlierResult, idempotencyScope, type IdempotentOperation, runOnce } from './idempotency.ts';
@@ -144,7 +145,7 @@ const sameSchedule = (a: ScheduleFields, b: ScheduleFields) =>
  * `existing` is the stored reminder of an update: its zone is the default one, and its skipped
  * occurrences are kept when the schedule does not change (they belong to the old one otherwise).
  */
-async function validate(deps: ReminderDeps, accountId: string, input: ReminderInput, existing: ScheduleFields | null, nowMs: number): Promise<ValidReminder> {
+async function validate(deps: ReminderDeps, accountId: string, input: ReminderInput, existing: (ScheduleFields & { id?: string }) | null, nowMs: number): Promise<ValidReminder> {
   const message = parseMessage(input.message);
   const schedule: ScheduleFields = await readSchedule(deps, accountId, input, existing?.timezone ?? null);
   schedule.exceptions = existing && sameSchedule(existing, schedule) ? (existing.exceptions ?? '[]') : '[]';
@@ -165,6 +166,7 @@ async function validate(deps: ReminderDeps, accountId: string, input: ReminderIn
     allowPrivateWebhookTargets: deps.config.webhookAllowPrivateTargets,
   });
   await preflightDestinations(deps, accountId, destinations);
+  await enforceServerRules(deps, accountId, destinations, existing?.id ?? null);
   return { message, schedule, anchorMs: anchorOf(schedule), nextMs, destinations };
 }
 
