@@ -80,6 +80,7 @@ const DECISIONS: Record<string, Scope | null> = {
   'DELETE /api/servers/:guildId/reminders/:id': null,
   'GET /api/servers/:guildId/settings': null,
   'PUT /api/servers/:guildId/settings': null,
+  'GET /api/servers/:guildId/audit': null,
   'GET /api/auth/discord/authorize-url': null,
   'POST /api/auth/discord/callback': null,
   'POST /api/auth/discord/setup': null,

@@ -292,6 +292,21 @@ export interface ServerSettingsTable {
   updated_at: Instant;
 }
 
+export type ServerAuditAction = 'create' | 'edit' | 'pause' | 'resume' | 'delete' | 'take_over' | 'settings';
+
+/** One change to a server's reminders or settings (migration 2026-11-27-031), kept 90 days. */
+export interface ServerAuditTable {
+  id: string;
+  guild_id: string;
+  at: Instant;
+  actor_account_id: string | null;
+  actor_discord_user_id: string | null;
+  actor_username: string | null;
+  action: ServerAuditAction;
+  reminder_id: string | null;
+  summary: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   identities: IdentitiesTable;
@@ -311,6 +326,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   access_tokens: AccessTokensTable;
   server_settings: ServerSettingsTable;
+  server_audit: ServerAuditTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -325,4 +341,5 @@ export type DeliveryAttempt = Selectable<DeliveryAttemptsTable>;
 export type CalendarFeed = Selectable<CalendarFeedsTable>;
 export type AccessToken = Selectable<AccessTokensTable>;
 export type ServerSettings = Selectable<ServerSettingsTable>;
+export type ServerAuditEntry = Selectable<ServerAuditTable>;
 export type { ColumnType };

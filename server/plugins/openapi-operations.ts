@@ -85,6 +85,7 @@ export const OPERATIONS: Record<string, OperationText> = {
   'DELETE /api/servers/{guildId}/reminders/{id}': { tag: 'Discord servers', summary: 'Remove the server’s channels from a reminder (managers)' },
   'GET /api/servers/{guildId}/settings': { tag: 'Discord servers', summary: 'The server’s rules (managers)' },
   'PUT /api/servers/{guildId}/settings': { tag: 'Discord servers', summary: 'Replace the server’s rules (managers)' },
+  'GET /api/servers/{guildId}/audit': { tag: 'Discord servers', summary: 'Every change to the server’s reminders and settings, 90 days, newest first (managers)' },
   'GET /api/auth/discord/authorize-url': { tag: 'Discord', summary: 'Start a Discord sign-in or link', public: true },
   'POST /api/auth/discord/callback': { tag: 'Discord', summary: 'Where Discord sends the user back', public: true },
   'POST /api/auth/discord/setup': { tag: 'Discord', summary: 'Finish the first Discord sign-in (time zone)', public: true },

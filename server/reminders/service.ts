@@ -29,6 +29,7 @@ import {
   updateDestination,
   updateReminder,
 } from '../repositories/reminders.ts';
+import { quoted, recordServerChange } from '../servers/audit.ts';
 import { enforceServerRules } from '../servers/rules.ts';
 import { checkRRuleFires } from '../time/rrule.ts';
 import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage, parseRepetition } from './input.ts';
@@ -276,6 +277,7 @@ async function createOnce(
   );
   if (outcome.replayed) return replayCreated(deps, accountId, outcome.result);
   deps.scheduler.wake();
+  await recordServerChange(deps.db, { guildIds: destinations.map(guildOf), actorAccountId: accountId, action: 'create', reminderId: outcome.value.id, summary: `Created ${quoted(row.message)}` });
   return { reminder: await getReminder(deps, accountId, outcome.value.id), secrets: outcome.value.secrets };
 }
 
@@ -310,6 +312,13 @@ export async function updateReminderFields(deps: ReminderDeps, accountId: string
     return saveDestinations(trx, existing.id, v.destinations, existing.destinations);
   });
   deps.scheduler.wake();
+  await recordServerChange(deps.db, {
+    guildIds: [...existing.destinations.map((d) => d.guild_id), ...v.destinations.map(guildOf)],
+    actorAccountId: accountId,
+    action: 'edit',
+    reminderId: existing.id,
+    summary: `Edited ${quoted(v.message)}`,
+  });
   return { reminder: await getReminder(deps, accountId, existing.id), secrets };
 }
 

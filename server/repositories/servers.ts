@@ -3,7 +3,7 @@
  * `discord_channel` destination in it, found by destinations.guild_id), their creators' Discord
  * identities, the pause of a server's part, and the server's settings.
  */
-import type { Destination, Identity, Reminder, ServerSettings } from '../db/database.ts';
+import type { Destination, Identity, Reminder, ServerAuditEntry, ServerSettings } from '../db/database.ts';
 import { nowIso } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
 
@@ -150,4 +150,30 @@ export async function countServerRemindersOfAccount(db: Executor, guildId: strin
   if (exceptReminderId) query = query.where('r.id', '!=', exceptReminderId);
   const { count } = await query.executeTakeFirstOrThrow();
   return Number(count);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Audit log
+
+export async function insertServerAudit(db: Executor, rows: ServerAuditEntry[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('server_audit').values(rows).execute();
+}
+
+/** One page of the server's audit log from `since` on, newest first. */
+export async function listServerAudit(
+  db: Executor,
+  guildId: string,
+  page: { limit: number; since: string; before?: { at: string; id: string } | undefined },
+): Promise<ServerAuditEntry[]> {
+  let query = db.selectFrom('server_audit').selectAll().where('guild_id', '=', guildId).where('at', '>=', page.since);
+  const before = page.before;
+  if (before) query = query.where((eb) => eb.or([eb('at', '<', before.at), eb.and([eb('at', '=', before.at), eb('id', '<', before.id)])]));
+  return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+}
+
+/** Forgets entries older than `cutoff` (all servers). */
+export async function deleteServerAuditBefore(db: Executor, cutoff: string): Promise<number> {
+  const result = await db.deleteFrom('server_audit').where('at', '<', cutoff).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

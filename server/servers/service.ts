@@ -23,6 +23,7 @@ import {
   setServerPaused,
 } from '../repositories/servers.ts';
 import { insertWithinLimit, saveDestinations } from '../reminders/service.ts';
+import { quoted, recordServerChange } from './audit.ts';
 import { manageServer, roleIn, type ServerDeps, type ServerRole, type ServerViewer, withDiscord } from './membership.ts';
 import { settingsOrDefaults } from './settings-values.ts';
 
@@ -115,7 +116,18 @@ async function applyFormerMembers(deps: ServerDeps, viewer: ServerViewer, creato
   if (viewer.settings.former_members !== 'pause') return new Set();
   const former = [...creators].filter(([, c]) => !c.still_member).map(([accountId]) => accountId);
   if (former.length === 0) return new Set();
-  if ((await pauseServerRemindersOfAccounts(deps.db, viewer.guild.id, former, new Date().toISOString())) > 0) deps.scheduler.wake();
+  if ((await pauseServerRemindersOfAccounts(deps.db, viewer.guild.id, former, new Date().toISOString())) > 0) {
+    deps.scheduler.wake();
+    for (const accountId of former) {
+      await recordServerChange(deps.db, {
+        guildIds: [viewer.guild.id],
+        actorAccountId: accountId,
+        action: 'pause',
+        reminderId: null,
+        summary: `Paused the reminders of ${creators.get(accountId)?.username ?? 'a former member'}: no longer in the server`,
+      });
+    }
+  }
   return new Set(former);
 }
 
@@ -180,7 +192,10 @@ async function viewOf(deps: ServerDeps, viewer: ServerViewer, reminderId: string
 export async function pauseServerReminder(deps: ServerDeps, accountId: string, guildId: string, reminderId: string): Promise<ServerReminderView> {
   const viewer = await manageServer(deps, accountId, guildId);
   const reminder = await serverReminder(deps, viewer, reminderId);
-  if (reminder.destinations.some((d) => d.server_paused_at === null)) await setServerPaused(deps.db, guildId, reminderId, new Date().toISOString());
+  if (reminder.destinations.some((d) => d.server_paused_at === null)) {
+    await setServerPaused(deps.db, guildId, reminderId, new Date().toISOString());
+    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'pause', reminderId, summary: `Paused ${quoted(reminder.message)} in this server` });
+  }
   deps.scheduler.wake();
   return viewOf(deps, viewer, reminderId);
 }
@@ -189,7 +204,10 @@ export async function pauseServerReminder(deps: ServerDeps, accountId: string, g
 export async function resumeServerReminder(deps: ServerDeps, accountId: string, guildId: string, reminderId: string): Promise<ServerReminderView> {
   const viewer = await manageServer(deps, accountId, guildId);
   const reminder = await serverReminder(deps, viewer, reminderId);
-  if (reminder.destinations.some((d) => d.server_paused_at !== null)) await setServerPaused(deps.db, guildId, reminderId, null);
+  if (reminder.destinations.some((d) => d.server_paused_at !== null)) {
+    await setServerPaused(deps.db, guildId, reminderId, null);
+    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'resume', reminderId, summary: `Resumed ${quoted(reminder.message)} in this server` });
+  }
   deps.scheduler.wake();
   return viewOf(deps, viewer, reminderId);
 }
@@ -221,6 +239,13 @@ export async function removeServerReminder(deps: ServerDeps, accountId: string, 
     return false;
   });
   deps.scheduler.wake();
+  await recordServerChange(deps.db, {
+    guildIds: [guildId],
+    actorAccountId: accountId,
+    action: 'delete',
+    reminderId,
+    summary: `Removed ${quoted(reminder.message)} from ${channelNames(reminder.destinations)}${ended ? '; it no longer fires' : ''}`,
+  });
   return { ended };
 }
 
@@ -269,5 +294,13 @@ export async function takeOverServerReminder(deps: ServerDeps, accountId: string
     return created.id;
   });
   deps.scheduler.wake();
+  const creator = (await discordIdentitiesOf(deps.db, [source.account_id])).get(source.account_id);
+  await recordServerChange(deps.db, {
+    guildIds: [guildId],
+    actorAccountId: accountId,
+    action: 'take_over',
+    reminderId: newId,
+    summary: `Took over ${quoted(source.message)} from ${creator?.username ?? 'its creator'} (was reminder ${source.id})`,
+  });
   return viewOf(deps, viewer, newId);
 }

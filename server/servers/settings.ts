@@ -8,6 +8,7 @@ import { AppError } from '../errors.ts';
 import { saveServerSettings } from '../repositories/servers.ts';
 import { manageServer, type ServerDeps } from './membership.ts';
 import { allowedChannelsOf } from './settings-values.ts';
+import { recordServerChange } from './audit.ts';
 
 export interface ServerSettingsView {
   manager_role_id: string | null;
@@ -80,5 +81,11 @@ export async function putServerSettings(deps: ServerDeps, accountId: string, gui
     updated_at: new Date().toISOString(),
   };
   await saveServerSettings(deps.db, row);
-  return presentSettings(row);
+  const before = presentSettings(viewer.settings);
+  const after = presentSettings(row);
+  const changed = (Object.keys(after) as Array<keyof ServerSettingsView>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  if (changed.length > 0) {
+    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'settings', reminderId: null, summary: `Changed ${changed.join(', ')}` });
+  }
+  return after;
 }

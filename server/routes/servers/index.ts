@@ -12,9 +12,10 @@ import {
   takeOverServerReminder,
 } from '../../servers/service.ts';
 import { getServerSettings, putServerSettings } from '../../servers/settings.ts';
+import { serverAuditPage } from '../../servers/audit.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { presentReminder } from '../reminders/present.ts';
-import { GuildParams, PageQuery, RemovedOut, ServerOut, ServerReminderOut, ServerReminderPage, ServerReminderParams, ServerSettingsBody, ServerSettingsOut } from './schemas.ts';
+import { AuditPage, GuildParams, PageQuery, RemovedOut, ServerOut, ServerReminderOut, ServerReminderPage, ServerReminderParams, ServerSettingsBody, ServerSettingsOut } from './schemas.ts';
 
 function presentServerReminder(view: ServerReminderView, language: Language): Static<typeof ServerReminderOut> {
   return { ...presentReminder(view.reminder, language), created_by: view.created_by };
@@ -64,6 +65,11 @@ const servers: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/api/servers/:guildId/settings', { schema: { params: GuildParams, body: ServerSettingsBody, response: { 200: ServerSettingsOut, ...errorResponses } } }, async (request) => {
     return putServerSettings(app, request.auth!.accountId, request.params.guildId, request.body);
+  });
+
+  app.get('/api/servers/:guildId/audit', { schema: { params: GuildParams, querystring: PageQuery, response: { 200: AuditPage, ...errorResponses } } }, async (request) => {
+    const { limit, before } = request.query;
+    return serverAuditPage(app, request.auth!.accountId, request.params.guildId, { limit: limit === undefined ? undefined : Number(limit), before });
   });
 };
 

@@ -70,3 +70,18 @@ export const ServerSettingsBody = Type.Object(
 );
 
 export const ServerSettingsOut = ServerSettingsBody;
+
+export const AuditEntryOut = Type.Object({
+  at: Type.String(),
+  actor: Type.Object({ discord_user_id: Nullable(Type.String()), username: Nullable(Type.String()) }),
+  action: Type.Union(['create', 'edit', 'pause', 'resume', 'delete', 'take_over', 'settings'].map((a) => Type.Literal(a))),
+  reminder_id: Nullable(Type.String()),
+  /** What changed, in English (the dashboard shows it as it is). */
+  summary: Type.String(),
+});
+
+export const AuditPage = Type.Object({
+  entries: Type.Array(AuditEntryOut),
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  next_cursor: Nullable(Type.String()),
+});
