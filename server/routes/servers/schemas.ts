@@ -74,7 +74,15 @@ export const ServerSettingsOut = ServerSettingsBody;
 export const AuditEntryOut = Type.Object({
   at: Type.String(),
   actor: Type.Object({ discord_user_id: Nullable(Type.String()), username: Nullable(Type.String()) }),
-  action: Type.Union(['create', 'edit', 'pause', 'resume', 'delete', 'take_over', 'settings'].map((a) => Type.Literal(a))),
+  action: Type.Union([
+    Type.Literal('create'),
+    Type.Literal('edit'),
+    Type.Literal('pause'),
+    Type.Literal('resume'),
+    Type.Literal('delete'),
+    Type.Literal('take_over'),
+    Type.Literal('settings'),
+  ]),
   reminder_id: Nullable(Type.String()),
   /** What changed, in English (the dashboard shows it as it is). */
   summary: Type.String(),
