@@ -86,7 +86,27 @@ export function errorText(locale: string | null | undefined, err: unknown): stri
   if (!(err instanceof AppError)) return null;
   const key = ERROR_KEYS[err.code];
   if (key) return t(locale, key);
-  return refusalText(locale, err) ?? err.message;
+  return serverRuleText(locale, err) ?? refusalText(locale, err) ?? err.message;
+}
+
+/** The `kind` of a server rule's refusal (server/servers/rules.ts) -> its bot.json key. */
+const SERVER_RULE_KEYS: Record<string, string> = {
+  creatorsManagers: 'errors.serverRules.creatorsManagers',
+  creatorsRole: 'errors.serverRules.creatorsRole',
+  channel: 'errors.serverRules.channel',
+  roleMentionsNobody: 'errors.serverRules.roleMentionsNobody',
+  roleMentionsManagers: 'errors.serverRules.roleMentionsManagers',
+  maxReminders: 'errors.serverRules.maxReminders',
+};
+
+/** A save refused by the rules of the server it posts in (server/servers/rules.ts), with the names it quotes. */
+function serverRuleText(locale: string | null | undefined, err: AppError): string | null {
+  const kind = err.details?.kind;
+  const key = typeof kind === 'string' && err.code.startsWith('SERVER_RULE_') ? SERVER_RULE_KEYS[kind] : undefined;
+  if (!key) return null;
+  const raw = err.details?.params;
+  const params = raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string')) : {};
+  return t(locale, key, params as Record<string, string>);
 }
 
 /**

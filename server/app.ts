@@ -20,6 +20,7 @@ import authRoutes from './routes/auth/index.ts';
 import accountRoutes from './routes/account/index.ts';
 import deliveryRoutes from './routes/deliveries/index.ts';
 import reminderRoutes from './routes/reminders/index.ts';
+import serverRoutes from './routes/servers/index.ts';
 import webhookRoutes from './routes/webhooks/index.ts';
 import metricsRoutes from './routes/metrics/index.ts';
 import calendarFeedRoutes from './routes/calendar-feed/index.ts';
@@ -172,6 +173,7 @@ export async function buildApp({
   if (web) await app.register(tokenRoutes);
   if (web) await app.register(emailRoutes);
   await app.register(discordPlugin);
+  if (web) await app.register(serverRoutes);
   if (botPlugin) await app.register(botPlugin);
   if (web && config.serveWeb) await app.register(webPlugin);
 

@@ -90,6 +90,14 @@ export const ERROR_CODES = {
   TOKEN_NOT_ALLOWED: 403,
   TOKEN_NOT_FOUND: 404,
   TOKEN_LIMIT: 409,
+  // Servers (docs/servers.md): a server the account or the bot is not in; a member where managers only.
+  SERVER_NOT_FOUND: 404,
+  NOT_SERVER_MANAGER: 403,
+  // A server's rules refusing a reminder in one of its channels (docs/servers.md "Rules").
+  SERVER_RULE_WHO_CAN_CREATE: 403,
+  SERVER_RULE_CHANNEL: 403,
+  SERVER_RULE_ROLE_MENTIONS: 403,
+  SERVER_RULE_MAX_REMINDERS: 403,
   INTERNAL: 500,
 } as const;
 

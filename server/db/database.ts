@@ -95,6 +95,8 @@ export interface RemindersTable {
   completed_at: Instant | null;
   created_at: Instant;
   updated_at: Instant;
+  /** Why a server's manager changed this reminder, for its creator (migration 2026-11-27-030). */
+  server_notice: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email';
@@ -113,6 +115,10 @@ export interface DestinationsTable {
   /** Machine code of disabled_reason (DESTINATION_FAILING, WEBHOOK_GONE...); null for older rows. */
   disabled_code: string | null;
   created_at: Instant;
+  /** The Discord server of a discord_channel destination, null for other types (migration 2026-11-27-030). */
+  guild_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A manager of that server paused this destination (docs/servers.md); null otherwise. */
+  server_paused_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
 }
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
@@ -266,6 +272,41 @@ export interface IdempotencyKeysTable {
   created_at: Instant;
 }
 
+export type WhoCanCreate = 'everyone' | 'role' | 'managers';
+export type RoleMentions = 'everyone' | 'managers' | 'nobody';
+export type FormerMembers = 'keep' | 'pause';
+
+/** A Discord server's rules (docs/servers.md); a server without a row has the defaults. */
+export interface ServerSettingsTable {
+  guild_id: string;
+  manager_role_id: string | null;
+  default_timezone: string | null;
+  who_can_create: WhoCanCreate;
+  creator_role_id: string | null;
+  role_mentions: RoleMentions;
+  everyone_mention: Bool;
+  /** JSON text: an array of channel ids, or null for every channel. */
+  allowed_channel_ids: string | null;
+  max_reminders: number | null;
+  former_members: FormerMembers;
+  updated_at: Instant;
+}
+
+export type ServerAuditAction = 'create' | 'edit' | 'pause' | 'resume' | 'delete' | 'take_over' | 'settings';
+
+/** One change to a server's reminders or settings (migration 2026-11-27-031), kept 90 days. */
+export interface ServerAuditTable {
+  id: string;
+  guild_id: string;
+  at: Instant;
+  actor_account_id: string | null;
+  actor_discord_user_id: string | null;
+  actor_username: string | null;
+  action: ServerAuditAction;
+  reminder_id: string | null;
+  summary: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   identities: IdentitiesTable;
@@ -284,6 +325,8 @@ export interface Database {
   leases: LeasesTable;
   idempotency_keys: IdempotencyKeysTable;
   access_tokens: AccessTokensTable;
+  server_settings: ServerSettingsTable;
+  server_audit: ServerAuditTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -297,4 +340,6 @@ export type Delivery = Selectable<DeliveriesTable>;
 export type DeliveryAttempt = Selectable<DeliveryAttemptsTable>;
 export type CalendarFeed = Selectable<CalendarFeedsTable>;
 export type AccessToken = Selectable<AccessTokensTable>;
+export type ServerSettings = Selectable<ServerSettingsTable>;
+export type ServerAuditEntry = Selectable<ServerAuditTable>;
 export type { ColumnType };

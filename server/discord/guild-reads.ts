@@ -34,6 +34,8 @@ export interface GuildMember {
 export interface GuildSnapshot {
   id: string;
   name: string;
+  /** The icon hash (cdn.discordapp.com/icons/<id>/<hash>.png), null without one. */
+  icon?: string | null;
   ownerId: string;
   roles: GuildRole[];
   channels: GuildChannel[];
@@ -101,6 +103,7 @@ export function invalidateDiscordCache(rest: REST, guildId?: string): void {
     cache.delete(`channels:${guildId}`);
     cache.delete(`botmember:${guildId}`);
     cache.delete('botguilds');
+    cache.delete(`member:${guildId}:`);
   }
 }
 
@@ -126,8 +129,8 @@ export async function loadGuild(rest: REST, guildId: string): Promise<GuildSnaps
   const cache = cacheOf(rest);
   try {
     const guild = await cache.get(`guild:${guildId}`, GUILD_CACHE_TTL_MS, async () => {
-      const g = (await rest.get(`/guilds/${guildId}`)) as { id: string; name: string; owner_id: string; roles: GuildRole[] };
-      return { id: g.id, name: g.name, ownerId: g.owner_id, roles: g.roles.map(normalizeRole) };
+      const g = (await rest.get(`/guilds/${guildId}`)) as { id: string; name: string; icon?: string | null; owner_id: string; roles: GuildRole[] };
+      return { id: g.id, name: g.name, icon: g.icon ?? null, ownerId: g.owner_id, roles: g.roles.map(normalizeRole) };
     });
     const channels = await cache.get(`channels:${guildId}`, GUILD_CACHE_TTL_MS, async () => {
       const list = (await rest.get(`/guilds/${guildId}/channels`)) as GuildChannel[];
@@ -149,6 +152,18 @@ export async function fetchMember(rest: REST, guildId: string, userId: string): 
     if (apiCode(err) === 10007 || apiCode(err) === 10013) return null;
     throw err;
   }
+}
+
+/** Who manages a server is asked on every request of its pages: a member's roles are kept this long. */
+export const MEMBER_CACHE_TTL_MS = 10_000;
+
+/**
+ * A member of the guild as fetchMember reads it, cached briefly (MEMBER_CACHE_TTL_MS): the
+ * servers pages ask for the viewer's and each creator's membership on every request. A role
+ * change applies within that time, or at once when the bot hears of it (invalidateDiscordCache).
+ */
+export async function fetchMemberBriefly(rest: REST, guildId: string, userId: string): Promise<GuildMember | null> {
+  return cacheOf(rest).get(`member:${guildId}:${userId}`, MEMBER_CACHE_TTL_MS, () => fetchMember(rest, guildId, userId));
 }
 
 /** The bot's own member in the guild (cached 30 s), or null when it is not in it. */

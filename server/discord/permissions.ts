@@ -5,6 +5,7 @@
  */
 
 export const ADMINISTRATOR = 1n << 3n;
+export const MANAGE_GUILD = 1n << 5n;
 export const VIEW_CHANNEL = 1n << 10n;
 export const SEND_MESSAGES = 1n << 11n;
 export const EMBED_LINKS = 1n << 14n;

@@ -19,6 +19,7 @@ export const TAGS = [
   { name: 'Sign-in', description: 'Sign-up, sign-in with a password, sign-out and password reset.' },
   { name: 'Email', description: 'Confirmed email addresses for email destinations.' },
   { name: 'Discord', description: 'Discord sign-in and linking, and the servers, channels and roles the bot sees.' },
+  { name: 'Discord servers', description: 'The Discord servers the account is in, and what their managers see and decide (docs/servers.md). Not available to access tokens.' },
   { name: 'Server', description: 'Health, metrics, public settings and the calendar feed.' },
 ];
 
@@ -76,6 +77,15 @@ export const OPERATIONS: Record<string, OperationText> = {
   'POST /api/discord/guilds/channels': { tag: 'Discord', summary: 'Channels of a server the bot can post in' },
   'POST /api/discord/guilds/roles': { tag: 'Discord', summary: 'Roles of a server' },
   'GET /api/discord/invite-url': { tag: 'Discord', summary: 'The address that invites the bot to a server' },
+  'GET /api/servers': { tag: 'Discord servers', summary: 'Servers where the bot and the account are, with the account’s role' },
+  'GET /api/servers/{guildId}/reminders': { tag: 'Discord servers', summary: 'Every reminder posting in the server, with only its channels there (managers)' },
+  'POST /api/servers/{guildId}/reminders/{id}/pause': { tag: 'Discord servers', summary: 'Pause the server’s part of a reminder (managers)' },
+  'POST /api/servers/{guildId}/reminders/{id}/resume': { tag: 'Discord servers', summary: 'Resume the server’s part of a reminder (managers)' },
+  'POST /api/servers/{guildId}/reminders/{id}/take-over': { tag: 'Discord servers', summary: 'Split the server’s part off as the manager’s own reminder (managers)' },
+  'DELETE /api/servers/{guildId}/reminders/{id}': { tag: 'Discord servers', summary: 'Remove the server’s channels from a reminder (managers)' },
+  'GET /api/servers/{guildId}/settings': { tag: 'Discord servers', summary: 'The server’s rules (managers)' },
+  'PUT /api/servers/{guildId}/settings': { tag: 'Discord servers', summary: 'Replace the server’s rules (managers)' },
+  'GET /api/servers/{guildId}/audit': { tag: 'Discord servers', summary: 'Every change to the server’s reminders and settings, 90 days, newest first (managers)' },
   'GET /api/auth/discord/authorize-url': { tag: 'Discord', summary: 'Start a Discord sign-in or link', public: true },
   'POST /api/auth/discord/callback': { tag: 'Discord', summary: 'Where Discord sends the user back', public: true },
   'POST /api/auth/discord/setup': { tag: 'Discord', summary: 'Finish the first Discord sign-in (time zone)', public: true },

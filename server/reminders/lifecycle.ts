@@ -5,6 +5,7 @@
 import { AppError } from '../errors.ts';
 import { deleteReminder, type ReminderWithDestinations, updateReminder } from '../repositories/reminders.ts';
 import { nextOccurrenceAfter } from '../time/series.ts';
+import { guildsOf, quoted, recordServerChange } from '../servers/audit.ts';
 import { ruleOf } from './schedule.ts';
 import { getReminder, type ReminderDeps } from './service.ts';
 
@@ -12,7 +13,10 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 export async function pauseReminder(deps: ReminderDeps, accountId: string, id: string): Promise<ReminderWithDestinations> {
   const existing = await getReminder(deps, accountId, id);
-  if (!existing.is_paused) await updateReminder(deps.db, existing.id, { is_paused: 1 });
+  if (!existing.is_paused) {
+    await updateReminder(deps.db, existing.id, { is_paused: 1 });
+    await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'pause', reminderId: id, summary: `Paused ${quoted(existing.message)}` });
+  }
   deps.scheduler.wake();
   return getReminder(deps, accountId, id);
 }
@@ -28,6 +32,7 @@ export async function resumeReminder(deps: ReminderDeps, accountId: string, id: 
       Object.assign(patch, { snoozed_at_utc: snooze, next_occurrence_utc: next, next_fire_utc: snooze ?? next });
     }
     await updateReminder(deps.db, existing.id, patch);
+    await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'resume', reminderId: id, summary: `Resumed ${quoted(existing.message)}` });
   }
   deps.scheduler.wake();
   return getReminder(deps, accountId, id);
@@ -65,4 +70,5 @@ export async function removeReminder(deps: ReminderDeps, accountId: string, id: 
   const existing = await getReminder(deps, accountId, id);
   await deps.db.transaction().execute((trx) => deleteReminder(trx, existing.id));
   deps.scheduler.wake();
+  await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'delete', reminderId: id, summary: `Deleted ${quoted(existing.message)}` });
 }

@@ -29,6 +29,8 @@ import {
   updateDestination,
   updateReminder,
 } from '../repositories/reminders.ts';
+import { quoted, recordServerChange } from '../servers/audit.ts';
+import { enforceServerRules } from '../servers/rules.ts';
 import { checkRRuleFires } from '../time/rrule.ts';
 import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage, parseRepetition } from './input.ts';
 import { earlierResult, idempotencyScope, type IdempotentOperation, runOnce } from './idempotency.ts';
@@ -144,7 +146,7 @@ const sameSchedule = (a: ScheduleFields, b: ScheduleFields) =>
  * `existing` is the stored reminder of an update: its zone is the default one, and its skipped
  * occurrences are kept when the schedule does not change (they belong to the old one otherwise).
  */
-async function validate(deps: ReminderDeps, accountId: string, input: ReminderInput, existing: ScheduleFields | null, nowMs: number): Promise<ValidReminder> {
+async function validate(deps: ReminderDeps, accountId: string, input: ReminderInput, existing: (ScheduleFields & { id?: string }) | null, nowMs: number): Promise<ValidReminder> {
   const message = parseMessage(input.message);
   const schedule: ScheduleFields = await readSchedule(deps, accountId, input, existing?.timezone ?? null);
   schedule.exceptions = existing && sameSchedule(existing, schedule) ? (existing.exceptions ?? '[]') : '[]';
@@ -165,6 +167,7 @@ async function validate(deps: ReminderDeps, accountId: string, input: ReminderIn
     allowPrivateWebhookTargets: deps.config.webhookAllowPrivateTargets,
   });
   await preflightDestinations(deps, accountId, destinations);
+  await enforceServerRules(deps, accountId, destinations, existing?.id ?? null);
   return { message, schedule, anchorMs: anchorOf(schedule), nextMs, destinations };
 }
 
@@ -175,6 +178,11 @@ export function validateNewReminder(deps: ReminderDeps, accountId: string, input
 
 // -------------------------------------------------------------------------------------------
 // Destinations of a reminder
+
+/** The Discord server a destination posts in (a channel's), kept in its own column for the servers pages. */
+export function guildOf(input: Pick<DestinationInput, 'type' | 'metadata'>): string | null {
+  return input.type === 'discord_channel' && typeof input.metadata.guild_id === 'string' ? input.metadata.guild_id : null;
+}
 
 /**
  * Saves a reminder's destination list. A destination sent back with its id keeps its row (and so
@@ -191,13 +199,13 @@ export async function saveDestinations(trx: Executor, reminderId: string, inputs
       kept.add(match.id);
       // A changed target deserves a fresh chance: clear a "disabled" left by the old target.
       const retarget = match.metadata === metadata ? {} : { disabled_at: null, disabled_reason: null, disabled_code: null };
-      await updateDestination(trx, match.id, { metadata, position, ...retarget });
+      await updateDestination(trx, match.id, { metadata, position, guild_id: guildOf(input), ...retarget });
       continue;
     }
     const id = newId();
     const secret = destinationModule(input.type)?.issueSecret?.() ?? null;
     if (secret) secrets.set(id, secret);
-    await insertDestination(trx, { id, reminder_id: reminderId, type: input.type, metadata, secret, position });
+    await insertDestination(trx, { id, reminder_id: reminderId, type: input.type, metadata, secret, position, guild_id: guildOf(input) });
   }
   await deleteDestinations(
     trx,
@@ -210,7 +218,7 @@ export async function saveDestinations(trx: Executor, reminderId: string, inputs
  * Inserts a reminder within the account's limit, checked in the same transaction; parallel creates
  * of one account count one after the other.
  */
-async function insertWithinLimit(trx: Executor, row: NewReminder) {
+export async function insertWithinLimit(trx: Executor, row: NewReminder) {
   await lockAccountForWrites(trx, row.account_id);
   if ((await countRemindersOfAccount(trx, row.account_id)) >= MAX_REMINDERS_PER_ACCOUNT) {
     throw new AppError('REMINDER_LIMIT', `An account can hold at most ${MAX_REMINDERS_PER_ACCOUNT.toLocaleString('en-US')} reminders. Delete some first.`);
@@ -269,6 +277,7 @@ async function createOnce(
   );
   if (outcome.replayed) return replayCreated(deps, accountId, outcome.result);
   deps.scheduler.wake();
+  await recordServerChange(deps.db, { guildIds: destinations.map(guildOf), actorAccountId: accountId, action: 'create', reminderId: outcome.value.id, summary: `Created ${quoted(row.message)}` });
   return { reminder: await getReminder(deps, accountId, outcome.value.id), secrets: outcome.value.secrets };
 }
 
@@ -303,6 +312,13 @@ export async function updateReminderFields(deps: ReminderDeps, accountId: string
     return saveDestinations(trx, existing.id, v.destinations, existing.destinations);
   });
   deps.scheduler.wake();
+  await recordServerChange(deps.db, {
+    guildIds: [...existing.destinations.map((d) => d.guild_id), ...v.destinations.map(guildOf)],
+    actorAccountId: accountId,
+    action: 'edit',
+    reminderId: existing.id,
+    summary: `Edited ${quoted(v.message)}`,
+  });
   return { reminder: await getReminder(deps, accountId, existing.id), secrets };
 }
 

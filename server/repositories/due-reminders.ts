@@ -87,6 +87,8 @@ export async function listEnabledDestinations(db: Executor, reminderIds: string[
       .select(['id', 'reminder_id', 'type', 'metadata', 'secret'])
       .where('reminder_id', 'in', part)
       .where('disabled_at', 'is', null)
+      // Paused by a manager of its Discord server (docs/servers.md): the reminder's other destinations still fire.
+      .where('server_paused_at', 'is', null)
       .orderBy('position')
       .execute();
     for (const row of rows) out.push(row);

@@ -24,6 +24,8 @@ export async function listRemindersOfAccount(db: Executor, accountId: string): P
       'd.disabled_reason as d_disabled_reason',
       'd.disabled_code as d_disabled_code',
       'd.created_at as d_created_at',
+      'd.guild_id as d_guild_id',
+      'd.server_paused_at as d_server_paused_at',
     ])
     .where('r.account_id', '=', accountId)
     .orderBy('r.created_at', 'desc')
@@ -36,7 +38,7 @@ export async function listRemindersOfAccount(db: Executor, accountId: string): P
   // runs for every row of every list that is not cached.
   const reminderKeys = rows.length > 0 ? Object.keys(rows[0]!).filter((k) => !k.startsWith('d_')) : [];
   for (const row of rows) {
-    const { d_id, d_type, d_metadata, d_secret, d_position, d_disabled_at, d_disabled_reason, d_disabled_code, d_created_at } = row;
+    const { d_id, d_type, d_metadata, d_secret, d_position, d_disabled_at, d_disabled_reason, d_disabled_code, d_created_at, d_guild_id, d_server_paused_at } = row;
     let current = out[out.length - 1];
     if (!current || current.id !== row.id) {
       const reminder: Record<string, unknown> = {};
@@ -57,6 +59,8 @@ export async function listRemindersOfAccount(db: Executor, accountId: string): P
         disabled_reason: d_disabled_reason,
         disabled_code: d_disabled_code,
         created_at: d_created_at!,
+        guild_id: d_guild_id,
+        server_paused_at: d_server_paused_at,
       });
     }
   }
@@ -96,11 +100,11 @@ export async function countRemindersOfAccount(db: Executor, accountId: string): 
   return Number(count);
 }
 
-export type NewReminder = Omit<Reminder, 'id' | 'created_at' | 'updated_at' | 'last_fired_at' | 'completed_at'> & Partial<Pick<Reminder, 'completed_at'>>;
+export type NewReminder = Omit<Reminder, 'id' | 'created_at' | 'updated_at' | 'last_fired_at' | 'completed_at' | 'server_notice'> & Partial<Pick<Reminder, 'completed_at'>>;
 
 export async function insertReminder(db: Executor, input: NewReminder): Promise<Reminder> {
   const now = nowIso();
-  const row: Reminder = { id: newId(), created_at: now, updated_at: now, last_fired_at: null, completed_at: null, ...input };
+  const row: Reminder = { id: newId(), created_at: now, updated_at: now, last_fired_at: null, completed_at: null, server_notice: null, ...input };
   await db.insertInto('reminders').values(row).execute();
   return row;
 }
@@ -166,16 +170,17 @@ export async function deleteReminder(db: Executor, id: string) {
   await db.deleteFrom('reminders').where('id', '=', id).execute();
 }
 
-export type NewDestination = Omit<Destination, 'disabled_at' | 'disabled_reason' | 'disabled_code' | 'created_at'>;
+export type NewDestination = Omit<Destination, 'disabled_at' | 'disabled_reason' | 'disabled_code' | 'created_at' | 'guild_id' | 'server_paused_at'> &
+  Partial<Pick<Destination, 'guild_id' | 'server_paused_at'>>;
 
 export async function insertDestination(db: Executor, row: NewDestination): Promise<void> {
   await db
     .insertInto('destinations')
-    .values({ ...row, disabled_at: null, disabled_reason: null, disabled_code: null, created_at: nowIso() })
+    .values({ guild_id: null, server_paused_at: null, ...row, disabled_at: null, disabled_reason: null, disabled_code: null, created_at: nowIso() })
     .execute();
 }
 
-export async function updateDestination(db: Executor, id: string, patch: Partial<Pick<Destination, 'metadata' | 'position' | 'disabled_at' | 'disabled_reason' | 'disabled_code'>>) {
+export async function updateDestination(db: Executor, id: string, patch: Partial<Pick<Destination, 'metadata' | 'position' | 'disabled_at' | 'disabled_reason' | 'disabled_code' | 'guild_id'>>) {
   await db.updateTable('destinations').set(patch).where('id', '=', id).execute();
 }
 

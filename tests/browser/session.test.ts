@@ -11,7 +11,7 @@ import { DESKTOP, MOBILE, screenshot, sessionStorageEntries, useE2E } from './he
 
 const SESSION_END_MARGIN_MS = 5 * 60 * 1000;
 const EXPIRED_TEXT = 'Your session has expired. Please sign in again.';
-const AUTH_LINKS = ['Home', 'New reminder', 'Account'];
+const AUTH_LINKS = ['Home', 'New reminder', 'Servers', 'Account'];
 const PUBLIC_LINKS = ['Installation', 'Contact'];
 
 describe('session (browser)', () => {

@@ -6,7 +6,10 @@ import type { REST } from '@discordjs/rest';
 import { t } from '../../discord/i18n.ts';
 import type { DB } from '../../db/connection.ts';
 import type { AccessResult, ChannelAccessInput } from '../../discord/access.ts';
+import { botUserId } from '../../discord/guild-reads.ts';
 import { findIdentity } from '../../repositories/accounts.ts';
+import { findServerSettings, setServerPaused } from '../../repositories/servers.ts';
+import { recordServerChange } from '../../servers/audit.ts';
 import type { DestinationSender, SendContext, SendFailure, SendResult } from '../../scheduler/types.ts';
 import { DISCORD_CODES, discordConcurrencyKey, mapDiscordError, permanentFailure, postDeliveryMessage } from '../discord-common/delivery.ts';
 
@@ -23,6 +26,20 @@ export interface DiscordChannelSenderDeps {
   onPermanentFailure?(ctx: SendContext, failure: SendFailure): Promise<void>;
 }
 
+/** Pauses the server's part of the reminder when the server's settings say so; answers whether it did. */
+async function pauseForFormerMember(db: DB, guildId: string, ctx: SendContext): Promise<boolean> {
+  if (ctx.test || (await findServerSettings(db, guildId))?.former_members !== 'pause') return false;
+  await setServerPaused(db, guildId, ctx.reminder.id, new Date().toISOString());
+  await recordServerChange(db, {
+    guildIds: [guildId],
+    actorAccountId: ctx.account.id,
+    action: 'pause',
+    reminderId: ctx.reminder.id,
+    summary: `Paused "${ctx.reminder.message.slice(0, 80)}": its creator is no longer in the server`,
+  });
+  return true;
+}
+
 export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): DestinationSender {
   const { db, rest } = deps;
   async function send(ctx: SendContext): Promise<SendResult> {
@@ -36,7 +53,13 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
       const identity = await findIdentity(db, ctx.account.id, 'discord');
       if (!identity) return permanentFailure(DISCORD_CODES.IDENTITY_REQUIRED, t(locale, 'deliveryErrors.noDiscordIdentity'));
       // Permissions may have changed since the reminder was set: the owner must still be allowed.
-      const access = await deps.checkChannelAccess({ userId: identity.external_id, guildId, channelId, mentionRoleId: roleId });
+      let access = await deps.checkChannelAccess({ userId: identity.external_id, guildId, channelId, mentionRoleId: roleId });
+      if (!access.ok && access.code === 'DISCORD_NOT_MEMBER') {
+        // The creator left the server: its managers decided what happens (docs/servers.md "Former members").
+        if (await pauseForFormerMember(db, guildId, ctx)) return permanentFailure(access.code, `${access.message}. The server's managers have its reminders paused when their creator leaves.`);
+        // Kept: it goes on as the bot's own message, within what the bot may post and mention there.
+        access = await deps.checkChannelAccess({ userId: await botUserId(rest), guildId, channelId, mentionRoleId: roleId });
+      }
       if (!access.ok) return permanentFailure(access.code, access.message);
       await postDeliveryMessage(rest, channelId, ctx, roleId);
       return { ok: true, httpStatus: 200 };

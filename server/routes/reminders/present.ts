@@ -14,6 +14,7 @@ function presentDestination(d: Destination, secret?: string) {
     disabled_reason: d.disabled_reason,
     disabled_code: d.disabled_code,
     ...(secret ? { secret } : {}),
+    ...(d.server_paused_at ? { server_paused: true } : {}),
   };
 }
 
@@ -50,5 +51,6 @@ export function presentReminder(r: ReminderWithDestinations, language: Language,
     status: reminderStatus(r),
     last_fired_at: r.last_fired_at,
     destinations: r.destinations.map((d) => presentDestination(d, secrets.get(d.id))),
+    ...(r.server_notice ? { server_notice: r.server_notice } : {}),
   };
 }

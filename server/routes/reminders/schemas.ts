@@ -43,6 +43,8 @@ const DestinationOut = Type.Object({
   disabled_code: Nullable(Type.String()),
   /** Only in the answer that created the destination (and after a rotation). */
   secret: Type.Optional(Type.String()),
+  /** Present (true) while a manager of its Discord server has paused it (docs/servers.md). */
+  server_paused: Type.Optional(Type.Boolean()),
 });
 
 export const ReminderOut = Type.Object({
@@ -72,6 +74,8 @@ export const ReminderOut = Type.Object({
   status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('completed')]),
   last_fired_at: Nullable(Type.String()),
   destinations: Type.Array(DestinationOut),
+  /** Present when a manager of a Discord server changed this reminder: what they did (docs/servers.md). */
+  server_notice: Type.Optional(Type.String()),
 });
 
 export const Occurrences = Type.Object({ occurrences: Type.Array(Type.String()) });

@@ -21,6 +21,8 @@ const Home = lazy(() => import('@/features/dashboard/routes/home'));
 const CreateReminder = lazy(() => import('@/features/reminders/routes/create-reminder'));
 const ReminderDetails = lazy(() => import('@/features/reminders/routes/reminder-details'));
 const Account = lazy(() => import('@/features/account/routes/account'));
+const Servers = lazy(() => import('@/features/servers/routes/servers'));
+const Server = lazy(() => import('@/features/servers/routes/server'));
 const DiscordCallback = lazy(() => import('@/features/callback/routes/discord-callback'));
 
 /**
@@ -78,6 +80,8 @@ const HomePage = page(Home, 'auth');
 const CreateReminderPage = page(CreateReminder, 'auth');
 const ReminderDetailsPage = page(ReminderDetails, 'auth');
 const AccountPage = page(Account, 'auth');
+const ServersPage = page(Servers, 'auth');
+const ServerPage = page(Server, 'auth');
 const DiscordCallbackPage = page(DiscordCallback);
 
 /** New page starts at the top, or at its #anchor. */
@@ -107,6 +111,8 @@ export function AppRouter() {
         <Route path="/installation" component={InstallationPage} />
         <Route path="/contact" component={ContactPage} />
         <Route path="/account" component={AccountPage} />
+        <Route path="/servers" component={ServersPage} />
+        <Route path="/servers/:guildId" component={ServerPage} />
         <Route path="/login" component={LoginPage} />
         <Route path="/forgot-password" component={ForgotPasswordPage} />
         <Route path="/reset-password" component={ResetPasswordPage} />

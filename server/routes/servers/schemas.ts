@@ -1,0 +1,95 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../schemas/common.ts';
+import { ReminderOut } from '../reminders/schemas.ts';
+
+// Ids are checked by the service: an id that is no server of the account's is 404 SERVER_NOT_FOUND, whatever its shape.
+export const GuildParams = Type.Object({ guildId: Type.String({ minLength: 1, maxLength: 32 }) });
+export const ServerReminderParams = Type.Object({ guildId: Type.String({ minLength: 1, maxLength: 32 }), id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const PageQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' })),
+    /** next_cursor of the previous page. */
+    before: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ServerOut = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  icon: Nullable(Type.String()),
+  role: Type.Union([Type.Literal('manager'), Type.Literal('member')]),
+  /** Reminders, of anyone, with a channel destination in this server. */
+  reminder_count: Type.Integer(),
+});
+
+export const CreatedBy = Type.Object({
+  /** Null when the creator's account no longer has a Discord identity. */
+  discord_user_id: Nullable(Type.String()),
+  username: Nullable(Type.String()),
+  still_member: Type.Boolean(),
+});
+
+/** A reminder as a server's managers see it: only this server's channel destinations, and who made it. */
+export const ServerReminderOut = Type.Object({ ...ReminderOut.properties, created_by: CreatedBy });
+
+export const ServerReminderPage = Type.Object({
+  reminders: Type.Array(ServerReminderOut),
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  next_cursor: Nullable(Type.String()),
+});
+
+export const RemovedOut = Type.Object({
+  ok: Type.Boolean(),
+  /** The reminder had no other destination: it no longer fires (its creator is told why). */
+  ended: Type.Boolean(),
+});
+
+const Snowflake = Type.String({ pattern: '^[0-9]{15,25}$' });
+
+export const ServerSettingsBody = Type.Object(
+  {
+    /** Holders of this role manage the server in Chime, besides the owner, Administrator and Manage Server. */
+    manager_role_id: Nullable(Snowflake),
+    /** The zone of reminders made in this server by members whose account has none. */
+    default_timezone: Nullable(Type.String({ maxLength: 100 })),
+    who_can_create: Type.Union([Type.Literal('everyone'), Type.Literal('role'), Type.Literal('managers')]),
+    /** With who_can_create "role": the role whose holders (and managers) may create. */
+    creator_role_id: Nullable(Snowflake),
+    role_mentions: Type.Union([Type.Literal('everyone'), Type.Literal('managers'), Type.Literal('nobody')]),
+    everyone_mention: Type.Boolean(),
+    /** null: every channel the creator and the bot can post in. */
+    allowed_channel_ids: Nullable(Type.Array(Snowflake, { maxItems: 100 })),
+    /** Reminders one member may have in this server; null: no limit (managers are not limited). */
+    max_reminders: Nullable(Type.Integer({ minimum: 0, maximum: 10_000 })),
+    /** What happens to a reminder whose creator left the server. */
+    former_members: Type.Union([Type.Literal('keep'), Type.Literal('pause')]),
+  },
+  { additionalProperties: false },
+);
+
+export const ServerSettingsOut = ServerSettingsBody;
+
+export const AuditEntryOut = Type.Object({
+  at: Type.String(),
+  actor: Type.Object({ discord_user_id: Nullable(Type.String()), username: Nullable(Type.String()) }),
+  action: Type.Union([
+    Type.Literal('create'),
+    Type.Literal('edit'),
+    Type.Literal('pause'),
+    Type.Literal('resume'),
+    Type.Literal('delete'),
+    Type.Literal('take_over'),
+    Type.Literal('settings'),
+  ]),
+  reminder_id: Nullable(Type.String()),
+  /** What changed, in English (the dashboard shows it as it is). */
+  summary: Type.String(),
+});
+
+export const AuditPage = Type.Object({
+  entries: Type.Array(AuditEntryOut),
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  next_cursor: Nullable(Type.String()),
+});
