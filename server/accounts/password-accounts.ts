@@ -24,6 +24,7 @@ import { revokeOtherSessions } from '../repositories/sessions.ts';
 import { revokeAllAccessTokens } from './access-tokens.ts';
 import { LONG_SESSION_MS, openSession, SHORT_SESSION_MS } from './sessions.ts';
 import { refuseDisabledAccount } from './account-status.ts';
+import { recognizeDevice, rememberDevice } from './known-devices.ts';
 
 const emailTaken = () => new AppError('EMAIL_TAKEN', 'An account with this email already exists');
 
@@ -72,17 +73,27 @@ export interface SignInInput {
   userAgent: string | undefined;
   /** The dashboard's language: taken by an account that has none yet. */
   language: Language | null;
+  /** The browser's known-device cookie (known-devices.ts), if it sent one. */
+  deviceToken: string | undefined;
 }
 
 /**
  * Checks the password, slowed down by the throttle after failures (429 RATE_LIMITED with
- * `retry_after_seconds`), and opens a session of 24 hours, or 30 days with "remember me".
+ * `retry_after_seconds`, answered before the password is hashed), and opens a session of 24
+ * hours, or 30 days with "remember me". Answers the known-device token the browser keeps.
  */
-export async function signInWithPassword(db: DB, throttle: AttemptThrottle, input: SignInInput): Promise<{ account: Account; token: string; session: Session }> {
+export async function signInWithPassword(
+  db: DB,
+  throttle: AttemptThrottle,
+  input: SignInInput,
+): Promise<{ account: Account; token: string; session: Session; deviceToken: string }> {
   const email = input.email.trim();
   if (!email || !input.password) throw new AppError('VALIDATION_FAILED', 'Email and password are required');
+  const emailKey = normalizeEmail(email);
+  // The owner's own browser is judged on its own budget: strangers' failures never hold it back.
+  const device = await recognizeDevice(db, input.deviceToken, emailKey);
   // Counted as a failure from here on unless the password turns out right (see login-throttle.ts).
-  const gate = await throttle.begin({ account: normalizeEmail(email), ip: input.ip });
+  const gate = await throttle.begin({ account: emailKey, ip: input.ip, device });
   if (!gate.allowed) throw attemptRefused(gate.retryAfterMs, 'Too many failed sign-in attempts.');
   let account: Account | undefined;
   let valid = false;
@@ -90,9 +101,9 @@ export async function signInWithPassword(db: DB, throttle: AttemptThrottle, inpu
     account = await findAccountByEmail(db, email);
     const identity = account ? await findIdentity(db, account.id, 'app') : undefined;
     if (identity?.password_hash) valid = await verifyPassword(identity.password_hash, input.password);
-    // Unknown emails cost a hash too (same timing), except from a network over its failure cap:
-    // there a guesser spraying made-up names would only burn CPU.
-    else if (!gate.ipOverCap) await burnPasswordCheck(input.password);
+    // Unknown emails cost a hash too, so the answer's timing does not tell which emails have an
+    // account (a network spraying made-up names is slowed by the throttle before reaching here).
+    else await burnPasswordCheck(input.password);
   } catch (err) {
     await gate.abandon();
     throw err;
@@ -106,7 +117,8 @@ export async function signInWithPassword(db: DB, throttle: AttemptThrottle, inpu
     account = { ...account, locale: input.language };
   }
   const { token, session } = await openSession(db, account.id, input.rememberMe ? LONG_SESSION_MS : SHORT_SESSION_MS, input.userAgent);
-  return { account, token, session };
+  const deviceToken = await rememberDevice(db, account.id, input.deviceToken);
+  return { account, token, session, deviceToken };
 }
 
 /** Renames the account and its app identity. */

@@ -193,6 +193,15 @@ export interface AccessTokensTable {
   last_used_at: Instant | null;
 }
 
+/** A browser known for an account (migration 2026-11-27-010, docs/security.md): only the hash of its cookie's token is stored. */
+export interface KnownDevicesTable {
+  id: string;
+  account_id: string;
+  token_hash: string;
+  created_at: Instant;
+  last_used_at: Instant;
+}
+
 /** A password-reset link (migration 2026-11-23-005): only the hash of its token is stored. */
 export interface PasswordResetTokensTable {
   token_hash: string;
@@ -284,6 +293,7 @@ export interface Database {
   leases: LeasesTable;
   idempotency_keys: IdempotencyKeysTable;
   access_tokens: AccessTokensTable;
+  known_devices: KnownDevicesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

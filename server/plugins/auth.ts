@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
 import { authenticateAccessToken, checkTokenScope, isAccessToken, type TokenScope } from '../accounts/access-tokens.ts';
 import { attemptRefused } from '../accounts/login-throttle.ts';
+import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_TTL_MS } from '../accounts/known-devices.ts';
 import { RateWindow } from '../coordination/rate-window.ts';
 import { deleteExpiredSessions, findLiveSessionByToken, touchSession } from '../repositories/sessions.ts';
 
@@ -32,6 +33,8 @@ declare module 'fastify' {
     readSession(request: FastifyRequest): Promise<AuthContext | null>;
     setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date): void;
     clearSessionCookie(reply: FastifyReply): void;
+    /** The known-device cookie (docs/security.md): sent only to the sign-in routes, for a year. */
+    setKnownDeviceCookie(reply: FastifyReply, token: string): void;
     /** Every route registered after this plugin and the token scope it asks for (null: tokens refused). */
     routeTokenAccess(): ReadonlyArray<RouteTokenAccess>;
   }
@@ -140,6 +143,10 @@ export default fp(
     });
     app.decorate('clearSessionCookie', (reply: FastifyReply) => {
       reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+    });
+
+    app.decorate('setKnownDeviceCookie', (reply: FastifyReply, token: string) => {
+      reply.setCookie(KNOWN_DEVICE_COOKIE, token, { path: '/api/auth', httpOnly: true, sameSite: 'lax', secure, expires: new Date(Date.now() + KNOWN_DEVICE_TTL_MS) });
     });
 
     const sweep = setInterval(() => {

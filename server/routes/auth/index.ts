@@ -4,6 +4,7 @@ import type { Account, Session } from '../../db/database.ts';
 import { type AttemptThrottle, DatabaseAttemptThrottle } from '../../accounts/login-throttle.ts';
 import { signInWithPassword, signUpWithPassword } from '../../accounts/password-accounts.ts';
 import { closeSession } from '../../accounts/sessions.ts';
+import { KNOWN_DEVICE_COOKIE } from '../../accounts/known-devices.ts';
 import { errorResponses, Nullable, Ok } from '../../schemas/common.ts';
 import { accountLanguage, LANGUAGES, namedLanguage } from '../../lib/language.ts';
 
@@ -65,15 +66,17 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
     '/api/auth/login',
     { schema: { body: LoginBody, response: { 200: LoginResponse, ...errorResponses } } },
     async (request, reply) => {
-      const { account, token, session } = await signInWithPassword(app.db, throttle, {
+      const { account, token, session, deviceToken } = await signInWithPassword(app.db, throttle, {
         email: request.body.email,
         password: request.body.password,
         rememberMe: request.body.remember_me === true,
         ip: request.ip,
         userAgent: request.headers['user-agent'],
         language: namedLanguage(request.headers['accept-language']),
+        deviceToken: request.cookies[KNOWN_DEVICE_COOKIE],
       });
       app.setSessionCookie(reply, token, new Date(session.expires_at));
+      app.setKnownDeviceCookie(reply, deviceToken);
       return presentLogin(account, token, session);
     },
   );
