@@ -25,6 +25,7 @@ import metricsRoutes from './routes/metrics/index.ts';
 import calendarFeedRoutes from './routes/calendar-feed/index.ts';
 import transferRoutes from './routes/transfer/index.ts';
 import tokenRoutes from './routes/tokens/index.ts';
+import sessionRoutes from './routes/sessions/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -170,6 +171,7 @@ export async function buildApp({
   if (web) await app.register(calendarFeedRoutes);
   if (web) await app.register(transferRoutes);
   if (web) await app.register(tokenRoutes);
+  if (web) await app.register(sessionRoutes);
   if (web) await app.register(emailRoutes);
   await app.register(discordPlugin);
   if (botPlugin) await app.register(botPlugin);

@@ -451,6 +451,10 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
     60,
   ],
   ['DELETE /api/tokens/:id', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((id) => queryRoute('DELETE', `/api/tokens/${enc(id)}`, {})), 30],
+  // Sessions (docs/security.md): never A's other sessions signed out (notA), and made-up ids only.
+  ['GET /api/sessions', queryRoute('GET', '/api/sessions', { x: nasty }), 20],
+  ['DELETE /api/sessions/:id', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((id) => queryRoute('DELETE', `/api/sessions/${enc(id)}`, {})), 30],
+  ['POST /api/sessions/sign-out-others', bodyRoute('POST', '/api/sessions/sign-out-others', { x: nasty }, notA), 20],
   // The generated API reference and its reader's files.
   ['GET /api/openapi.json', queryRoute('GET', '/api/openapi.json', { x: nasty }), 10],
   ['GET /api/docs', queryRoute('GET', '/api/docs', { x: nasty }), 10],

@@ -116,7 +116,7 @@ export async function signInWithPassword(
     await updateAccount(db, account.id, { locale: input.language });
     account = { ...account, locale: input.language };
   }
-  const { token, session } = await openSession(db, account.id, input.rememberMe ? LONG_SESSION_MS : SHORT_SESSION_MS, input.userAgent);
+  const { token, session } = await openSession(db, account.id, input.rememberMe ? LONG_SESSION_MS : SHORT_SESSION_MS, input.userAgent, input.ip);
   const deviceToken = await rememberDevice(db, account.id, input.deviceToken);
   return { account, token, session, deviceToken };
 }

@@ -59,6 +59,8 @@ export interface SessionsTable {
   expires_at: Instant;
   last_used_at: Instant | null;
   user_agent: string | null;
+  /** Where it was last seen: an IPv4 address or an IPv6 /64 (migration 2026-11-27-011). */
+  network: string | null;
 }
 
 export type RecurrenceType = 'ONCE' | 'YEARLY' | 'MONTHLY' | 'WEEKLY' | 'DAILY' | 'HOURLY' | 'WORKDAYS' | 'WEEKEND';

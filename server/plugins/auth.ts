@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
 import { authenticateAccessToken, checkTokenScope, isAccessToken, type TokenScope } from '../accounts/access-tokens.ts';
-import { attemptRefused } from '../accounts/login-throttle.ts';
+import { attemptRefused, networkOf } from '../accounts/login-throttle.ts';
 import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_TTL_MS } from '../accounts/known-devices.ts';
 import { RateWindow } from '../coordination/rate-window.ts';
 import { deleteExpiredSessions, findLiveSessionByToken, touchSession } from '../repositories/sessions.ts';
@@ -112,10 +112,11 @@ export default fp(
       if (via === 'cookie' && !SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
         throw new AppError('CSRF_REJECTED', 'Cross-site request refused. Reload the page and try again.');
       }
-      if (!session.last_used_at || Date.now() - Date.parse(session.last_used_at) > TOUCH_INTERVAL_MS) {
-        // Bookkeeping, not what the request asked for: a read must not wait for the write lock
+      const network = networkOf(request.ip);
+      if (!session.last_used_at || Date.now() - Date.parse(session.last_used_at) > TOUCH_INTERVAL_MS || session.network !== network) {
+        // Where and when it was last seen (the account page's list of sessions). Bookkeeping, not what the request asked for: a read must not wait for the write lock
         // (another process may hold it for a while) nor fail when that write cannot be made.
-        touchSession(app.db, session.id).catch((err: unknown) => request.log.debug({ err }, 'could not record the session as used'));
+        touchSession(app.db, session.id, network).catch((err: unknown) => request.log.debug({ err }, 'could not record the session as used'));
       }
       request.auth = { accountId: session.account_id, sessionId: session.id, via };
       return request.auth;

@@ -12,6 +12,7 @@ import { normalizeTimezone } from '@/lib/timezones';
 import { sleep } from '@/lib/utils';
 import { ACCOUNT_DELETED_REDIRECT_MS } from '../api/account-api';
 import { ApiTokensCard } from '../api-tokens/api-tokens-card';
+import { SessionsCard } from '../sessions/sessions-card';
 import { AccountInfoCard } from '../components/account-info-card';
 import { CalendarFeedCard } from '../components/calendar-feed-card';
 import { ChangePasswordCard } from '../components/change-password-card';
@@ -89,6 +90,7 @@ export default function AccountPage() {
           {hasApp && <ChangePasswordCard />}
           <CalendarFeedCard />
           <ImportExportCard />
+          <SessionsCard />
           <ApiTokensCard />
           <DeleteAccountCard onDeleted={() => void onDeleted()} />
         </div>
