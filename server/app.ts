@@ -26,6 +26,7 @@ import calendarFeedRoutes from './routes/calendar-feed/index.ts';
 import transferRoutes from './routes/transfer/index.ts';
 import tokenRoutes from './routes/tokens/index.ts';
 import sessionRoutes from './routes/sessions/index.ts';
+import twoFactorRoutes from './routes/two-factor/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -172,6 +173,7 @@ export async function buildApp({
   if (web) await app.register(transferRoutes);
   if (web) await app.register(tokenRoutes);
   if (web) await app.register(sessionRoutes);
+  if (web) await app.register(twoFactorRoutes);
   if (web) await app.register(emailRoutes);
   await app.register(discordPlugin);
   if (botPlugin) await app.register(botPlugin);

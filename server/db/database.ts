@@ -204,6 +204,27 @@ export interface KnownDevicesTable {
   last_used_at: Instant;
 }
 
+/** Two-factor codes of an account (migration 2026-11-27-012, docs/security.md). */
+export interface TwoFactorTable {
+  account_id: string;
+  /** The TOTP secret, base32. */
+  secret: string;
+  created_at: Instant;
+  /** Null while the setup waits for its first code. */
+  enabled_at: Instant | null;
+  /** The 30-second step of the last code accepted (no code is taken twice). */
+  last_step: number | null;
+}
+
+/** A single-use recovery code (migration 2026-11-27-012): only its SHA-256 is stored. */
+export interface RecoveryCodesTable {
+  id: string;
+  account_id: string;
+  code_hash: string;
+  created_at: Instant;
+  used_at: Instant | null;
+}
+
 /** A password-reset link (migration 2026-11-23-005): only the hash of its token is stored. */
 export interface PasswordResetTokensTable {
   token_hash: string;
@@ -230,7 +251,7 @@ export interface EmailAddressesTable {
 export interface EmailSendsTable {
   id: Generated<number>;
   account_id: string;
-  kind: 'reminder' | 'confirmation' | 'password_reset';
+  kind: 'reminder' | 'confirmation' | 'password_reset' | 'security_notice';
   created_at: Instant;
 }
 
@@ -296,6 +317,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   access_tokens: AccessTokensTable;
   known_devices: KnownDevicesTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 export type Account = Selectable<AccountsTable>;
