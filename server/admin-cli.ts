@@ -1,7 +1,7 @@
 /**
  * Administration from the server's shell (README "Administration"): `npm run admin -- <command>`.
  *
- *   accounts list|show|disable|enable|delete   the instance's accounts (server/admin/accounts.ts)
+ *   accounts list|show|disable|enable|delete|remove-2fa   the instance's accounts (server/admin/accounts.ts)
  *   stats                    accounts, reminders, the last day's deliveries, what waits
  *   doctor                   checks every setting against what it names, says how to fix it
  *   backup [file]            an online copy of the SQLite database (pg_dump on PostgreSQL)

@@ -26,6 +26,8 @@ import metricsRoutes from './routes/metrics/index.ts';
 import calendarFeedRoutes from './routes/calendar-feed/index.ts';
 import transferRoutes from './routes/transfer/index.ts';
 import tokenRoutes from './routes/tokens/index.ts';
+import sessionRoutes from './routes/sessions/index.ts';
+import twoFactorRoutes from './routes/two-factor/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -171,6 +173,8 @@ export async function buildApp({
   if (web) await app.register(calendarFeedRoutes);
   if (web) await app.register(transferRoutes);
   if (web) await app.register(tokenRoutes);
+  if (web) await app.register(sessionRoutes);
+  if (web) await app.register(twoFactorRoutes);
   if (web) await app.register(emailRoutes);
   await app.register(discordPlugin);
   if (web) await app.register(serverRoutes);

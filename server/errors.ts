@@ -89,6 +89,12 @@ export const ERROR_CODES = {
   TOKEN_SCOPE: 403,
   TOKEN_NOT_ALLOWED: 403,
   TOKEN_NOT_FOUND: 404,
+  SESSION_NOT_FOUND: 404,
+  TWO_FACTOR_ALREADY_ENABLED: 409,
+  TWO_FACTOR_NOT_STARTED: 409,
+  TWO_FACTOR_NOT_ENABLED: 409,
+  TWO_FACTOR_CODE_INVALID: 400,
+  TWO_FACTOR_TICKET_INVALID: 401,
   TOKEN_LIMIT: 409,
   // Servers (docs/servers.md): a server the account or the bot is not in; a member where managers only.
   SERVER_NOT_FOUND: 404,

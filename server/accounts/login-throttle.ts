@@ -6,24 +6,25 @@ import type { Executor } from '../repositories/executor.ts';
 import { deleteAttemptFailures, deleteAttemptFailuresBefore, insertAttemptFailures, listAttemptFailures, lockAttemptCounters } from '../repositories/shared-state.ts';
 
 /**
- * Throttling of password guesses (sign-in, change-password) that slows attackers without letting
- * a stranger lock the owner out. Failures are counted in a sliding window per (account, network),
- * per network and per account, where a network is the client's IPv4 address or its IPv6 /64.
+ * Throttling of password guesses (sign-in, change-password, two-factor codes) that slows
+ * attackers without letting a stranger lock the owner out (docs/security.md). Failures are counted
+ * in a sliding window per (account, network), per account, per network and per (account, known
+ * device), where a network is the client's IPv4 address or its IPv6 /64.
  *
- * - A network with no recent failure for an account is never refused for that account: the owner,
- *   signing in from anywhere they have not mistyped, always has their password checked.
- * - A network that has failed for an account is refused (429) while any of these holds:
- *   it has `maxFailuresPerPair` failures for the account; it has `maxFailuresPerIp` failures
- *   over all accounts; or the account is cooling down: after `accountFreeFailures` failures from
- *   anywhere, each further one holds the failing networks for a delay that doubles from
- *   `accountBaseDelayMs` up to `accountMaxDelayMs`, counted from the last failure. A delay, not
- *   a lock: it ends on its own, and refused attempts do not extend it.
- * - A network over its cap (a shared NAT with a guesser behind it) is still let through for
- *   accounts it has not failed on; the caller is told, so it can skip the timing-equalising hash
- *   for unknown emails (registration already says whether an email is taken) and a guesser spraying
- *   made-up names cannot burn CPU.
+ * - A network over its failure budget across all accounts (`networkFreeFailures`) is slowed for
+ *   every account: each further failure holds it for a delay that doubles from
+ *   `networkBaseDelayMs` up to `networkMaxDelayMs`, counted from its last failure. This is what
+ *   stops one address spraying a common password over many accounts.
+ * - A network that has failed for an account is also held while it has `maxFailuresPerPair`
+ *   failures for that account, or while the account is cooling down: after `accountFreeFailures`
+ *   failures from anywhere, each further one holds the failing networks for a delay that doubles
+ *   from `accountBaseDelayMs` up to `accountMaxDelayMs`, counted from the last failure.
+ * - The owner is never held: an attempt presenting a known-device cookie for the account (OWASP
+ *   "device cookies") is judged only on that device's own failures, and is let through until it
+ *   has `maxFailuresPerDevice` of them (then it is judged as any unknown browser).
+ * - Delays, not locks: they end on their own, and refused attempts do not extend them.
  * - An attempt counts as a failure from the moment it starts (parallel guesses see each other);
- *   a correct password forgives the failures of its own (account, network).
+ *   a correct password forgives the failures of its own (account, network) and device.
  *
  * Two stores behind `AttemptThrottle`: the database one the routes use (every instance sees the
  * same failures, and a restart forgets none), and a bounded in-memory one (lists are short and the
@@ -32,19 +33,25 @@ import { deleteAttemptFailures, deleteAttemptFailuresBefore, insertAttemptFailur
 export interface ThrottlePolicy {
   windowMs: number;
   maxFailuresPerPair: number;
-  maxFailuresPerIp: number;
   accountFreeFailures: number;
   accountBaseDelayMs: number;
   accountMaxDelayMs: number;
+  networkFreeFailures: number;
+  networkBaseDelayMs: number;
+  networkMaxDelayMs: number;
+  maxFailuresPerDevice: number;
 }
 
 export const DEFAULT_LOGIN_THROTTLE: ThrottlePolicy = {
   windowMs: 15 * 60 * 1000,
   maxFailuresPerPair: 5,
-  maxFailuresPerIp: 20,
   accountFreeFailures: 4,
   accountBaseDelayMs: 1000,
   accountMaxDelayMs: 15 * 60 * 1000,
+  networkFreeFailures: 10,
+  networkBaseDelayMs: 2000,
+  networkMaxDelayMs: 15 * 60 * 1000,
+  maxFailuresPerDevice: 10,
 };
 
 export interface AttemptKey {
@@ -52,15 +59,17 @@ export interface AttemptKey {
   account: string;
   /** The client address (request.ip). */
   ip: string;
+  /** The id of the known device the browser presented for this account, if any. */
+  device?: string | null;
 }
 
 export type AttemptGate =
-  | { allowed: false; retryAfterMs: number; reason: 'pair' | 'ip' | 'account' }
+  | { allowed: false; retryAfterMs: number; reason: 'pair' | 'network' | 'account' }
   | {
       allowed: true;
-      /** The network is over its own cap (let through because it has not failed on this account). */
-      ipOverCap: boolean;
-      /** The password was right: forgive this (account, network). */
+      /** Judged as the account's known device (its own budget), not as a stranger. */
+      knownDevice: boolean;
+      /** The password was right: forgive this (account, network) and device. */
       succeeded(): Promise<void>;
       /** The attempt could not be judged (a server error): do not count it. */
       abandon(): Promise<void>;
@@ -89,20 +98,31 @@ interface Failure {
   net: string;
 }
 
-/**
- * The three counters an attempt of `account` from `net` is counted under. JSON keeps the parts
- * apart whatever the account holds, in text PostgreSQL accepts (it refuses NUL characters).
- */
-function counterKeys(account: string, net: string) {
-  return { pairKey: `p${JSON.stringify([account, net])}`, accountKey: `a${JSON.stringify(account)}`, netKey: `n${JSON.stringify(net)}` };
+interface CounterKeys {
+  pairKey: string;
+  accountKey: string;
+  netKey: string;
+  deviceKey: string | null;
 }
 
-/** How long the failing networks of an account with `failures` recent failures are held. */
-function accountDelay(policy: ThrottlePolicy, failures: number): number {
-  const { accountFreeFailures, accountBaseDelayMs, accountMaxDelayMs } = policy;
-  if (failures <= accountFreeFailures) return 0;
-  const doublings = Math.min(failures - accountFreeFailures - 1, 40);
-  return Math.min(accountBaseDelayMs * 2 ** doublings, accountMaxDelayMs);
+/**
+ * The counters an attempt of `account` from `net` is counted under. JSON keeps the parts
+ * apart whatever the account holds, in text PostgreSQL accepts (it refuses NUL characters).
+ */
+function counterKeys(account: string, net: string, device: string | null | undefined): CounterKeys {
+  return {
+    pairKey: `p${JSON.stringify([account, net])}`,
+    accountKey: `a${JSON.stringify(account)}`,
+    netKey: `n${JSON.stringify(net)}`,
+    deviceKey: device ? `d${JSON.stringify([account, device])}` : null,
+  };
+}
+
+/** A delay that doubles from `base` up to `max` for each failure beyond `free`. */
+function progressiveDelay(free: number, base: number, max: number, failures: number): number {
+  if (failures <= free) return 0;
+  const doublings = Math.min(failures - free - 1, 40);
+  return Math.min(base * 2 ** doublings, max);
 }
 
 /**
@@ -116,20 +136,35 @@ function judgeAttempt(
   byAccount: readonly Pick<Failure, 't'>[],
   byNet: readonly Pick<Failure, 't'>[],
 ): Extract<AttemptGate, { allowed: false }> | null {
-  if (pair.length === 0) return null;
-  const { windowMs, maxFailuresPerPair, maxFailuresPerIp } = policy;
-  // When each hold ends, if nothing new happens; the attempt is allowed once the pair is clean,
-  // or once all three holds are over.
-  const pairFree = pair.length >= maxFailuresPerPair ? pair[pair.length - maxFailuresPerPair]!.t + windowMs : now;
-  const netFree = byNet.length >= maxFailuresPerIp ? byNet[byNet.length - maxFailuresPerIp]!.t + windowMs : now;
-  const delay = accountDelay(policy, byAccount.length);
-  const accountFree = delay > 0 ? byAccount[byAccount.length - 1]!.t + delay : now;
-  const clean = pair[pair.length - 1]!.t + windowMs;
-  const holdsEnd = Math.max(pairFree, netFree, accountFree);
-  const allowedAt = Math.min(clean, holdsEnd);
+  const { windowMs, maxFailuresPerPair } = policy;
+  // The network's own delay holds it for every account, failed on or not.
+  const netDelay = progressiveDelay(policy.networkFreeFailures, policy.networkBaseDelayMs, policy.networkMaxDelayMs, byNet.length);
+  const netFree = netDelay > 0 ? byNet[byNet.length - 1]!.t + netDelay : now;
+  // The holds of a network that has failed for this account: allowed once the pair is clean, or
+  // once both holds are over.
+  let pairAllowedAt = now;
+  let pairReason: 'pair' | 'account' = 'pair';
+  if (pair.length > 0) {
+    const pairFree = pair.length >= maxFailuresPerPair ? pair[pair.length - maxFailuresPerPair]!.t + windowMs : now;
+    const delay = progressiveDelay(policy.accountFreeFailures, policy.accountBaseDelayMs, policy.accountMaxDelayMs, byAccount.length);
+    const accountFree = delay > 0 ? byAccount[byAccount.length - 1]!.t + delay : now;
+    const clean = pair[pair.length - 1]!.t + windowMs;
+    pairAllowedAt = Math.min(clean, Math.max(pairFree, accountFree));
+    pairReason = pairFree >= accountFree ? 'pair' : 'account';
+  }
+  const allowedAt = Math.max(netFree, pairAllowedAt);
   if (allowedAt <= now) return null;
-  const reason = holdsEnd === pairFree ? 'pair' : holdsEnd === netFree ? 'ip' : 'account';
-  return { allowed: false, retryAfterMs: allowedAt - now, reason };
+  return { allowed: false, retryAfterMs: allowedAt - now, reason: netFree >= pairAllowedAt ? 'network' : pairReason };
+}
+
+/** Whether an attempt with a known device is judged on that device's own budget. */
+function deviceTrusted(policy: ThrottlePolicy, byDevice: readonly unknown[] | null): boolean {
+  return byDevice !== null && byDevice.length < policy.maxFailuresPerDevice;
+}
+
+/** The keys a failure is written under: a known device's failures do not spend the network's budget. */
+function failureKeys(keys: CounterKeys, trusted: boolean): string[] {
+  return trusted ? [keys.deviceKey!, keys.accountKey] : [keys.pairKey, keys.accountKey, keys.netKey];
 }
 
 const MAX_KEYS = 100_000;
@@ -137,13 +172,13 @@ const MAX_KEYS = 100_000;
 export class MemoryAttemptThrottle implements AttemptThrottle {
   private readonly lists = new Map<string, Failure[]>();
   private readonly policy: ThrottlePolicy;
-  /** Longest list worth keeping: every threshold and the delay's saturation point fit in it. */
+  /** Longest list worth keeping: every threshold and the delays' saturation points fit in it. */
   private readonly listCap: number;
 
   constructor(policy: Partial<ThrottlePolicy> = {}, private readonly clock: () => number = Date.now) {
     this.policy = { ...DEFAULT_LOGIN_THROTTLE, ...policy };
-    const { maxFailuresPerPair, maxFailuresPerIp, accountFreeFailures } = this.policy;
-    this.listCap = Math.max(64, maxFailuresPerPair, maxFailuresPerIp, accountFreeFailures + 40);
+    const { maxFailuresPerPair, maxFailuresPerDevice, accountFreeFailures, networkFreeFailures } = this.policy;
+    this.listCap = Math.max(64, maxFailuresPerPair, maxFailuresPerDevice, accountFreeFailures + 40, networkFreeFailures + 40);
   }
 
   /** Keys held (after dropping expired ones); for tests and metrics. */
@@ -152,25 +187,20 @@ export class MemoryAttemptThrottle implements AttemptThrottle {
     return this.lists.size;
   }
 
-  async begin({ account, ip }: AttemptKey): Promise<AttemptGate> {
+  async begin({ account, ip, device }: AttemptKey): Promise<AttemptGate> {
     const now = this.clock();
     const net = networkOf(ip);
-    const { maxFailuresPerIp } = this.policy;
-    const { pairKey, accountKey, netKey } = counterKeys(account, net);
-    const pair = this.recent(pairKey, now);
-    const byAccount = this.recent(accountKey, now);
-    const byNet = this.recent(netKey, now);
+    const keys = counterKeys(account, net, device);
+    const trusted = deviceTrusted(this.policy, keys.deviceKey ? this.recent(keys.deviceKey, now) : null);
+    if (!trusted) {
+      const refusal = judgeAttempt(this.policy, now, this.recent(keys.pairKey, now), this.recent(keys.accountKey, now), this.recent(keys.netKey, now));
+      if (refusal) return refusal;
+    }
 
-    const refusal = judgeAttempt(this.policy, now, pair, byAccount, byNet);
-    if (refusal) return refusal;
-
-    const ipOverCap = byNet.length >= maxFailuresPerIp;
     const failure: Failure = { t: now, account, net };
-    for (const [key, list] of [
-      [pairKey, pair],
-      [accountKey, byAccount],
-      [netKey, byNet],
-    ] as const) {
+    const written = failureKeys(keys, trusted);
+    for (const key of written) {
+      const list = this.recent(key, now);
       list.push(failure);
       if (list.length > this.listCap) list.splice(0, list.length - this.listCap);
       this.lists.set(key, list);
@@ -180,18 +210,19 @@ export class MemoryAttemptThrottle implements AttemptThrottle {
     let settled = false;
     return {
       allowed: true,
-      ipOverCap,
+      knownDevice: trusted,
       succeeded: async () => {
         if (settled) return;
         settled = true;
-        this.lists.delete(pairKey);
-        this.removeWhere(accountKey, (f) => f.net === net);
-        this.removeWhere(netKey, (f) => f.account === account);
+        this.lists.delete(keys.pairKey);
+        if (keys.deviceKey) this.lists.delete(keys.deviceKey);
+        this.removeWhere(keys.accountKey, (f) => f.net === net);
+        this.removeWhere(keys.netKey, (f) => f.account === account);
       },
       abandon: async () => {
         if (settled) return;
         settled = true;
-        for (const key of [pairKey, accountKey, netKey]) this.removeWhere(key, (f) => f === failure);
+        for (const key of written) this.removeWhere(key, (f) => f === failure);
       },
     };
   }
@@ -266,31 +297,34 @@ export class DatabaseAttemptThrottle implements AttemptThrottle {
     this.policy = { ...DEFAULT_LOGIN_THROTTLE, ...policy };
   }
 
-  async begin({ account, ip }: AttemptKey): Promise<AttemptGate> {
+  async begin({ account, ip, device }: AttemptKey): Promise<AttemptGate> {
     const now = this.clock();
     const net = networkOf(ip);
-    const keys = counterKeys(account, net);
+    const keys = counterKeys(account, net, device);
+    const all = [keys.pairKey, keys.accountKey, keys.netKey, ...(keys.deviceKey ? [keys.deviceKey] : [])];
     const sinceIso = new Date(now - this.policy.windowMs).toISOString();
     const attemptId = randomUUID();
     const judged = await this.db.transaction().execute(async (trx) => {
       // Parallel attempts on the same counters are judged one after the other, each seeing the
       // failures the others wrote: ten guesses sent at once are not all judged on the same count.
-      await lockAttemptCounters(trx, [keys.pairKey, keys.accountKey, keys.netKey]);
-      const rows = await listAttemptFailures(trx, [keys.pairKey, keys.accountKey, keys.netKey], sinceIso);
+      await lockAttemptCounters(trx, all);
+      const rows = await listAttemptFailures(trx, all, sinceIso);
       const of = (key: string) =>
         rows
           .filter((r) => r.key === key)
           .slice(-DB_LIST_CAP)
           .map((r) => ({ t: Date.parse(r.at) }));
-      const byNet = of(keys.netKey);
-      const refusal = judgeAttempt(this.policy, now, of(keys.pairKey), of(keys.accountKey), byNet);
-      if (refusal) return { refusal, ipOverCap: false };
+      const trusted = deviceTrusted(this.policy, keys.deviceKey ? of(keys.deviceKey) : null);
+      if (!trusted) {
+        const refusal = judgeAttempt(this.policy, now, of(keys.pairKey), of(keys.accountKey), of(keys.netKey));
+        if (refusal) return { refusal, trusted };
+      }
       const at = new Date(now).toISOString();
       await insertAttemptFailures(
         trx,
-        [keys.pairKey, keys.accountKey, keys.netKey].map((key) => ({ attempt_id: attemptId, key, account, net, at })),
+        failureKeys(keys, trusted).map((key) => ({ attempt_id: attemptId, key, account, net, at })),
       );
-      return { refusal: null, ipOverCap: byNet.length >= this.policy.maxFailuresPerIp };
+      return { refusal: null, trusted };
     });
     if (judged.refusal) return judged.refusal;
     if (now - this.lastPrune > 60_000) {
@@ -301,12 +335,13 @@ export class DatabaseAttemptThrottle implements AttemptThrottle {
     let settled = false;
     return {
       allowed: true,
-      ipOverCap: judged.ipOverCap,
+      knownDevice: judged.trusted,
       succeeded: async () => {
         if (settled) return;
         settled = true;
         await this.db.transaction().execute(async (trx) => {
           await deleteAttemptFailures(trx, { key: keys.pairKey });
+          if (keys.deviceKey) await deleteAttemptFailures(trx, { key: keys.deviceKey });
           await deleteAttemptFailures(trx, { key: keys.accountKey, net });
           await deleteAttemptFailures(trx, { key: keys.netKey, account });
         });

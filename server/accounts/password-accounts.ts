@@ -14,6 +14,7 @@ import {
   addIdentity,
   createAccount,
   findAccountByEmail,
+  findAccountById,
   findIdentity,
   isUniqueViolation,
   normalizeEmail,
@@ -24,6 +25,9 @@ import { revokeOtherSessions } from '../repositories/sessions.ts';
 import { revokeAllAccessTokens } from './access-tokens.ts';
 import { LONG_SESSION_MS, openSession, SHORT_SESSION_MS } from './sessions.ts';
 import { refuseDisabledAccount } from './account-status.ts';
+import { recognizeDevice, rememberDevice } from './known-devices.ts';
+import { checkSecondFactor, isTwoFactorEnabled } from './two-factor.ts';
+import type { SharedRecordStore } from '../coordination/shared-records.ts';
 
 const emailTaken = () => new AppError('EMAIL_TAKEN', 'An account with this email already exists');
 
@@ -72,17 +76,39 @@ export interface SignInInput {
   userAgent: string | undefined;
   /** The dashboard's language: taken by an account that has none yet. */
   language: Language | null;
+  /** The browser's known-device cookie (known-devices.ts), if it sent one. */
+  deviceToken: string | undefined;
 }
+
+/** A password accepted for an account with two-factor codes: waiting for its code (5 minutes). */
+export interface PendingSignIn {
+  accountId: string;
+  rememberMe: boolean;
+  /** The known device recognised with the password: the code is judged on its budget too. */
+  device: string | null;
+}
+
+export type PendingSignIns = SharedRecordStore<PendingSignIn>;
+export const PENDING_SIGN_IN_TTL_MS = 5 * 60 * 1000;
+
+export type SignInResult =
+  | { status: 'signed_in'; account: Account; token: string; session: Session; deviceToken: string }
+  | { status: 'two_factor_required'; ticket: string };
 
 /**
  * Checks the password, slowed down by the throttle after failures (429 RATE_LIMITED with
- * `retry_after_seconds`), and opens a session of 24 hours, or 30 days with "remember me".
+ * `retry_after_seconds`, answered before the password is hashed), and opens a session of 24
+ * hours, or 30 days with "remember me". Answers the known-device token the browser keeps. An
+ * account with two-factor codes gets a ticket instead, for completeTwoFactorSignIn.
  */
-export async function signInWithPassword(db: DB, throttle: AttemptThrottle, input: SignInInput): Promise<{ account: Account; token: string; session: Session }> {
+export async function signInWithPassword(db: DB, throttle: AttemptThrottle, input: SignInInput, pending: PendingSignIns): Promise<SignInResult> {
   const email = input.email.trim();
   if (!email || !input.password) throw new AppError('VALIDATION_FAILED', 'Email and password are required');
+  const emailKey = normalizeEmail(email);
+  // The owner's own browser is judged on its own budget: strangers' failures never hold it back.
+  const device = await recognizeDevice(db, input.deviceToken, emailKey);
   // Counted as a failure from here on unless the password turns out right (see login-throttle.ts).
-  const gate = await throttle.begin({ account: normalizeEmail(email), ip: input.ip });
+  const gate = await throttle.begin({ account: emailKey, ip: input.ip, device });
   if (!gate.allowed) throw attemptRefused(gate.retryAfterMs, 'Too many failed sign-in attempts.');
   let account: Account | undefined;
   let valid = false;
@@ -90,9 +116,9 @@ export async function signInWithPassword(db: DB, throttle: AttemptThrottle, inpu
     account = await findAccountByEmail(db, email);
     const identity = account ? await findIdentity(db, account.id, 'app') : undefined;
     if (identity?.password_hash) valid = await verifyPassword(identity.password_hash, input.password);
-    // Unknown emails cost a hash too (same timing), except from a network over its failure cap:
-    // there a guesser spraying made-up names would only burn CPU.
-    else if (!gate.ipOverCap) await burnPasswordCheck(input.password);
+    // Unknown emails cost a hash too, so the answer's timing does not tell which emails have an
+    // account (a network spraying made-up names is slowed by the throttle before reaching here).
+    else await burnPasswordCheck(input.password);
   } catch (err) {
     await gate.abandon();
     throw err;
@@ -105,8 +131,42 @@ export async function signInWithPassword(db: DB, throttle: AttemptThrottle, inpu
     await updateAccount(db, account.id, { locale: input.language });
     account = { ...account, locale: input.language };
   }
-  const { token, session } = await openSession(db, account.id, input.rememberMe ? LONG_SESSION_MS : SHORT_SESSION_MS, input.userAgent);
-  return { account, token, session };
+  if (await isTwoFactorEnabled(db, account.id)) {
+    return { status: 'two_factor_required', ticket: await pending.create({ accountId: account.id, rememberMe: input.rememberMe, device }) };
+  }
+  return finishSignIn(db, account, input.rememberMe, input);
+}
+
+async function finishSignIn(db: DB, account: Account, rememberMe: boolean, from: { userAgent: string | undefined; ip: string; deviceToken: string | undefined }) {
+  const { token, session } = await openSession(db, account.id, rememberMe ? LONG_SESSION_MS : SHORT_SESSION_MS, from.userAgent, from.ip);
+  const deviceToken = await rememberDevice(db, account.id, from.deviceToken);
+  return { status: 'signed_in' as const, account, token, session, deviceToken };
+}
+
+export interface TwoFactorSignInInput {
+  ticket: string;
+  code: string;
+  ip: string;
+  userAgent: string | undefined;
+  deviceToken: string | undefined;
+  now?: number;
+}
+
+/**
+ * The second step of a password sign-in with two-factor codes: the ticket of the accepted
+ * password and a current code (or a recovery code). Wrong codes are throttled; the ticket
+ * stays usable until it expires, and is used up by the right code.
+ */
+export async function completeTwoFactorSignIn(db: DB, throttle: AttemptThrottle, pending: PendingSignIns, input: TwoFactorSignInInput) {
+  const expired = () => new AppError('TWO_FACTOR_TICKET_INVALID', 'This sign-in has expired. Enter your password again.');
+  const signIn = await pending.peek(input.ticket);
+  if (!signIn) throw expired();
+  await checkSecondFactor(db, throttle, { accountId: signIn.accountId, code: input.code, ip: input.ip, device: signIn.device, now: input.now });
+  if (!(await pending.take(input.ticket))) throw expired();
+  const account = await findAccountById(db, signIn.accountId);
+  if (!account) throw expired();
+  refuseDisabledAccount(account);
+  return finishSignIn(db, account, signIn.rememberMe, input);
 }
 
 /** Renames the account and its app identity. */

@@ -1,4 +1,5 @@
 import { closeAccount } from '../accounts/profile.ts';
+import { removeTwoFactor } from '../accounts/two-factor.ts';
 import type { DB } from '../db/connection.ts';
 import { nowIso } from '../lib/ids.ts';
 import { type AdminAccountRow, findAccountsByKey, listAccountsWithCounts, setAccountDisabledAt } from '../repositories/admin.ts';
@@ -57,11 +58,11 @@ const describe = (a: AdminAccountRow) =>
   ].join('\n');
 
 export const ACCOUNTS_USAGE =
-  'accounts list [--limit N] [--offset N] | accounts show <account> | accounts disable <account> | accounts enable <account> | accounts delete <account> --yes';
+  'accounts list [--limit N] [--offset N] | accounts show <account> | accounts disable <account> | accounts enable <account> | accounts delete <account> --yes | accounts remove-2fa <account> --yes';
 
 export async function accountsCommand(db: DB, args: string[], flags: { limit?: string; offset?: string; yes?: boolean }): Promise<CommandResult> {
   const [action, key, ...extra] = args;
-  const needsKey = ['show', 'disable', 'enable', 'delete'].includes(action ?? '');
+  const needsKey = ['show', 'disable', 'enable', 'delete', 'remove-2fa'].includes(action ?? '');
   if (!action || (needsKey && (!key || extra.length > 0)) || (!needsKey && action !== 'list') || (action === 'list' && args.length > 1)) {
     throw new AdminFailure(`Usage: npm run admin -- ${ACCOUNTS_USAGE}`, 2, 'USAGE');
   }
@@ -91,6 +92,23 @@ export async function accountsCommand(db: DB, args: string[], flags: { limit?: s
   if (action === 'enable') {
     const account = await enableAccount(db, key!);
     return done(`Enabled ${account.username} (${account.id}): it can sign in and its reminders fire again.`, { account });
+  }
+  if (action === 'remove-2fa') {
+    // For an owner who lost their phone and their recovery codes: docs/security.md says to check
+    // who asks offline first. Their password still protects the account; they can set codes up again.
+    const account = await resolveAccount(db, key!);
+    if (!flags.yes) {
+      throw new AdminFailure(
+        `This turns two-factor codes off for ${account.username} (${account.id}): signing in will ask for the password only. Check who is asking first (docs/security.md), then run it again with --yes.`,
+        2,
+        'CONFIRMATION_REQUIRED',
+      );
+    }
+    const removed = await removeTwoFactor(db, account.id);
+    return done(
+      removed ? `Removed two-factor codes from ${account.username} (${account.id}).` : `${account.username} (${account.id}) had no two-factor codes.`,
+      { account, removed },
+    );
   }
   const account = await resolveAccount(db, key!);
   if (!flags.yes) {

@@ -59,6 +59,8 @@ export interface SessionsTable {
   expires_at: Instant;
   last_used_at: Instant | null;
   user_agent: string | null;
+  /** Where it was last seen: an IPv4 address or an IPv6 /64 (migration 2026-11-27-011). */
+  network: string | null;
 }
 
 export type RecurrenceType = 'ONCE' | 'YEARLY' | 'MONTHLY' | 'WEEKLY' | 'DAILY' | 'HOURLY' | 'WORKDAYS' | 'WEEKEND';
@@ -199,6 +201,36 @@ export interface AccessTokensTable {
   last_used_at: Instant | null;
 }
 
+/** A browser known for an account (migration 2026-11-27-010, docs/security.md): only the hash of its cookie's token is stored. */
+export interface KnownDevicesTable {
+  id: string;
+  account_id: string;
+  token_hash: string;
+  created_at: Instant;
+  last_used_at: Instant;
+}
+
+/** Two-factor codes of an account (migration 2026-11-27-012, docs/security.md). */
+export interface TwoFactorTable {
+  account_id: string;
+  /** The TOTP secret, base32. */
+  secret: string;
+  created_at: Instant;
+  /** Null while the setup waits for its first code. */
+  enabled_at: Instant | null;
+  /** The 30-second step of the last code accepted (no code is taken twice). */
+  last_step: number | null;
+}
+
+/** A single-use recovery code (migration 2026-11-27-012): only its SHA-256 is stored. */
+export interface RecoveryCodesTable {
+  id: string;
+  account_id: string;
+  code_hash: string;
+  created_at: Instant;
+  used_at: Instant | null;
+}
+
 /** A password-reset link (migration 2026-11-23-005): only the hash of its token is stored. */
 export interface PasswordResetTokensTable {
   token_hash: string;
@@ -225,7 +257,7 @@ export interface EmailAddressesTable {
 export interface EmailSendsTable {
   id: Generated<number>;
   account_id: string;
-  kind: 'reminder' | 'confirmation' | 'password_reset';
+  kind: 'reminder' | 'confirmation' | 'password_reset' | 'security_notice';
   created_at: Instant;
 }
 
@@ -327,6 +359,9 @@ export interface Database {
   access_tokens: AccessTokensTable;
   server_settings: ServerSettingsTable;
   server_audit: ServerAuditTable;
+  known_devices: KnownDevicesTable;
+  two_factor: TwoFactorTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -100,3 +100,17 @@ export function passwordResetMail(lang: Language, email: string, link: string): 
     html: page(lang, [`<p>${escapeHtml(intro)}</p>`, button(link, action), small(validity), small(ignore)].join('')),
   };
 }
+
+export type SecurityChange = 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled';
+
+/** A change to how the account signs in (docs/security.md): what changed, and what to do if it was not its owner. */
+export function securityNoticeMail(lang: Language, email: string, change: SecurityChange): MailContent {
+  const [subject, body] =
+    change === 'password_changed'
+      ? [mt(lang, 'security.subjectPasswordChanged'), mt(lang, 'security.passwordChanged', { email })]
+      : change === 'two_factor_enabled'
+        ? [mt(lang, 'security.subjectTwoFactorEnabled'), mt(lang, 'security.twoFactorEnabled', { email })]
+        : [mt(lang, 'security.subjectTwoFactorDisabled'), mt(lang, 'security.twoFactorDisabled', { email })];
+  const notYou = mt(lang, 'security.notYou');
+  return { subject, text: [body, '', notYou].join('\n'), html: page(lang, [`<p>${escapeHtml(body)}</p>`, small(notYou)].join('')) };
+}

@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
 import { authenticateAccessToken, checkTokenScope, isAccessToken, type TokenScope } from '../accounts/access-tokens.ts';
-import { attemptRefused } from '../accounts/login-throttle.ts';
+import { attemptRefused, networkOf } from '../accounts/login-throttle.ts';
+import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_TTL_MS } from '../accounts/known-devices.ts';
 import { RateWindow } from '../coordination/rate-window.ts';
 import { deleteExpiredSessions, findLiveSessionByToken, touchSession } from '../repositories/sessions.ts';
 
@@ -32,6 +33,8 @@ declare module 'fastify' {
     readSession(request: FastifyRequest): Promise<AuthContext | null>;
     setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date): void;
     clearSessionCookie(reply: FastifyReply): void;
+    /** The known-device cookie (docs/security.md): sent only to the sign-in routes, for a year. */
+    setKnownDeviceCookie(reply: FastifyReply, token: string): void;
     /** Every route registered after this plugin and the token scope it asks for (null: tokens refused). */
     routeTokenAccess(): ReadonlyArray<RouteTokenAccess>;
   }
@@ -109,10 +112,11 @@ export default fp(
       if (via === 'cookie' && !SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
         throw new AppError('CSRF_REJECTED', 'Cross-site request refused. Reload the page and try again.');
       }
-      if (!session.last_used_at || Date.now() - Date.parse(session.last_used_at) > TOUCH_INTERVAL_MS) {
-        // Bookkeeping, not what the request asked for: a read must not wait for the write lock
+      const network = networkOf(request.ip);
+      if (!session.last_used_at || Date.now() - Date.parse(session.last_used_at) > TOUCH_INTERVAL_MS || session.network !== network) {
+        // Where and when it was last seen (the account page's list of sessions). Bookkeeping, not what the request asked for: a read must not wait for the write lock
         // (another process may hold it for a while) nor fail when that write cannot be made.
-        touchSession(app.db, session.id).catch((err: unknown) => request.log.debug({ err }, 'could not record the session as used'));
+        touchSession(app.db, session.id, network).catch((err: unknown) => request.log.debug({ err }, 'could not record the session as used'));
       }
       request.auth = { accountId: session.account_id, sessionId: session.id, via };
       return request.auth;
@@ -140,6 +144,10 @@ export default fp(
     });
     app.decorate('clearSessionCookie', (reply: FastifyReply) => {
       reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+    });
+
+    app.decorate('setKnownDeviceCookie', (reply: FastifyReply, token: string) => {
+      reply.setCookie(KNOWN_DEVICE_COOKIE, token, { path: '/api/auth', httpOnly: true, sameSite: 'lax', secure, expires: new Date(Date.now() + KNOWN_DEVICE_TTL_MS) });
     });
 
     const sweep = setInterval(() => {

@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import botPlugin from '../../bot/plugin.ts';
 import { buildApp } from '../../server/app.ts';
 import { type Config, loadConfig } from '../../server/config.ts';
+import { DEFAULT_LOGIN_THROTTLE } from '../../server/accounts/login-throttle.ts';
 import { releaseTestDatabase, testDatabaseUrl } from './test-database.ts';
 
 export interface TestServer {
@@ -29,7 +30,10 @@ export async function startTestServer(
   const config = loadConfig(
     { PORT: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...options.env, DATABASE_URL: options.databaseUrl ?? (await testDatabaseUrl(dir)) },
     // The loop on the test's own thread unless a test asks for the worker: tests swap senders and step it.
-    { serveWeb: false, schedulerMode: 'inline', ...options.overrides },
+    // Every test signs in from 127.0.0.1: the network's failure budget (docs/security.md) is set
+    // out of reach unless a test sets the throttle itself, so the wrong passwords of one test do
+    // not slow the sign-ins of the next.
+    { serveWeb: false, schedulerMode: 'inline', loginThrottle: { ...DEFAULT_LOGIN_THROTTLE, networkFreeFailures: 1_000_000 }, ...options.overrides },
   );
   const app = await buildApp({ config, logger: false, botPlugin });
   await app.listen({ port: 0, host: '127.0.0.1' });

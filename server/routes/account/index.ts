@@ -5,6 +5,7 @@ import { type AttemptThrottle, DatabaseAttemptThrottle } from '../../accounts/lo
 import { changeEmail, changePassword, changeUsername } from '../../accounts/password-accounts.ts';
 import { closeAccount, loadProfile, setAccountLanguage, setAccountTimeZone, signInMethods } from '../../accounts/profile.ts';
 import { errorResponses, Nullable, Ok } from '../../schemas/common.ts';
+import { notifySecurityChange } from '../../accounts/security-notices.ts';
 import { accountLanguage, LANGUAGES } from '../../lib/language.ts';
 
 export const AccountResponse = Type.Object({
@@ -92,6 +93,7 @@ const account: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { accountId, sessionId } = request.auth!;
       await changePassword(app.db, passwordThrottle, { accountId, sessionId, current: request.body.current_password, next: request.body.new_password, ip: request.ip });
+      await notifySecurityChange({ db: app.db, mail: app.mail, log: request.log }, accountId, 'password_changed');
       return { ok: true };
     },
   );

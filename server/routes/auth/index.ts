@@ -2,8 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from '@sinclair/typebox';
 import type { Account, Session } from '../../db/database.ts';
 import { type AttemptThrottle, DatabaseAttemptThrottle } from '../../accounts/login-throttle.ts';
-import { signInWithPassword, signUpWithPassword } from '../../accounts/password-accounts.ts';
+import {
+  completeTwoFactorSignIn,
+  PENDING_SIGN_IN_TTL_MS,
+  type PendingSignIn,
+  type PendingSignIns,
+  signInWithPassword,
+  signUpWithPassword,
+} from '../../accounts/password-accounts.ts';
+import { SharedRecordStore } from '../../coordination/shared-records.ts';
 import { closeSession } from '../../accounts/sessions.ts';
+import { KNOWN_DEVICE_COOKIE } from '../../accounts/known-devices.ts';
 import { errorResponses, Nullable, Ok } from '../../schemas/common.ts';
 import { accountLanguage, LANGUAGES, namedLanguage } from '../../lib/language.ts';
 
@@ -48,8 +57,19 @@ export const presentLogin = (account: Account, token: string, session: Session):
   language: accountLanguage(account.locale),
 });
 
+export const TwoFactorRequired = Type.Object({
+  two_factor_required: Type.Literal(true),
+  ticket: Type.String({ description: 'Send it with a code to POST /api/auth/two-factor within 5 minutes.' }),
+});
+
+const TwoFactorBody = Type.Object({
+  ticket: Type.String({ maxLength: 100 }),
+  code: Type.String({ maxLength: 40, description: 'The 6-digit code of the authenticator app, or a recovery code.' }),
+});
+
 const auth: FastifyPluginAsyncTypebox = async (app) => {
   const throttle: AttemptThrottle = new DatabaseAttemptThrottle(app.db, app.config.loginThrottle);
+  const pending: PendingSignIns = new SharedRecordStore<PendingSignIn>(app.db, 'two_factor_sign_in', PENDING_SIGN_IN_TTL_MS);
 
   app.post(
     '/api/auth/register',
@@ -63,20 +83,41 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/auth/login',
-    { schema: { body: LoginBody, response: { 200: LoginResponse, ...errorResponses } } },
+    { schema: { body: LoginBody, response: { 200: Type.Union([LoginResponse, TwoFactorRequired]), ...errorResponses } } },
     async (request, reply) => {
-      const { account, token, session } = await signInWithPassword(app.db, throttle, {
+      const result = await signInWithPassword(
+        app.db,
+        throttle,
+        {
         email: request.body.email,
         password: request.body.password,
         rememberMe: request.body.remember_me === true,
         ip: request.ip,
         userAgent: request.headers['user-agent'],
         language: namedLanguage(request.headers['accept-language']),
-      });
-      app.setSessionCookie(reply, token, new Date(session.expires_at));
-      return presentLogin(account, token, session);
+        deviceToken: request.cookies[KNOWN_DEVICE_COOKIE],
+        },
+        pending,
+      );
+      if (result.status === 'two_factor_required') return { two_factor_required: true as const, ticket: result.ticket };
+      app.setSessionCookie(reply, result.token, new Date(result.session.expires_at));
+      app.setKnownDeviceCookie(reply, result.deviceToken);
+      return presentLogin(result.account, result.token, result.session);
     },
   );
+
+  app.post('/api/auth/two-factor', { schema: { body: TwoFactorBody, response: { 200: LoginResponse, ...errorResponses } } }, async (request, reply) => {
+    const { account, token, session, deviceToken } = await completeTwoFactorSignIn(app.db, throttle, pending, {
+      ticket: request.body.ticket,
+      code: request.body.code,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+      deviceToken: request.cookies[KNOWN_DEVICE_COOKIE],
+    });
+    app.setSessionCookie(reply, token, new Date(session.expires_at));
+    app.setKnownDeviceCookie(reply, deviceToken);
+    return presentLogin(account, token, session);
+  });
 
   app.post('/api/auth/logout', { schema: { response: { 200: Ok, ...errorResponses } } }, async (request, reply) => {
     // Logging out must work with an expired or unknown token too: the client clears its state either way.

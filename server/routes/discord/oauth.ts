@@ -83,7 +83,7 @@ const discordOAuth: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   async function startSession(request: FastifyRequest, reply: FastifyReply, account: Account) {
-    const { token, session } = await openSession(app.db, account.id, LONG_SESSION_MS, request.headers['user-agent']);
+    const { token, session } = await openSession(app.db, account.id, LONG_SESSION_MS, request.headers['user-agent'], request.ip);
     app.setSessionCookie(reply, token, new Date(session.expires_at));
     return presentLogin(account, token, session);
   }

@@ -1,9 +1,10 @@
 /**
  * The failed-password throttle (server/accounts/login-throttle.ts), driven with a fake clock.
- * Policy: failures count per (account, network), per network and per account. A network with no
- * recent failure for an account is never refused for it; a network that has failed is held by
- * its own cap, by its network's cap, and by a delay that grows with the account's failures from
- * everywhere (not a lock: it ends a fixed time after the last failure).
+ * Policy: failures count per (account, network), per network, per account and per known device.
+ * A network over its budget is slowed for every account; a network that has failed for an account
+ * is held by its own cap and by a delay that grows with the account's failures from everywhere;
+ * a known device is judged on its own budget only (not locks: delays end a fixed time after the
+ * last failure).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../../server/db/connection.ts';
@@ -56,14 +57,17 @@ const refusedFor = (gate: AttemptGate) => (gate.allowed ? 0 : gate.retryAfterMs)
 describe.each(['memory', 'database'] as const)('login throttle policy (%s store)', (store) => {
   const harness = (policy: Partial<ThrottlePolicy> = {}) => harnessOf(policy, store);
 
-  it('the defaults: 15-minute window, 5 per (account, network), 20 per network, delays after 4 account failures from 1 s to 15 min', () => {
+  it('the defaults: 15-minute window, 5 per (account, network), delays after 4 account failures from 1 s and after 10 network failures from 2 s, up to 15 min; 10 per known device', () => {
     expect(DEFAULT_LOGIN_THROTTLE).toEqual({
       windowMs: 15 * MIN,
       maxFailuresPerPair: 5,
-      maxFailuresPerIp: 20,
       accountFreeFailures: 4,
       accountBaseDelayMs: 1000,
       accountMaxDelayMs: 15 * MIN,
+      networkFreeFailures: 10,
+      networkBaseDelayMs: 2000,
+      networkMaxDelayMs: 15 * MIN,
+      maxFailuresPerDevice: 10,
     });
   });
 
@@ -112,22 +116,46 @@ describe.each(['memory', 'database'] as const)('login throttle policy (%s store)
     expect((await h.succeed(acct, '10.0.0.1')).allowed).toBe(true);
   });
 
-  it('a network over its cap is still let through for accounts it has not failed on, and only for those', async () => {
-    const h = harness({ maxFailuresPerIp: 4 });
+  it('a network over its budget is slowed for every account, failed on or not, progressively (password spraying)', async () => {
+    const h = harness({ networkFreeFailures: 4, networkBaseDelayMs: 1000, networkMaxDelayMs: 8000, accountFreeFailures: 100 });
     const nat = '100.64.1.1';
-    for (let i = 0; i < 4; i++) expect((await h.fail(`stranger${i}@example.com`, nat)).allowed).toBe(true);
-    // stranger0 failed from here: held until the network is under its cap again (oldest + 15 min).
-    h.advance(MIN);
-    expect(await h.fail('stranger0@example.com', nat)).toMatchObject({ allowed: false, retryAfterMs: 14 * MIN, reason: 'ip' });
-    // A colleague behind the same NAT, no failures from it: let through, flagged.
-    const colleague = await h.throttle.begin({ account: 'colleague@example.com', ip: nat });
-    expect(colleague).toMatchObject({ allowed: true, ipOverCap: true });
-    if (colleague.allowed) await colleague.succeeded();
-    // Once the colleague has failed from here too, they are held like everyone else on it.
-    expect((await h.fail('newcomer@example.com', nat)).allowed).toBe(true);
-    expect((await h.fail('newcomer@example.com', nat)).allowed).toBe(false);
-    // Another network is not affected.
-    expect(await h.throttle.begin({ account: 'stranger0@example.com', ip: '100.64.1.2' })).toMatchObject({ allowed: true, ipOverCap: false });
+    for (let i = 0; i < 5; i++) expect((await h.fail(`stranger${i}@example.com`, nat)).allowed).toBe(true);
+    // 5 failures, 1 over the budget: 1 s after the last one, for an account never tried from here too.
+    expect(await h.fail('colleague@example.com', nat)).toMatchObject({ allowed: false, retryAfterMs: 1000, reason: 'network' });
+    const delays: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      h.advance(refusedFor(await h.fail(`next${i}@example.com`, nat)));
+      expect((await h.fail(`next${i}@example.com`, nat)).allowed).toBe(true);
+      delays.push(refusedFor(await h.fail('colleague@example.com', nat)));
+    }
+    expect(delays).toEqual([2000, 4000, 8000, 8000, 8000]);
+    // Refused attempts do not extend the delay; another network is not affected.
+    for (let i = 0; i < 20; i++) await h.fail(`more${i}@example.com`, nat);
+    expect(refusedFor(await h.fail('colleague@example.com', nat))).toBe(8000);
+    expect((await h.fail('stranger0@example.com', '100.64.1.2')).allowed).toBe(true);
+  });
+
+  it('a known device is judged on its own budget: never slowed by its network or its account, until it fails too often itself', async () => {
+    const h = harness({ networkFreeFailures: 2, maxFailuresPerPair: 2, accountFreeFailures: 1, maxFailuresPerDevice: 3 });
+    const nat = '100.64.2.2';
+    const owner = 'owner@example.com';
+    for (let i = 0; i < 10; i++) await h.fail(i % 2 ? owner : `sprayed${i}@example.com`, nat);
+    expect((await h.fail(owner, nat)).allowed).toBe(false);
+    // The owner's browser: let through at once, flagged.
+    const known = await h.throttle.begin({ account: owner, ip: nat, device: 'device-1' });
+    expect(known).toMatchObject({ allowed: true, knownDevice: true });
+    // Without it, the same account from the same network is still held.
+    expect((await h.throttle.begin({ account: owner, ip: nat })).allowed).toBe(false);
+    // Its failures (the first one above, and two more) spend its own budget: then it is a stranger.
+    expect((await h.throttle.begin({ account: owner, ip: nat, device: 'device-1' })).allowed).toBe(true);
+    expect((await h.throttle.begin({ account: owner, ip: nat, device: 'device-1' })).allowed).toBe(true);
+    expect((await h.throttle.begin({ account: owner, ip: nat, device: 'device-1' })).allowed).toBe(false);
+    // A success from a known device forgives its own failures.
+    h.advance(15 * MIN);
+    const again = await h.throttle.begin({ account: owner, ip: nat, device: 'device-1' });
+    expect(again).toMatchObject({ allowed: true, knownDevice: true });
+    if (again.allowed) await again.succeeded();
+    for (let i = 0; i < 3; i++) expect((await h.throttle.begin({ account: owner, ip: nat, device: 'device-1' })).allowed).toBe(true);
   });
 
   it('a success forgives the failures of its own (account, network) only', async () => {
@@ -168,11 +196,11 @@ describe.each(['memory', 'database'] as const)('login throttle policy (%s store)
   });
 
   it('everything ages out after the window', async () => {
-    const h = harness({ maxFailuresPerIp: 3 });
+    const h = harness({ networkFreeFailures: 3 });
     for (let i = 0; i < 30; i++) await h.fail(`x${i % 3}@example.com`, '192.0.2.10');
     expect((await h.fail('x0@example.com', '192.0.2.10')).allowed).toBe(false);
     h.advance(15 * MIN);
-    expect(await h.throttle.begin({ account: 'x0@example.com', ip: '192.0.2.10' })).toMatchObject({ allowed: true, ipOverCap: false });
+    expect(await h.throttle.begin({ account: 'x0@example.com', ip: '192.0.2.10' })).toMatchObject({ allowed: true, knownDevice: false });
     if (h.throttle instanceof MemoryAttemptThrottle) expect(h.throttle.size).toBeLessThanOrEqual(3);
     else {
       // The expired rows were deleted (at most once a minute, on an attempt): only the last attempt's 3 rows are left.

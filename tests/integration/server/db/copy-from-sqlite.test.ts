@@ -76,6 +76,7 @@ const TABLES = [
   'attempt_failures',
   'idempotency_keys',
   'access_tokens',
+  'known_devices',
 ];
 
 beforeAll(async () => {
@@ -166,7 +167,7 @@ describe('npm run admin -- copy-from-sqlite', () => {
         });
         const got = await pg.db.selectFrom(table as 'accounts').selectAll().execute();
         expect(sortRows(got as Record<string, unknown>[]), table).toEqual(sortRows(want));
-        if (['accounts', 'sessions', 'reminders', 'destinations', 'deliveries', 'delivery_attempts', 'attempt_failures', 'idempotency_keys', 'access_tokens'].includes(table)) {
+        if (['accounts', 'sessions', 'reminders', 'destinations', 'deliveries', 'delivery_attempts', 'attempt_failures', 'idempotency_keys', 'access_tokens', 'known_devices'].includes(table)) {
           expect(got.length, table).toBeGreaterThan(0);
         }
       }

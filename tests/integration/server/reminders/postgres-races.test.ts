@@ -61,7 +61,7 @@ const body = { date: '2031-05-01', time: '09:00', message: 'raced', recurrence: 
 
 describe('read-then-writes racing on two instances', () => {
   it('login throttle: parallel guesses are judged one after the other (advisory locks on the counters)', async () => {
-    const policy = { maxFailuresPerPair: 2, accountFreeFailures: 100, maxFailuresPerIp: 100 };
+    const policy = { maxFailuresPerPair: 2, accountFreeFailures: 100, networkFreeFailures: 100 };
     const throttle = (h: DatabaseHandle) => new DatabaseAttemptThrottle(h.db, policy);
     const key = { account: `${randomUUID()}@example.com`, ip: '203.0.113.7' };
     // One wrong guess already: one more may be judged, then the pair is held.

@@ -458,6 +458,15 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
     60,
   ],
   ['DELETE /api/tokens/:id', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((id) => queryRoute('DELETE', `/api/tokens/${enc(id)}`, {})), 30],
+  // Sessions (docs/security.md): never A's other sessions signed out (notA), and made-up ids only.
+  ['GET /api/sessions', queryRoute('GET', '/api/sessions', { x: nasty }), 20],
+  ['DELETE /api/sessions/:id', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((id) => queryRoute('DELETE', `/api/sessions/${enc(id)}`, {})), 30],
+  ['POST /api/sessions/sign-out-others', bodyRoute('POST', '/api/sessions/sign-out-others', { x: nasty }, notA), 20],
+  ['GET /api/account/two-factor', queryRoute('GET', '/api/account/two-factor', { x: nasty }), 20],
+  ['POST /api/account/two-factor/setup', bodyRoute('POST', '/api/account/two-factor/setup', { x: nasty }), 20],
+  ['POST /api/account/two-factor/enable', bodyRoute('POST', '/api/account/two-factor/enable', { code: oneOfOr(fc.oneof(fc.stringMatching(/^\d{6}$/), fc.string({ maxLength: 50 }))) }), 40],
+  ['POST /api/account/two-factor/disable', bodyRoute('POST', '/api/account/two-factor/disable', { code: oneOfOr(fc.oneof(fc.stringMatching(/^\d{6}$/), fc.string({ maxLength: 50 }))) }), 40],
+  ['POST /api/auth/two-factor', bodyRoute('POST', '/api/auth/two-factor', { ticket: oneOfOr(fc.string({ maxLength: 120 })), code: oneOfOr(fc.string({ maxLength: 50 })) }), 40],
   // The generated API reference and its reader's files.
   ['GET /api/openapi.json', queryRoute('GET', '/api/openapi.json', { x: nasty }), 10],
   ['GET /api/docs', queryRoute('GET', '/api/docs', { x: nasty }), 10],

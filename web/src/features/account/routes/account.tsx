@@ -12,6 +12,8 @@ import { normalizeTimezone } from '@/lib/timezones';
 import { sleep } from '@/lib/utils';
 import { ACCOUNT_DELETED_REDIRECT_MS } from '../api/account-api';
 import { ApiTokensCard } from '../api-tokens/api-tokens-card';
+import { SessionsCard } from '../sessions/sessions-card';
+import { TwoFactorCard } from '../two-factor/two-factor-card';
 import { AccountInfoCard } from '../components/account-info-card';
 import { CalendarFeedCard } from '../components/calendar-feed-card';
 import { ChangePasswordCard } from '../components/change-password-card';
@@ -87,8 +89,10 @@ export default function AccountPage() {
           <TimezoneCard timezone={timezone} onUpdated={onUpdated} />
           <IdentitiesCard account={account} capabilities={capabilities} />
           {hasApp && <ChangePasswordCard />}
+          {hasApp && <TwoFactorCard />}
           <CalendarFeedCard />
           <ImportExportCard />
+          <SessionsCard />
           <ApiTokensCard />
           <DeleteAccountCard onDeleted={() => void onDeleted()} />
         </div>

@@ -23,7 +23,10 @@ export interface PublicConfig {
   version: string;
 }
 
-export const loginRequest = (payload: LoginPayload) => api.post<LoginResponse>('/api/auth/login', payload);
+/** With two-factor codes on, the password answers a ticket for the code step (docs/security.md). */
+export type TwoFactorRequired = { two_factor_required: true; ticket: string };
+export const loginRequest = (payload: LoginPayload) => api.post<LoginResponse | TwoFactorRequired>('/api/auth/login', payload);
+export const twoFactorLoginRequest = (ticket: string, code: string) => api.post<LoginResponse>('/api/auth/two-factor', { ticket, code });
 export const registerRequest = (payload: RegisterPayload) => api.post<unknown>('/api/auth/register', payload);
 
 /** Mails a reset link if an account has this email; the answer is the same either way. */

@@ -11,7 +11,8 @@ import { errorMessage } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
 import { DEFAULT_AFTER_LOGIN, rememberReturnPath, returnPathFromSearch } from '@/lib/return-to';
 import { sleep } from '@/lib/utils';
-import { loginRequest } from '../api/auth-api';
+import { loginRequest, twoFactorLoginRequest } from '../api/auth-api';
+import type { LoginResponse } from '@/lib/session';
 import { DiscordButton } from './discord-button';
 import { FormField } from './form-field';
 import { Spinner } from '@/components/ui/spinner';
@@ -20,11 +21,25 @@ export const POST_LOGIN_DELAY_MS = 100;
 
 export function SignInForm({ initialEmail = '', onError }: { initialEmail?: string; onError: (message: string | null) => void }) {
   const { t } = useTranslation('auth');
+  const { t: ts } = useTranslation('security');
   const { login } = useAuth();
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
   const [rememberMe, setRememberMe] = useState(false);
   const [loading, setLoading] = useState(false);
+  // Two-factor codes on: the password was right, the code is asked next (docs/security.md).
+  const [ticket, setTicket] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+
+  async function signedIn(response: LoginResponse) {
+    login(response);
+    // Back to the page an expired session interrupted (/login?next=...), else the greeting.
+    const back = returnPathFromSearch(window.location.search);
+    rememberReturnPath(null);
+    await sleep(POST_LOGIN_DELAY_MS);
+    if (back) navigate(back, { replace: true });
+    else navigate(DEFAULT_AFTER_LOGIN);
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -32,18 +47,67 @@ export function SignInForm({ initialEmail = '', onError }: { initialEmail?: stri
     setLoading(true);
     try {
       const response = await loginRequest({ email: email.trim(), password, remember_me: rememberMe });
-      login(response);
-      // Back to the page an expired session interrupted (/login?next=...), else the greeting.
-      const back = returnPathFromSearch(window.location.search);
-      rememberReturnPath(null);
-      await sleep(POST_LOGIN_DELAY_MS);
-      if (back) navigate(back, { replace: true });
-      else navigate(DEFAULT_AFTER_LOGIN);
+      if ('two_factor_required' in response) {
+        setTicket(response.ticket);
+        setLoading(false);
+        return;
+      }
+      await signedIn(response);
     } catch (err) {
       console.error('Login failed', err);
       onError(errorMessage(err, t('errors.loginFailed')));
       setLoading(false);
     }
+  }
+
+  async function submitCode(event: FormEvent) {
+    event.preventDefault();
+    if (!ticket) return;
+    onError(null);
+    setLoading(true);
+    try {
+      await signedIn(await twoFactorLoginRequest(ticket, code.trim()));
+    } catch (err) {
+      onError(errorMessage(err, t('errors.loginFailed')));
+      setLoading(false);
+    }
+  }
+
+  if (ticket) {
+    return (
+      <form onSubmit={(e) => void submitCode(e)} className="space-y-5" data-testid="two-factor-form">
+        <p className="text-sm text-muted-foreground">{ts('signIn.codeHint')}</p>
+        <FormField id="signin-code" label={ts('signIn.code')}>
+          <Input
+            id="signin-code"
+            autoComplete="one-time-code"
+            required
+            autoFocus
+            maxLength={40}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            placeholder="123456"
+            data-testid="two-factor-code"
+          />
+        </FormField>
+        <Button type="submit" className="w-full" size="lg" disabled={loading} data-testid="two-factor-submit">
+          {loading && <Spinner />}
+          {ts('signIn.verify')}
+        </Button>
+        <Button
+          type="button"
+          variant="ghost"
+          className="w-full"
+          onClick={() => {
+            setTicket(null);
+            setCode('');
+            onError(null);
+          }}
+        >
+          {ts('signIn.back')}
+        </Button>
+      </form>
+    );
   }
 
   return (
