@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../../server/lib/ids.ts';
 import { fireNow, waitForMessages } from '../../../helpers/bot-harness.ts';
-import { CH, channelReminder, type Fixture, G_MAIN, G_OTHER, linkedAccount, startServersFixture, USER, webhook } from './servers-fixture.ts';
+import { CH, channelReminder, type Fixture, G_MAIN, G_OTHER, linkedAccount, startServersFixture, USER, webhook } from '../../../helpers/servers-fixture.ts';
 
 let f: Fixture;
 type Account = Awaited<ReturnType<typeof linkedAccount>>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { command } from '../../../helpers/bot-harness.ts';
-import { CH, channelReminder, type Fixture, G_MAIN, G_OTHER, linkedAccount, ROLE, startServersFixture, USER, webhook } from './servers-fixture.ts';
+import { CH, channelReminder, type Fixture, G_MAIN, G_OTHER, linkedAccount, ROLE, startServersFixture, USER, webhook } from '../../../helpers/servers-fixture.ts';
 
 let f: Fixture;
 type Account = Awaited<ReturnType<typeof linkedAccount>>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listEnabledDestinations } from '../../../../server/repositories/due-reminders.ts';
 import { client } from '../../../helpers/server.ts';
-import { CH, channelReminder, type Fixture, G_MAIN, G_NOBOT, G_OTHER, linkedAccount, ROLE, startServersFixture, USER, webhook } from './servers-fixture.ts';
+import { CH, channelReminder, type Fixture, G_MAIN, G_NOBOT, G_OTHER, linkedAccount, ROLE, startServersFixture, USER, webhook } from '../../../helpers/servers-fixture.ts';
 
 let f: Fixture;
 type Account = Awaited<ReturnType<typeof linkedAccount>>;

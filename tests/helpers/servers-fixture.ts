@@ -3,9 +3,9 @@
  * the owner, a moderator (Manage Server), an admin (Administrator), a holder of the "Chime
  * managers" role, a member, a member of another server only, and a stranger in neither.
  */
-import { newId, nowIso } from '../../../../server/lib/ids.ts';
-import { type FakeDiscord, PermissionFlags, startFakeDiscord } from '../../../helpers/fake-discord/index.ts';
-import { signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
+import { newId, nowIso } from '../../server/lib/ids.ts';
+import { type FakeDiscord, PermissionFlags, startFakeDiscord } from './fake-discord/index.ts';
+import { signUp, startTestServer, type TestServer } from './server.ts';
 
 export const sf = (n: number) => `1${String(n).padStart(17, '0')}`;
 export const G_MAIN = sf(101);
