@@ -30,15 +30,23 @@ export interface ServerProcess {
  * Starts the real server as its own process, exactly as `npm start` runs it (the compiled bundle on
  * plain node with the same V8 flags), so its RSS is the product's RSS.
  */
-export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, port: number, onLine?: (line: string) => void): Promise<ServerProcess> {
   await buildOnce();
   const flags = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=2 --max-old-space-size=256').split(' ').filter(Boolean);
   const spawnedAt = Date.now();
   const child = spawn(process.execPath, [...flags, 'dist/main.mjs'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', onLine ? 'pipe' : 'inherit', 'inherit'],
   });
+  if (onLine) {
+    let pending = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    });
+  }
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

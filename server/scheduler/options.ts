@@ -43,6 +43,12 @@ export interface SchedulerOptions {
    * restarted instance takes its own leases back at once.
    */
   leaseOwner: string;
+  /**
+   * Logs one line per step of a claim round (timer, outbox claim, reminder claim, hand-off to the
+   * pump, result writes) with its time and duration: where a burst's first second goes.
+   * CHIME_SCHEDULER_TRACE=1 (bench/scheduler-same-instant.ts prints the trace of a burst).
+   */
+  trace: boolean;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
@@ -63,4 +69,5 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   pruneLog: true,
   leaseMs: 30_000,
   leaseOwner: '',
+  trace: process.env.CHIME_SCHEDULER_TRACE === '1',
 };

@@ -83,8 +83,10 @@ export class Scheduler {
       clock,
       options: this.options,
       write: async (records) => {
+        const started = performance.now();
         await writeAttemptResults(db, records);
         await stopFailingDestinations(db, records);
+        this.trace('write', started, { n: records.length });
       },
       onWritten: (batch) => {
         this.pump.release(batch.map((r) => r.deliveryId));
@@ -103,6 +105,12 @@ export class Scheduler {
       log,
     });
     this.claimer = new Claimer(db, clock, (type, id, metadata, secret) => this.pump.keyOf(type, id, metadata, secret));
+  }
+
+  /** One line of the burst trace (options.trace): the step, when it ended, how long it took. */
+  private trace(step: string, startedAt: number, fields: Record<string, number> = {}): void {
+    if (!this.options.trace) return;
+    this.log.info({ trace: step, at: Date.now(), ms: Math.round((performance.now() - startedAt) * 10) / 10, ...fields }, 'scheduler trace');
   }
 
   registerSender(type: DestinationType, sender: DestinationSender): void {
@@ -319,6 +327,7 @@ export class Scheduler {
       () => {
         this.timer = null;
         this.timerAt = Number.POSITIVE_INFINITY;
+        this.trace('timer', performance.now(), { late_ms: this.clock.now() - at });
         void this.tick();
       },
       Math.max(at - this.clock.now(), 0),
@@ -353,15 +362,21 @@ export class Scheduler {
       if (room === 0) break;
       const outboxLimit = Math.min(this.options.pageSize, room);
       const now = this.clock.now();
+      let started = performance.now();
       const outbox = await claimDueDeliveries(this.db, new Date(now).toISOString(), outboxLimit, this.lease(now), this.pump.fullKeys());
+      this.trace('claim-outbox', started, { n: outbox.length });
       const fromOutbox = await this.hand(outbox);
       room = this.pump.room();
       if (room === 0) break;
       const reminderLimit = Math.min(batch, room);
       batch = Math.min(batch * 4, this.options.batchSize);
+      started = performance.now();
       const claimed = await this.claimer.claim(reminderLimit, this.options.lateThresholdMs, (nowMs) => this.lease(nowMs));
+      this.trace('claim-reminders', started, { reminders: claimed.reminders, rows: claimed.rows.length });
       for (const s of claimed.lateness) this.metrics.lateness.observe(s);
+      started = performance.now();
       const fromReminders = await this.hand(claimed.rows);
+      this.trace('handed', started, { n: fromReminders });
       claimedAny ||= outbox.length + claimed.reminders > 0;
       // Rows the claim wrote but could not list (a conflict) are claimed from the outbox next round.
       const incomplete = claimed.rows.length < claimed.deliveries;
