@@ -25,6 +25,7 @@ import metricsRoutes from './routes/metrics/index.ts';
 import calendarFeedRoutes from './routes/calendar-feed/index.ts';
 import transferRoutes from './routes/transfer/index.ts';
 import tokenRoutes from './routes/tokens/index.ts';
+import actionRoutes from './routes/actions/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -171,6 +172,7 @@ export async function buildApp({
   if (web) await app.register(transferRoutes);
   if (web) await app.register(tokenRoutes);
   if (web) await app.register(emailRoutes);
+  if (web) await app.register(actionRoutes);
   await app.register(discordPlugin);
   if (botPlugin) await app.register(botPlugin);
   if (web && config.serveWeb) await app.register(webPlugin);

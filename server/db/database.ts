@@ -97,7 +97,7 @@ export interface RemindersTable {
   updated_at: Instant;
 }
 
-export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email';
+export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover';
 
 export interface DestinationsTable {
   id: string;
@@ -255,6 +255,13 @@ export interface LeasesTable {
   expires_at: Instant;
 }
 
+/** A secret the server made for itself, shared by every instance (migration 2026-11-27-020): the action-link key. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: Instant;
+}
+
 /** What a create answered, under the client's Idempotency-Key (migration 2026-11-24-001). */
 export interface IdempotencyKeysTable {
   account_id: string;
@@ -284,6 +291,7 @@ export interface Database {
   leases: LeasesTable;
   idempotency_keys: IdempotencyKeysTable;
   access_tokens: AccessTokensTable;
+  server_secrets: ServerSecretsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { languageFromHeader } from '../../lib/language.ts';
+import { type ActionLinkOutcome, inspectActionLink, redeemActionLink } from '../../reminders/action-links.ts';
+import { confirmPage, outcomeText, resultPage } from '../../reminders/action-page.ts';
+import { errorResponses } from '../../schemas/common.ts';
+
+const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 400 }) });
+const Outcome = Type.Object({
+  ok: Type.Boolean(),
+  outcome: Type.Union(['snoozed', 'done', 'used', 'expired', 'gone', 'invalid'].map((k) => Type.Literal(k))),
+  text: Type.String(),
+  next_fire_utc: Type.Optional(Type.String()),
+});
+
+/** What each outcome answers: a tap that did nothing is not a success for the app that made it (ntfy shows it failed). */
+const STATUS: Record<ActionLinkOutcome['kind'], 200 | 404 | 409 | 410> = { snoozed: 200, done: 200, used: 409, expired: 410, gone: 404, invalid: 404 };
+
+/**
+ * Action links (docs/notifications.md "Action links"): public, the signed token is the
+ * credential. GET shows what the link will do (link checkers fetch links: a GET changes
+ * nothing); POST does it, answering a page to a browser and JSON to an app (ntfy's http action).
+ */
+const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/a/:token',
+    { schema: { hide: true, params: TokenParams } },
+    async (request, reply) => {
+      const state = await inspectActionLink(app, request.params.token);
+      const shown = state.kind === 'invalid' ? { ...state, language: languageFromHeader(request.headers['accept-language']) } : state;
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      return reply
+        .status(state.kind === 'ready' ? 200 : STATUS[state.kind])
+        .type('text/html; charset=utf-8')
+        .send(confirmPage(shown, app.config.publicUrl));
+    },
+  );
+
+  app.post(
+    '/a/:token',
+    { schema: { hide: true, params: TokenParams, response: { ...errorResponses, 200: Outcome, 404: Outcome, 409: Outcome, 410: Outcome } } },
+    async (request, reply) => {
+      const result = await redeemActionLink(app, request.params.token);
+      const outcome = result.kind === 'invalid' ? { ...result, language: languageFromHeader(request.headers['accept-language']) } : result;
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').status(STATUS[outcome.kind]);
+      if (/text\/html/.test(request.headers.accept ?? '')) return reply.type('text/html; charset=utf-8').send(resultPage(outcome, app.config.publicUrl) as never);
+      return {
+        ok: STATUS[outcome.kind] === 200,
+        outcome: outcome.kind,
+        text: outcomeText(outcome),
+        ...(outcome.kind === 'snoozed' ? { next_fire_utc: outcome.nextFireUtc } : {}),
+      };
+    },
+  );
+};
+
+export default actionRoutes;
