@@ -4,9 +4,10 @@ import { discordDmDestination } from './discord-dm/index.ts';
 import { emailDestination } from './email/index.ts';
 import type { DestinationModule } from './types.ts';
 import { webhookDestination } from './webhook/index.ts';
+import { ntfyDestination } from './ntfy/index.ts';
 
 /** Every destination type Chime can deliver to: one module each. */
-export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination, emailDestination];
+export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination, emailDestination, ntfyDestination];
 
 const byType = new Map<string, DestinationModule>(DESTINATION_MODULES.map((m) => [m.type, m]));
 

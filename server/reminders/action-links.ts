@@ -7,15 +7,12 @@
  * reminder's next occurrence (a one-off: a week after it fired). What an action does is the rule
  * of the Discord buttons (delivered-buttons.ts), not a copy of it.
  */
-import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import { type ActionTokenFields, LINK_ACTIONS, type LinkAction, signActionToken, verifyActionToken } from '../lib/action-token.ts';
+import { type ActionTokenFields, LINK_ACTIONS, type LinkAction, verifyActionToken } from '../lib/action-token.ts';
+import { actionLinkSecret } from './action-link-urls.ts';
 import { sha256Hex } from '../lib/ids.ts';
 import { type Language, languageOfLocale } from '../lib/language.ts';
 import { findAccountById } from '../repositories/accounts.ts';
 import { findReminderById } from '../repositories/reminders.ts';
-import { ensureServerSecret } from '../repositories/server-secrets.ts';
 import { deleteShortLivedRecord, findShortLivedRecord, insertShortLivedRecordOnce } from '../repositories/shared-state.ts';
 import { nextOccurrenceAfter } from '../time/series.ts';
 import type { Reminder } from '../db/database.ts';
@@ -24,40 +21,11 @@ import { ruleOf } from './schedule.ts';
 import type { ReminderDeps } from './service.ts';
 
 export { LINK_ACTIONS, type LinkAction };
+export { actionLinksFor } from './action-link-urls.ts';
 
 /** How long the links of a delivery without a next occurrence (a one-off) keep working. */
 export const ONE_OFF_LINK_LIFETIME_MS = 7 * 86_400_000;
 const USED_KIND = 'action_link_used';
-const SECRET_NAME = 'action_links';
-
-// One secret per database, read once per thread (the API thread and each delivery thread).
-const secrets = new WeakMap<object, Promise<string>>();
-
-/** The server's action-link key: made at first use and stored, so every instance and thread signs alike. */
-export function actionLinkSecret(db: Kysely<Database>): Promise<string> {
-  let secret = secrets.get(db);
-  if (!secret) {
-    secret = ensureServerSecret(db, SECRET_NAME, randomBytes(32).toString('base64url'), new Date().toISOString());
-    secrets.set(db, secret);
-    secret.catch(() => secrets.delete(db));
-  }
-  return secret;
-}
-
-export const actionLinkPath = (token: string) => `/a/${token}`;
-
-/** The three links of one delivered occurrence, by action: absolute URLs under PUBLIC_URL. */
-export async function actionLinksFor(
-  deps: { db: Kysely<Database>; config: { publicUrl: string } },
-  delivery: { deliveryId: string; reminderId: string; occurrenceUtc: string },
-): Promise<Record<LinkAction, string>> {
-  const secret = await actionLinkSecret(deps.db);
-  const base = deps.config.publicUrl.replace(/\/+$/, '');
-  const occurrenceMs = Date.parse(delivery.occurrenceUtc);
-  const link = (action: LinkAction) =>
-    base + actionLinkPath(signActionToken(secret, { deliveryId: delivery.deliveryId, reminderId: delivery.reminderId, occurrenceMs, action }));
-  return { snooze10: link('snooze10'), tomorrow: link('tomorrow'), done: link('done') };
-}
 
 /** Until when the links of the delivery of `occurrenceMs` work: the reminder's next occurrence after it. */
 export function linkExpiry(reminder: Reminder, occurrenceMs: number): number {
