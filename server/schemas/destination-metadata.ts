@@ -15,6 +15,10 @@ export const DestinationMetadataBody = Type.Object({
   url: Type.Optional(Type.String({ maxLength: 4096 })),
   platform: Type.Optional(Type.String({ maxLength: 32 })),
   username: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  /** Generic webhooks: a body template (JSON or text) and extra headers (docs/notifications.md). */
+  body_template: Type.Optional(Nullable(Type.String({ maxLength: 8000 }))),
+  body_format: Type.Optional(Nullable(Type.String({ maxLength: 8 }))),
+  headers: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 20 }))),
   /** Email destinations. */
   address: Type.Optional(Type.String({ maxLength: 320 })),
   /** ntfy and Gotify (docs/notifications.md): the server's address, ntfy's topic, tags and priority (also Pushover's). */

@@ -36,6 +36,9 @@ const DestinationOut = Type.Object({
     url: Type.Optional(Type.String()),
     platform: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),
+    body_template: Type.Optional(Type.String()),
+    body_format: Type.Optional(Type.String()),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     address: Type.Optional(Type.String()),
     /** ntfy, Gotify, Pushover (docs/notifications.md); credentials only as `token_hint`. */
     server: Type.Optional(Type.String()),
