@@ -24,7 +24,7 @@ const STATUS: Record<ActionLinkOutcome['kind'], 200 | 404 | 409 | 410> = { snooz
 const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/a/:token',
-    { schema: { hide: true, params: TokenParams } },
+    { schema: { params: TokenParams, response: { 200: Type.String(), 404: Type.String(), 409: Type.String(), 410: Type.String() } } },
     async (request, reply) => {
       const state = await inspectActionLink(app, request.params.token);
       const shown = state.kind === 'invalid' ? { ...state, language: languageFromHeader(request.headers['accept-language']) } : state;
@@ -38,7 +38,7 @@ const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/a/:token',
-    { schema: { hide: true, params: TokenParams, response: { ...errorResponses, 200: Outcome, 404: Outcome, 409: Outcome, 410: Outcome } } },
+    { schema: { params: TokenParams, response: { ...errorResponses, 200: Outcome, 404: Outcome, 409: Outcome, 410: Outcome } } },
     async (request, reply) => {
       const result = await redeemActionLink(app, request.params.token);
       const outcome = result.kind === 'invalid' ? { ...result, language: languageFromHeader(request.headers['accept-language']) } : result;
