@@ -76,6 +76,7 @@ const TABLES = [
   'attempt_failures',
   'idempotency_keys',
   'access_tokens',
+  'server_secrets',
 ];
 
 beforeAll(async () => {

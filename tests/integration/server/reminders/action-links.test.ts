@@ -75,7 +75,7 @@ describe('action links', () => {
 
     const again = await tap(links.snooze10);
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ ok: false, outcome: 'used' });
+    expect(await again.json()).toMatchObject({ ok: false, outcome: 'used', code: 'ACTION_LINK_USED', error: 'This button was already used: nothing more was changed.' });
     expect(await reminder(id)).toEqual(after);
     // And the page now says so instead of offering the button.
     const page = await (await fetch(local(links.snooze10))).text();
