@@ -33,6 +33,9 @@ export interface ResetThrottlePolicy {
 }
 
 /** A script polling every second stays below this; a runaway loop is stopped within a minute. */
+/** Pushover's message API (pushover.net/api). */
+export const PUSHOVER_API_URL = 'https://api.pushover.net';
+
 export const DEFAULT_TOKEN_THROTTLE = { limit: 300, windowMs: 60_000 };
 export const DEFAULT_RESET_THROTTLE: ResetThrottlePolicy = { windowMs: 60 * 60 * 1000, perEmail: 3, perNetwork: 10 };
 
@@ -65,6 +68,11 @@ export interface Config {
   schedulerEnabled: boolean;
   /** Failed-password throttle of sign-in and change-password (server/accounts/login-throttle.ts); tests shorten it. */
   loginThrottle: ThrottlePolicy;
+  /**
+   * Where Pushover deliveries go: https://api.pushover.net. Not a setting (no variable reads it):
+   * only a test points it at its fake, through loadConfig's overrides.
+   */
+  pushoverApiUrl: string;
   /** Behind a reverse proxy: take the client IP from X-Forwarded-For (login throttling per IP). */
   trustProxy: boolean;
   /** Bearer token for GET /metrics; without it /metrics answers on loopback only. */
@@ -291,6 +299,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     serveWeb: parseBoolean('SERVE_WEB', env.SERVE_WEB, true, problems),
     schedulerEnabled: true,
     loginThrottle: DEFAULT_LOGIN_THROTTLE,
+    pushoverApiUrl: PUSHOVER_API_URL,
     trustProxy: parseBoolean('TRUST_PROXY', env.TRUST_PROXY, false, problems),
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     supportUrl: parseOptionalUrl('SUPPORT_URL', env.SUPPORT_URL, repo ? `${repo}/issues` : null, problems),

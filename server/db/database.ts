@@ -101,7 +101,7 @@ export interface RemindersTable {
   server_notice: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email';
+export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover';
 
 export interface DestinationsTable {
   id: string;
@@ -293,6 +293,13 @@ export interface LeasesTable {
   expires_at: Instant;
 }
 
+/** A secret the server made for itself, shared by every instance (migration 2026-11-27-020): the action-link key. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: Instant;
+}
+
 /** What a create answered, under the client's Idempotency-Key (migration 2026-11-24-001). */
 export interface IdempotencyKeysTable {
   account_id: string;
@@ -362,6 +369,7 @@ export interface Database {
   known_devices: KnownDevicesTable;
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
+  server_secrets: ServerSecretsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -4,9 +4,12 @@ import { discordDmDestination } from './discord-dm/index.ts';
 import { emailDestination } from './email/index.ts';
 import type { DestinationModule } from './types.ts';
 import { webhookDestination } from './webhook/index.ts';
+import { ntfyDestination } from './ntfy/index.ts';
+import { gotifyDestination } from './gotify/index.ts';
+import { pushoverDestination } from './pushover/index.ts';
 
 /** Every destination type Chime can deliver to: one module each. */
-export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination, emailDestination];
+export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination, emailDestination, ntfyDestination, gotifyDestination, pushoverDestination];
 
 const byType = new Map<string, DestinationModule>(DESTINATION_MODULES.map((m) => [m.type, m]));
 

@@ -49,7 +49,13 @@ export interface DestinationModule {
    * add display fields to the metadata (channel names). Synchronous policy checks (URL, SSRF)
    * belong in parseMetadata.
    */
-  preflight?(deps: PreflightDeps, accountId: string, metadata: DestinationMetadata): Promise<void>;
+  preflight?(deps: PreflightDeps, accountId: string, metadata: DestinationMetadata, secret: string | null): Promise<void>;
+  /**
+   * The metadata field holding a credential the user gives (an ntfy access token, a Gotify
+   * application token): parseMetadata validates it, then it is moved to the destination's secret
+   * column, which the API never answers. A destination sent back without it keeps its stored one.
+   */
+  secretField?: string;
   /** Issues a signing secret for each new destination of the type (shown once). */
   issueSecret?(): string;
   /** Short English label for logs and the delivery problems list. */

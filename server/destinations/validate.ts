@@ -8,6 +8,8 @@ export interface DestinationInput {
   id?: string;
   type: DestinationType;
   metadata: DestinationMetadata;
+  /** A credential the user gave in the module's `secretField` (stored in the secret column, never answered). */
+  secret?: string;
 }
 
 export interface RawDestination {
@@ -34,10 +36,15 @@ export function parseDestinations(raw: readonly RawDestination[] | undefined, ct
     }
     if (module.requiresDiscordIdentity && !ctx.hasDiscordIdentity) throw new AppError('DISCORD_IDENTITY_REQUIRED', 'Connect your Discord account first');
     const metadata = atDestination(index, () => module.parseMetadata(item.metadata ?? {}, where, ctx));
+    let secret: string | undefined;
+    if (module.secretField && typeof metadata[module.secretField] === 'string') {
+      secret = metadata[module.secretField] as string;
+      delete metadata[module.secretField];
+    }
     const key = `${module.type}:${JSON.stringify(metadata)}`;
     if (seen.has(key)) throw new AppError('INVALID_DESTINATION', `${where} is the same destination as an earlier one`);
     seen.add(key);
-    out.push({ ...(item.id ? { id: item.id } : {}), type: module.type, metadata });
+    out.push({ ...(item.id ? { id: item.id } : {}), type: module.type, metadata, ...(secret !== undefined ? { secret } : {}) });
   }
   return out;
 }
@@ -46,10 +53,17 @@ export function parseDestinations(raw: readonly RawDestination[] | undefined, ct
  * Runs each module's I/O checks (Discord permissions...) in order; the first failure is thrown,
  * with `destination` (its index) in the details so the dashboard can say which one failed.
  */
-export async function preflightDestinations(deps: PreflightDeps, accountId: string, destinations: DestinationInput[]): Promise<void> {
+export async function preflightDestinations(
+  deps: PreflightDeps,
+  accountId: string,
+  destinations: DestinationInput[],
+  /** The stored destinations of an update: one sent back without its credential is checked with the stored one. */
+  stored: ReadonlyArray<{ id: string; type: string; secret: string | null }> = [],
+): Promise<void> {
   for (const [index, d] of destinations.entries()) {
     const module = destinationModule(d.type);
-    if (module?.preflight) await atDestinationAsync(index, () => module.preflight!(deps, accountId, d.metadata));
+    const secret = d.secret ?? stored.find((s) => s.id === d.id && s.type === d.type)?.secret ?? null;
+    if (module?.preflight) await atDestinationAsync(index, () => module.preflight!(deps, accountId, d.metadata, secret));
   }
 }
 

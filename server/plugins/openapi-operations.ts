@@ -102,4 +102,6 @@ export const OPERATIONS: Record<string, OperationText> = {
   'GET /healthz': { tag: 'Server', summary: 'Health of the process and its database', public: true },
   'GET /metrics': { tag: 'Server', summary: 'Prometheus metrics (METRICS_TOKEN as a bearer, or loopback only)', public: true },
   'GET /feeds/{file}': { tag: 'Server', summary: 'A calendar feed (the address is the credential)', public: true },
+  'GET /a/{token}': { tag: 'Server', summary: 'An action link: the page saying what it will do (changes nothing)', public: true },
+  'POST /a/{token}': { tag: 'Server', summary: 'An action link: snooze, tomorrow or done, once (the token is the credential)', public: true },
 };

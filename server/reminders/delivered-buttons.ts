@@ -38,11 +38,25 @@ export async function pressDeliveredButton(deps: ReminderDeps, press: DeliveredB
   if (!reminder) return { kind: 'gone' };
   const account = await findAccountForDiscordUser(deps.db, press.discordUserId);
   if (!account || account.id !== reminder.account_id) return { kind: 'not-owner' };
+  return applyDeliveredAction(deps, { accountId: account.id, reminderId: reminder.id, timezone: reminder.timezone }, press, nowMs);
+}
 
+/**
+ * What one of the actions under a delivered reminder does, once its caller has established that
+ * `owner` is the reminder's account: the Discord buttons (owner checked against the presser) and
+ * the action links of phone and chat notifications (server/reminders/action-links.ts: the signed
+ * token names the reminder).
+ */
+export async function applyDeliveredAction(
+  deps: ReminderDeps,
+  owner: { accountId: string; reminderId: string; timezone: string },
+  press: Pick<DeliveredButtonPress, 'action' | 'occurrenceMs' | 'messageSentMs'>,
+  nowMs = Date.now(),
+): Promise<Exclude<DeliveredButtonResult, { kind: 'gone' } | { kind: 'not-owner' }>> {
   if (press.action === 'done') {
     // A one-off is already completed once delivered; for a recurring one "done" is about this
     // message (and a snooze of it still pending: it must not come back).
-    return { kind: 'done', snoozeCancelled: await cancelPendingSnooze(deps, account.id, reminder.id, nowMs) };
+    return { kind: 'done', snoozeCancelled: await cancelPendingSnooze(deps, owner.accountId, owner.reminderId, nowMs) };
   }
   let at: number;
   if (press.action === 'snooze10') at = nowMs + 10 * 60_000;
@@ -52,9 +66,9 @@ export async function pressDeliveredButton(deps: ReminderDeps, press: DeliveredB
     // messages: the minute the message arrived), a day later.
     const occurrence = press.occurrenceMs;
     const base = occurrence !== null && Number.isSafeInteger(occurrence) && occurrence > 0 ? occurrence : Math.floor(press.messageSentMs / 60_000) * 60_000;
-    at = sameTimeNextDay(base, reminder.timezone, nowMs);
+    at = sameTimeNextDay(base, owner.timezone, nowMs);
   }
-  const updated = await snoozeReminder(deps, account.id, reminder.id, { atMs: at }, nowMs);
+  const updated = await snoozeReminder(deps, owner.accountId, owner.reminderId, { atMs: at }, nowMs);
   return { kind: 'snoozed', nextFireUtc: updated.next_fire_utc! };
 }
 

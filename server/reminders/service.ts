@@ -166,7 +166,7 @@ async function validate(deps: ReminderDeps, accountId: string, input: ReminderIn
     hasDiscordIdentity: identities.some((i) => i.provider === 'discord'),
     allowPrivateWebhookTargets: deps.config.webhookAllowPrivateTargets,
   });
-  await preflightDestinations(deps, accountId, destinations);
+  await preflightDestinations(deps, accountId, destinations, existing && 'destinations' in existing ? (existing as ReminderWithDestinations).destinations : []);
   await enforceServerRules(deps, accountId, destinations, existing?.id ?? null);
   return { message, schedule, anchorMs: anchorOf(schedule), nextMs, destinations };
 }
@@ -198,13 +198,17 @@ export async function saveDestinations(trx: Executor, reminderId: string, inputs
     if (match) {
       kept.add(match.id);
       // A changed target deserves a fresh chance: clear a "disabled" left by the old target.
-      const retarget = match.metadata === metadata ? {} : { disabled_at: null, disabled_reason: null, disabled_code: null };
-      await updateDestination(trx, match.id, { metadata, position, guild_id: guildOf(input), ...retarget });
+      const newSecret = input.secret !== undefined && input.secret !== match.secret;
+      const retarget = match.metadata === metadata && !newSecret ? {} : { disabled_at: null, disabled_reason: null, disabled_code: null };
+      // A credential the user gave replaces the stored one; without one, the stored one stays.
+      await updateDestination(trx, match.id, { metadata, position, guild_id: guildOf(input), ...retarget, ...(newSecret ? { secret: input.secret! } : {}) });
       continue;
     }
     const id = newId();
-    const secret = destinationModule(input.type)?.issueSecret?.() ?? null;
-    if (secret) secrets.set(id, secret);
+    const issued = input.secret === undefined ? (destinationModule(input.type)?.issueSecret?.() ?? null) : null;
+    // Only a secret the server issued is shown (once); a credential the user typed never is.
+    if (issued) secrets.set(id, issued);
+    const secret = input.secret ?? issued;
     await insertDestination(trx, { id, reminder_id: reminderId, type: input.type, metadata, secret, position, guild_id: guildOf(input) });
   }
   await deleteDestinations(

@@ -180,7 +180,7 @@ export async function insertDestination(db: Executor, row: NewDestination): Prom
     .execute();
 }
 
-export async function updateDestination(db: Executor, id: string, patch: Partial<Pick<Destination, 'metadata' | 'position' | 'disabled_at' | 'disabled_reason' | 'disabled_code' | 'guild_id'>>) {
+export async function updateDestination(db: Executor, id: string, patch: Partial<Pick<Destination, 'metadata' | 'position' | 'disabled_at' | 'disabled_reason' | 'disabled_code' | 'guild_id' | 'secret'>>) {
   await db.updateTable('destinations').set(patch).where('id', '=', id).execute();
 }
 

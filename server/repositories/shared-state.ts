@@ -13,6 +13,17 @@ export async function insertShortLivedRecord(db: Executor, row: { kind: string; 
   await db.insertInto('short_lived_records').values(row).execute();
 }
 
+/** Inserts the record unless one with its kind and key exists: answers whether this call wrote it (one statement, so one caller wins). */
+export async function insertShortLivedRecordOnce(db: Executor, row: { kind: string; key_hash: string; value: string; expires_at: string }): Promise<boolean> {
+  const written = await db
+    .insertInto('short_lived_records')
+    .values(row)
+    .onConflict((oc) => oc.columns(['kind', 'key_hash']).doNothing())
+    .returning('kind')
+    .executeTakeFirst();
+  return written !== undefined;
+}
+
 /** The record's value when it exists and has not expired. */
 export async function findShortLivedRecord(db: Executor, kind: string, keyHash: string, nowIso: string): Promise<string | undefined> {
   const row = await db

@@ -15,8 +15,25 @@ export const DestinationMetadataBody = Type.Object({
   url: Type.Optional(Type.String({ maxLength: 4096 })),
   platform: Type.Optional(Type.String({ maxLength: 32 })),
   username: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  /** Generic webhooks: a body template (JSON or text) and extra headers (docs/notifications.md). */
+  body_template: Type.Optional(Nullable(Type.String({ maxLength: 8000 }))),
+  body_format: Type.Optional(Nullable(Type.String({ maxLength: 8 }))),
+  headers: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 20 }))),
   /** Email destinations. */
   address: Type.Optional(Type.String({ maxLength: 320 })),
+  /** ntfy and Gotify (docs/notifications.md): the server's address, ntfy's topic, tags and priority (also Pushover's). */
+  server: Type.Optional(Type.String({ maxLength: 2048 })),
+  topic: Type.Optional(Type.String({ maxLength: 200 })),
+  tags: Type.Optional(Type.Union([Type.String({ maxLength: 400 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })])),
+  priority: Type.Optional(Nullable(Type.Union([Type.Number(), Type.String({ maxLength: 8 })]))),
+  /** Credentials the user gives (ntfy access token, Gotify and Pushover application tokens): stored apart, never answered. */
+  access_token: Type.Optional(Type.String({ maxLength: 400 })),
+  app_token: Type.Optional(Type.String({ maxLength: 400 })),
+  /** What the API shows of a stored credential (sent back unchanged by the dashboard). */
+  token_hint: Type.Optional(Type.String({ maxLength: 16 })),
+  /** Pushover. */
+  user_key: Type.Optional(Type.String({ maxLength: 64 })),
+  device: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
 });
 
 /** The metadata keys a client may send: an imported file's destinations keep these and no others. */

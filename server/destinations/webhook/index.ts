@@ -3,6 +3,7 @@ import { newWebhookSecret } from '../../lib/ids.ts';
 import { checkWebhookUrl } from '../../net/address-policy.ts';
 import type { DestinationModule } from '../types.ts';
 import { webhookSenderOf } from './sender.ts';
+import { parseHeaders, parseTemplate } from './template.ts';
 
 export const WEBHOOK_PLATFORMS = ['generic', 'discord', 'slack'] as const;
 export type WebhookPlatform = (typeof WEBHOOK_PLATFORMS)[number];
@@ -33,7 +34,12 @@ export const webhookDestination: DestinationModule = {
       throw new AppError('INVALID_DESTINATION', `${where}.metadata.username is only used by discord and slack webhooks`);
     }
     if (username.length > 80) throw new AppError('INVALID_DESTINATION', `${where}.metadata.username must be at most 80 characters`);
-    return { url, platform, ...(username ? { username } : {}) };
+    const template = parseTemplate(meta.body_template, meta.body_format, where);
+    const headers = parseHeaders(meta.headers, where);
+    if ((template || headers) && platform !== 'generic') {
+      throw new AppError('INVALID_DESTINATION', `${where}.metadata: a body template and extra headers are for generic webhooks only`);
+    }
+    return { url, platform, ...(username ? { username } : {}), ...(template ?? {}), ...(headers ? { headers } : {}) };
   },
   issueSecret: newWebhookSecret,
   createSender: webhookSenderOf,

@@ -3,6 +3,8 @@ import type { SendContext, SendFailure } from '../../scheduler/types.ts';
 import { fail, WEBHOOK_CODES } from './codes.ts';
 import type { WebhookPlatform } from './index.ts';
 import type { WebhookTarget } from './post.ts';
+import { type BodyFormat, renderTemplate } from './template.ts';
+import { reminderPageUrl } from '../../lib/reminder-page-url.ts';
 
 const DISCORD_CONTENT_MAX = 2000;
 const SLACK_TEXT_MAX = 40_000;
@@ -39,12 +41,30 @@ export function platformOf(metadata: Record<string, unknown>): WebhookPlatform {
 }
 
 /** The body and target of one send; a test send carries a `webhook.test` payload. */
-export function sendPayload(ctx: SendContext): { target: WebhookTarget; body: string } | SendFailure {
-  const meta = ctx.destination.metadata as { url?: unknown; username?: unknown };
+export function sendPayload(ctx: SendContext, publicUrl = ''): { target: WebhookTarget; body: string } | SendFailure {
+  const meta = ctx.destination.metadata as { url?: unknown; username?: unknown; body_template?: unknown; body_format?: unknown; headers?: unknown };
   if (typeof meta.url !== 'string') return fail(WEBHOOK_CODES.URL_INVALID, 'Webhook URL is missing', false);
   const platform = platformOf(ctx.destination.metadata);
   const username = typeof meta.username === 'string' && meta.username ? meta.username : undefined;
   const target: WebhookTarget = { url: meta.url, platform, username, secret: ctx.destination.secret };
+  if (platform === 'generic' && meta.headers && typeof meta.headers === 'object') target.headers = meta.headers as Record<string, string>;
+  if (platform === 'generic' && typeof meta.body_template === 'string' && meta.body_template) {
+    const format: BodyFormat = meta.body_format === 'text' ? 'text' : 'json';
+    target.contentType = format === 'json' ? 'application/json' : 'text/plain; charset=utf-8';
+    const body = renderTemplate(meta.body_template, format, {
+      message: ctx.reminder.message,
+      occurrence_at: ctx.occurrenceUtc,
+      fired_at: ctx.firedAt,
+      reminder_url: ctx.test ? '' : reminderPageUrl(publicUrl, ctx.reminder.id),
+      reminder_id: ctx.test ? '' : ctx.reminder.id,
+      id: ctx.idempotencyKey,
+      timezone: ctx.reminder.timezone,
+      recurrence: ctx.reminder.recurrence_type,
+      late: ctx.late,
+      attempt: ctx.attempt,
+    });
+    return { target, body };
+  }
   if (ctx.test) {
     return { target, body: webhookBody(platform, { type: 'webhook.test', id: ctx.idempotencyKey, message: ctx.reminder.message, fired_at: ctx.firedAt, username }) };
   }

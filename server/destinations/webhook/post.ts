@@ -13,6 +13,10 @@ export interface WebhookTarget {
   platform: WebhookPlatform;
   username?: string | undefined;
   secret?: string | null;
+  /** A generic webhook's body template format decides it (docs/notifications.md); JSON otherwise. */
+  contentType?: string;
+  /** A generic webhook's extra headers (validated when saved: never one Chime sets). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -91,7 +95,8 @@ export async function postWebhook(connection: WebhookConnection, target: Webhook
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail(WEBHOOK_CODES.URL_INVALID, 'Webhook URL must start with http:// or https://', false);
   const headers: Record<string, string> = {
-    'content-type': 'application/json',
+    ...target.headers,
+    'content-type': target.contentType ?? 'application/json',
     'user-agent': WEBHOOK_USER_AGENT,
     'webhook-id': msgId,
   };

@@ -31,6 +31,8 @@ export interface WebhookSenderOptions {
   connectionsPerOrigin?: number;
   /** Fake DNS for tests. */
   lookup?: GuardOptions['lookup'];
+  /** PUBLIC_URL: `{{reminder_url}}` in body templates. */
+  publicUrl?: string;
 }
 
 export interface WebhookSender extends DestinationSender {
@@ -56,7 +58,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     metricsLabel: (destination) => platformOf(destination.metadata),
 
     async send(ctx: SendContext): Promise<SendResult> {
-      const prepared = sendPayload(ctx);
+      const prepared = sendPayload(ctx, options.publicUrl);
       if ('ok' in prepared) return prepared;
       return postWebhook(connection, prepared.target, ctx.idempotencyKey, prepared.body, ctx.signal);
     },
@@ -84,5 +86,5 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
 
 /** The webhook module's sender for this app (webhooks need no settings: always available). */
 export function webhookSenderOf(app: Pick<FastifyInstance, 'config'>): WebhookSender {
-  return createWebhookSender({ allowPrivateTargets: app.config.webhookAllowPrivateTargets });
+  return createWebhookSender({ allowPrivateTargets: app.config.webhookAllowPrivateTargets, publicUrl: app.config.publicUrl });
 }

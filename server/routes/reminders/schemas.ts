@@ -36,7 +36,18 @@ const DestinationOut = Type.Object({
     url: Type.Optional(Type.String()),
     platform: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),
+    body_template: Type.Optional(Type.String()),
+    body_format: Type.Optional(Type.String()),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     address: Type.Optional(Type.String()),
+    /** ntfy, Gotify, Pushover (docs/notifications.md); credentials only as `token_hint`. */
+    server: Type.Optional(Type.String()),
+    topic: Type.Optional(Type.String()),
+    tags: Type.Optional(Type.Array(Type.String())),
+    priority: Type.Optional(Type.Number()),
+    token_hint: Type.Optional(Type.String()),
+    user_key: Type.Optional(Type.String()),
+    device: Type.Optional(Type.String()),
   }),
   disabled_reason: Nullable(Type.String()),
   /** Why it was disabled, for translation: DESTINATION_FAILING (5 failed deliveries in a row), WEBHOOK_GONE... */

@@ -39,6 +39,9 @@ export function useDeliveryText() {
     discord_dm: t('types.discord_dm'),
     discord_channel: t('types.discord_channel'),
     email: t('types.email'),
+    ntfy: t('notifications:services.ntfy'),
+    gotify: t('notifications:services.gotify'),
+    pushover: t('notifications:services.pushover'),
   };
   const PLATFORMS: Record<string, string> = { generic: t('platforms.generic'), discord: t('platforms.discord'), slack: t('platforms.slack') };
   const STATUSES: Record<string, string> = {

@@ -77,6 +77,7 @@ const TABLES = [
   'idempotency_keys',
   'access_tokens',
   'known_devices',
+  'server_secrets',
 ];
 
 beforeAll(async () => {

@@ -367,6 +367,8 @@ const importContent = fc.oneof(
 const fileFormat = oneOfOr(fc.constantFrom('json', 'csv', 'ics'), 6);
 const feedFile = fc.oneof(fc.string({ maxLength: 60 }), fc.base64String({ minLength: 44, maxLength: 44 }).map((t) => `${t.slice(0, 43).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', 'A')}.ics`), fc.constantFrom('x.ics', '.ics', '..', '%2e%2e'));
 
+const actionToken = fc.oneof(fc.string({ maxLength: 120 }), fc.base64String({ minLength: 56, maxLength: 56 }).map((p) => `${p.replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', 'A')}.AAAAAAAAAAAAAAAAAAAAAA`), fc.constantFrom('.', '..', '%2e%2e'));
+
 /**
  * The PostgreSQL run repeats the same generators a third as often: what it adds is PostgreSQL's
  * own refusals (types, ranges, NUL, constraints), which the edge-value test below covers in full;
@@ -443,6 +445,9 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['POST /api/account/calendar-feed/rotate', bodyRoute('POST', '/api/account/calendar-feed/rotate', { x: nasty }), 30],
   ['DELETE /api/account/calendar-feed', queryRoute('DELETE', '/api/account/calendar-feed', { x: nasty }), 20],
   ['GET /feeds/:file', feedFile.chain((f) => queryRoute('GET', `/feeds/${enc(f)}`, { x: nasty }, fc.constant<Auth>('none'))), 60],
+  // Action links (docs/notifications.md): public, the signed token is the credential.
+  ['GET /a/:token', actionToken.chain((t) => queryRoute('GET', `/a/${enc(t)}`, { x: nasty }, fc.constant<Auth>('none'))), 30],
+  ['POST /a/:token', actionToken.chain((t) => bodyRoute('POST', `/a/${enc(t)}`, { x: nasty }, fc.constant<Auth>('none'))), 30],
   ['GET /api/reminders/export', queryRoute('GET', '/api/reminders/export', { format: fileFormat }), 40],
   ['POST /api/reminders/import', bodyRoute('POST', '/api/reminders/import', { format: fileFormat, content: oneOfOr(importContent, 8), dry_run: oneOfOr(fc.boolean()), mode: oneOfOr(fc.constantFrom('all_or_nothing', 'valid_only')) }), 300],
   ['DELETE /api/account', queryRoute('DELETE', '/api/account', { x: nasty }, notA), 30],

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DISCORD_CODES } from '../../../../server/destinations/discord-common/delivery.ts';
+import { ALL_PUSH_CODES } from '../../../../server/destinations/push-common/codes.ts';
 import { WEBHOOK_CODES } from '../../../../server/destinations/webhook/codes.ts';
 import { EMAIL_CODES } from '../../../../server/mail/transport.ts';
 import { SEND_CODES } from '../../../../server/scheduler/types.ts';
@@ -26,6 +27,7 @@ describe('delivery codes', () => {
     ...Object.values(SEND_CODES),
     ...Object.values(EMAIL_CODES),
     ...accessCodes(),
+    ...ALL_PUSH_CODES,
     // Set by the outbox when 5 deliveries in a row failed (server/repositories/attempt-results.ts).
     'DESTINATION_FAILING',
   ];

@@ -6,6 +6,7 @@ import type { EditableDestination } from '../api/destinations';
 import { DestinationOptionRow } from './destination-option-row';
 import { EmailForm } from './email-form';
 import { ExpandableOptionRow } from './expandable-option-row';
+import { PushForm } from './push-form';
 import { ServerPickerDialog } from './server-picker-dialog';
 import { useDestinationAvailability } from './use-destination-availability';
 import { WebhookForm } from './webhook-form';
@@ -20,11 +21,11 @@ interface AddDestinationOptionsProps {
   accountId: string;
 }
 
-/** The editor's "add" section: a DM, a server channel (server-picker dialog), a webhook, an email address, each up to its cap. */
+/** The editor's "add" section: a DM, a server channel (server-picker dialog), a webhook, an email address, ntfy, Gotify, Pushover, each up to its cap. */
 export function AddDestinationOptions({ value, onAdd, disabled, idPrefix, accountId }: AddDestinationOptionsProps) {
   const { t } = useTranslation('destinations');
   const [pickerOpen, setPickerOpen] = useState(false);
-  const { dm, channel, webhook, email } = useDestinationAvailability(value);
+  const { dm, channel, webhook, email, ntfy, gotify, pushover } = useDestinationAvailability(value);
   const emailAddresses = value.filter((d) => d.type === 'email').map((d) => String(d.metadata.address ?? ''));
 
   return (
@@ -41,6 +42,15 @@ export function AddDestinationOptions({ value, onAdd, disabled, idPrefix, accoun
           </ExpandableOptionRow>
           <ExpandableOptionRow kind="email" destinations={value} availability={email} disabled={disabled} idPrefix={idPrefix} onAdd={onAdd}>
             {(add) => <EmailForm idPrefix={`${idPrefix}-email`} disabled={disabled} existing={emailAddresses} onAdd={add} />}
+          </ExpandableOptionRow>
+          <ExpandableOptionRow kind="ntfy" destinations={value} availability={ntfy} disabled={disabled} idPrefix={idPrefix} onAdd={onAdd}>
+            {(add) => <PushForm type="ntfy" idPrefix={`${idPrefix}-ntfy`} disabled={disabled} onAdd={add} />}
+          </ExpandableOptionRow>
+          <ExpandableOptionRow kind="gotify" destinations={value} availability={gotify} disabled={disabled} idPrefix={idPrefix} onAdd={onAdd}>
+            {(add) => <PushForm type="gotify" idPrefix={`${idPrefix}-gotify`} disabled={disabled} onAdd={add} />}
+          </ExpandableOptionRow>
+          <ExpandableOptionRow kind="pushover" destinations={value} availability={pushover} disabled={disabled} idPrefix={idPrefix} onAdd={onAdd}>
+            {(add) => <PushForm type="pushover" idPrefix={`${idPrefix}-pushover`} disabled={disabled} onAdd={add} />}
           </ExpandableOptionRow>
         </div>
       </section>

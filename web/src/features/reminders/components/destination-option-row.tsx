@@ -1,4 +1,4 @@
-import { Hash, type LucideIcon, Mail, MessageCircle, Webhook } from 'lucide-react';
+import { Bell, BellRing, Hash, type LucideIcon, Mail, MessageCircle, Smartphone, Webhook } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DestinationInput } from '@/lib/api/reminders';
@@ -15,6 +15,9 @@ export const OPTION_KINDS = {
   channel: { icon: Hash, type: 'discord_channel', title: 'channel.title', description: 'channel.description' },
   webhook: { icon: Webhook, type: 'webhook', title: 'webhook.title', description: 'webhook.description' },
   email: { icon: Mail, type: 'email', title: 'email.title', description: 'email.description' },
+  ntfy: { icon: Bell, type: 'ntfy', title: 'notifications:services.ntfy', description: 'notifications:form.ntfy.description' },
+  gotify: { icon: BellRing, type: 'gotify', title: 'notifications:services.gotify', description: 'notifications:form.gotify.description' },
+  pushover: { icon: Smartphone, type: 'pushover', title: 'notifications:services.pushover', description: 'notifications:form.pushover.description' },
 } as const satisfies Record<string, { icon: LucideIcon; type: DestinationInput['type']; title: string; description: string }>;
 
 export type OptionKind = keyof typeof OPTION_KINDS;

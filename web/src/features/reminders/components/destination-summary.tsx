@@ -1,4 +1,4 @@
-import { AtSign, Hash, type LucideIcon, Mail, MessageCircle, Webhook } from 'lucide-react';
+import { AtSign, Bell, BellRing, Hash, type LucideIcon, Mail, MessageCircle, Smartphone, Webhook } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
@@ -18,7 +18,23 @@ export interface DestinationText {
 export function useDescribeDestination(discordName?: string | null): (d: EditableDestination) => DestinationText {
   const { t } = useTranslation('destinations');
   const platforms = usePlatformLabels();
+  const { t: tn } = useTranslation('notifications');
   return (d) => {
+    if (d.type === 'ntfy' || d.type === 'gotify' || d.type === 'pushover') {
+      const m = d.metadata;
+      let host = '';
+      try {
+        host = m.server ? new URL(m.server).host : '';
+      } catch {
+        /* shown without it */
+      }
+      const icon = d.type === 'ntfy' ? Bell : d.type === 'gotify' ? BellRing : Smartphone;
+      const title =
+        d.type === 'ntfy' ? `${host}/${m.topic ?? ''}` : d.type === 'gotify' ? host : `${(m.user_key ?? '').slice(0, 4)}…${m.device ? ` (${m.device})` : ''}`;
+      const service = tn(d.type === 'ntfy' ? 'services.ntfy' : d.type === 'gotify' ? 'services.gotify' : 'services.pushover');
+      const hint = m.token_hint ?? (m.access_token || m.app_token ? `…${String(m.access_token ?? m.app_token).slice(-4)}` : null);
+      return { icon, title: d.label ?? title, subtitle: hint ? tn('summary.withToken', { service, hint }) : service };
+    }
     if (d.type === 'discord_dm') {
       return {
         icon: MessageCircle,

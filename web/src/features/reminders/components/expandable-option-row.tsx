@@ -10,10 +10,13 @@ import type { Availability } from './use-destination-availability';
 const TOGGLE_LABELS = {
   webhook: { open: 'webhook.open', cancel: 'webhook.cancel' },
   email: { open: 'email.open', cancel: 'email.cancel' },
+  ntfy: { open: 'notifications:form.open', cancel: 'email.cancel' },
+  gotify: { open: 'notifications:form.open', cancel: 'email.cancel' },
+  pushover: { open: 'notifications:form.open', cancel: 'email.cancel' },
 } as const;
 
 interface ExpandableOptionRowProps {
-  kind: 'webhook' | 'email';
+  kind: 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover';
   destinations: readonly EditableDestination[];
   availability: Availability;
   disabled?: boolean;
@@ -24,7 +27,7 @@ interface ExpandableOptionRowProps {
   children: (add: (d: EditableDestination) => void) => ReactNode;
 }
 
-/** An option whose button opens its form in a panel underneath (webhook, email) and turns into Cancel while it is open. */
+/** An option whose button opens its form in a panel underneath (webhook, email, ntfy, Gotify, Pushover) and turns into Cancel while it is open. */
 export function ExpandableOptionRow({ kind, destinations, availability, disabled, idPrefix, onAdd, children }: ExpandableOptionRowProps) {
   const { t } = useTranslation('destinations');
   const [open, setOpen] = useState(false);

@@ -32,5 +32,9 @@ export function useDestinationAvailability(value: readonly EditableDestination[]
     // Webhooks need nothing from the server: only their cap can stop them.
     webhook: atCap(value, 'webhook') ? AT_LIMIT : ENABLED,
     email,
+    // Push services need nothing from the server either (docs/notifications.md).
+    ntfy: atCap(value, 'ntfy') ? AT_LIMIT : ENABLED,
+    gotify: atCap(value, 'gotify') ? AT_LIMIT : ENABLED,
+    pushover: atCap(value, 'pushover') ? AT_LIMIT : ENABLED,
   };
 }

@@ -1,0 +1,45 @@
+/**
+ * Adding an ntfy destination in the wizard (docs/notifications.md): "Check and add" asks the
+ * server's check first, so a token ntfy refuses is not added and its reason shows under the form;
+ * the right token is added and shown only by its last four characters.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeNtfy, startFakeNtfy } from '../helpers/fake-ntfy.ts';
+import { openWizardDestinations, useE2E } from './helpers.ts';
+
+const TOKEN = 'tk_e2e0123456789abcdefghijwxyz';
+
+describe('ntfy in the wizard (browser)', () => {
+  const e2e = useE2E();
+  let ntfy: FakeNtfy;
+  beforeAll(async () => {
+    ntfy = await startFakeNtfy();
+    ntfy.tokens.set(TOKEN, new Set(['chime-e2e']));
+  });
+  afterAll(async () => {
+    await ntfy?.close();
+  });
+
+  it('a refused token is not added, with its reason; the right one is added, masked', async () => {
+    const { page } = await e2e.signedInPage();
+    await openWizardDestinations(page, e2e.server.url, '2031-05-05');
+    await page.getByTestId('toggle-ntfy').click();
+    await page.getByTestId('ntfy-server').fill(ntfy.url);
+    await page.getByTestId('ntfy-topic').fill('chime-e2e');
+    await page.getByTestId('ntfy-access_token').fill('tk_wrong');
+    await page.getByTestId('ntfy-add').click();
+    await page.getByTestId('ntfy-error').waitFor();
+    expect(await page.getByTestId('ntfy-error').textContent()).toContain('ntfy refused the token');
+    expect(await page.getByTestId('destination-count').textContent()).toBe('0');
+
+    await page.getByTestId('ntfy-access_token').fill(TOKEN);
+    await page.getByTestId('ntfy-add').click();
+    await page.getByTestId('destination-item').waitFor();
+    expect(await page.getByTestId('destination-count').textContent()).toBe('1');
+    const item = await page.getByTestId('destination-item').textContent();
+    expect(item).toContain('/chime-e2e');
+    expect(item).toContain('…wxyz');
+    expect(item).not.toContain(TOKEN);
+    expect(ntfy.requests.some((r) => r.path === '/v1/account' && r.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+  });
+});
