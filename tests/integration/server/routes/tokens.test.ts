@@ -103,6 +103,8 @@ const DECISIONS: Record<string, Scope | null> = {
   'POST /api/auth/password-reset/confirm': null,
   'POST /api/email/confirm': null,
   'GET /feeds/:file': null,
+  'GET /a/:token': null,
+  'POST /a/:token': null,
   'GET /api/openapi.json': null,
   'GET /api/docs': null,
 };
