@@ -3,7 +3,7 @@
  * to the real server process, while this process holds BEGIN IMMEDIATE on the same file. Prints
  * each write's answer and its time from its own start, a read's time during the lock, and that a
  * write succeeds once the lock is given back. Goal: every write answers 503 DATABASE_BUSY with
- * Retry-After within 3.5 s of its own start (README "Data and backups"); the read at once.
+ * Retry-After within 3.5 s of its own start (docs/operations.md "Data and backups"); the read at once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

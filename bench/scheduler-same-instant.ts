@@ -5,7 +5,7 @@
  * undici at 32 in flight. Prints the first delivery's delay after due, p50/p99 lateness and the
  * ratio of p99 to that limit. Then the restart case: the single instance is SIGKILLed mid-burst
  * and started again at once; time from the new process's start to its first resend, and losses.
- * Goals (README "Benchmarks"): p99 <= 2x the limit, first delivery within 50 ms, first resend
+ * Goals (bench/RESULTS.md): p99 <= 2x the limit, first delivery within 50 ms, first resend
  * within 2 s of the restart, nothing lost.
  */
 import { randomUUID } from 'node:crypto';
@@ -22,7 +22,7 @@ const IN_FLIGHT = 32;
 
 const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
 
-/** A body the size and shape of a generic webhook (README "Generic webhook payload"). */
+/** A body the size and shape of a generic webhook (docs/webhooks.md "Payload"). */
 function webhookSizedBody(i: number): string {
   return JSON.stringify({
     type: 'reminder.due',

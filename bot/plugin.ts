@@ -36,8 +36,7 @@ export default fp(
     const { createBot } = await import('./bot.ts');
     const bot = createBot(app, config);
     app.decorate('bot', bot);
-    // One instance holds the gateway and registers the commands (README "Running several
-    // instances"); the others take over when it dies. Every instance still delivers over REST.
+    // One instance holds the gateway and registers the commands (docs/operations.md "Running several instances"); the others take over when it dies. Every instance still delivers over REST.
     // PostgreSQL: an advisory lock, freed the moment its holder's connection closes; SQLite: a lease row.
     const timing = app.config.gatewayLease;
     const lock =

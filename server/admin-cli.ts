@@ -1,5 +1,5 @@
 /**
- * Administration from the server's shell (README "Administration"): `npm run admin -- <command>`.
+ * Administration from the server's shell (docs/operations.md "Administration"): `npm run admin -- <command>`.
  *
  *   accounts list|show|disable|enable|delete|remove-2fa   the instance's accounts (server/admin/accounts.ts)
  *   stats                    accounts, reminders, the last day's deliveries, what waits
@@ -10,8 +10,7 @@
  *                            to recover an account when the server has no SMTP settings (and a
  *                            fallback when mail does not arrive).
  *   copy-from-sqlite <file>  copies a Chime SQLite database into the PostgreSQL database that
- *                            DATABASE_URL names, which must be empty (README "Moving from
- *                            SQLite to PostgreSQL"). Stop Chime first.
+ *                            DATABASE_URL names, which must be empty (docs/operations.md "Moving from SQLite to PostgreSQL"). Stop Chime first.
  *
  * Reads the same settings as the server (.env, DATABASE_URL, PUBLIC_URL). accounts, stats,
  * reset-password and copy-from-sqlite migrate the database first like the server does; doctor,
@@ -66,7 +65,7 @@ async function resetPassword(email: string): Promise<number> {
 async function copyFromSqlite(file: string): Promise<number> {
   const config = loadConfig();
   if (!isPostgresUrl(config.databaseUrl)) {
-    console.error('DATABASE_URL names a SQLite file. Set it to the new PostgreSQL database (README "Running on PostgreSQL"), then run this again.');
+    console.error('DATABASE_URL names a SQLite file. Set it to the new PostgreSQL database (docs/operations.md "Running on PostgreSQL"), then run this again.');
     return 1;
   }
   const { db } = createDatabase(config.databaseUrl);

@@ -99,7 +99,7 @@ export async function buildApp({
             ...(logStream ? { stream: logStream } : {}),
           }
         : logger,
-    // Requests are logged once, by level (README "Logs").
+    // Requests are logged once, by level (docs/operations.md "Logs").
     logController: new RequestLogController(),
     bodyLimit: 64 * 1024,
     // Node answers 408 (clientErrorHandler below) when a request is not complete in time; it looks

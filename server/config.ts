@@ -46,8 +46,7 @@ export interface Config {
   databaseUrl: string;
   /**
    * DATABASE_POOL_SIZE: PostgreSQL connections of this process's main thread (the API, the bot).
-   * Default 10 with the web role, else 3. Each delivery thread has its own 3 (README "Running on
-   * PostgreSQL"). Ignored on SQLite.
+   * Default 10 with the web role, else 3. Each delivery thread has its own 3 (docs/operations.md "Running on PostgreSQL"). Ignored on SQLite.
    */
   databasePoolSize: number;
   logLevel: string;

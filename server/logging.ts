@@ -3,7 +3,7 @@ import { type Config, hasRole } from './config.ts';
 import { isPostgresUrl } from './db/connection.ts';
 
 /*
- * How the server's log reads (README "Logs"): readable lines on a terminal, one JSON object a line
+ * How the server's log reads (docs/operations.md "Logs"): readable lines on a terminal, one JSON object a line
  * where a log collector reads it (journald, docker, a file), and requests only at debug.
  */
 

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.ts';
 
 /**
- * A disabled account (README "Administration") signs in nowhere: not with a password, not with
+ * A disabled account (docs/operations.md "Administration") signs in nowhere: not with a password, not with
  * Discord, not through the bot. Every way in asks this once it knows the account.
  */
 export function refuseDisabledAccount(account: { disabled_at: string | null }): void {

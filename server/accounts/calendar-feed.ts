@@ -1,5 +1,5 @@
 /**
- * The calendar feed: one secret address per account that calendar apps subscribe to (README
+ * The calendar feed: one secret address per account that calendar apps subscribe to (docs/time.md
  * "Calendar feed, export and import"). The address carries a 256-bit random token; the feed route
  * finds the account by the token's SHA-256. The token itself is kept too, so the dashboard can
  * show the address again (see the migration 2026-11-23-004 for why that is acceptable).

@@ -1,7 +1,7 @@
 /**
  * Accounts signed into with an email and a password (the `app` identity): sign-up, sign-in, and
  * the changes the account page makes to that identity. The API's auth and account routes call
- * these and only translate; README "Security" says how passwords are stored and guesses slowed.
+ * these and only translate; docs/security.md says how passwords are stored and guesses slowed.
  */
 import type { DB } from '../db/connection.ts';
 import type { Account, Session } from '../db/database.ts';

@@ -7,7 +7,7 @@ import { revokeOtherSessions } from '../repositories/sessions.ts';
 import { AdminFailure, type CommandResult, done, table } from './result.ts';
 
 /*
- * `npm run admin -- accounts list|show|disable|enable|delete` (README "Administration"). An
+ * `npm run admin -- accounts list|show|disable|enable|delete` (docs/operations.md "Administration"). An
  * account is named by its id, its email or its username.
  */
 

@@ -9,7 +9,7 @@ import { describeDatabase } from '../logging.ts';
 import { AdminFailure, type CommandResult, done } from './result.ts';
 
 /*
- * `npm run admin -- backup [file]` and `restore <file>` (README "Backup and restore"). Neither
+ * `npm run admin -- backup [file]` and `restore <file>` (docs/operations.md "Backup and restore"). Neither
  * migrates: a backup is of the database as it is, and a restore puts back what the file holds
  * (the next start migrates it when it is older than the code).
  */

@@ -13,7 +13,7 @@ import { readPostgresClock } from '../repositories/database-clock.ts';
 import type { CommandResult } from './result.ts';
 
 /*
- * `npm run admin -- doctor` (README "Administration"): checks each setting against what it names,
+ * `npm run admin -- doctor` (docs/operations.md "Administration"): checks each setting against what it names,
  * and says what is wrong and how to fix it. It changes nothing (no migration either).
  */
 
@@ -31,7 +31,7 @@ export interface Check {
 const CALL_TIMEOUT_MS = 10_000;
 
 const MiB = 1024 * 1024;
-/** Below this the database soon cannot grow (a write on a full disk fails: README "Full disk"). */
+/** Below this the database soon cannot grow (a write on a full disk fails: docs/operations.md "When the database is busy or full"). */
 const DISK_FAIL_BYTES = 100 * MiB;
 const DISK_WARN_BYTES = 1024 * MiB;
 
@@ -163,7 +163,7 @@ async function checkPublicUrl(config: Config): Promise<Check> {
     if (body && typeof body.status === 'string' && (response.status === 200 || response.status === 503)) {
       return body.status === 'ok'
         ? { name: 'public url', status: 'ok', detail: `${config.publicUrl} reaches Chime (/healthz: ok).` }
-        : { name: 'public url', status: 'warn', detail: `${config.publicUrl} reaches Chime, which says it is ${body.status}.`, fix: 'See README "Health check" for what that status means.' };
+        : { name: 'public url', status: 'warn', detail: `${config.publicUrl} reaches Chime, which says it is ${body.status}.`, fix: 'See docs/operations.md "Administration" for what that status means.' };
     }
     return { name: 'public url', status: 'fail', detail: `${url} answers ${response.status}, not Chime's health check.`, fix: 'Point the reverse proxy at Chime (HOST and PORT), or correct PUBLIC_URL.' };
   } catch (err) {

@@ -1,6 +1,6 @@
 /**
  * What an administration subcommand answers: readable text for a person and the same facts as
- * data for `--json`. Exit codes (README "Administration"): 0 done, 1 nothing done or a check
+ * data for `--json`. Exit codes (docs/operations.md "Administration"): 0 done, 1 nothing done or a check
  * failed, 2 bad usage.
  */
 export interface CommandResult {

@@ -12,7 +12,7 @@ function ago(iso: string | null, nowMs: number): string {
   return `${iso} (${span} ago)`;
 }
 
-/** `npm run admin -- stats`: what the instance holds and does (README "Administration"). */
+/** `npm run admin -- stats`: what the instance holds and does (docs/operations.md "Administration"). */
 export async function statsCommand(db: DB, nowMs = Date.now()): Promise<CommandResult> {
   const counts = await readInstanceCounts(db, new Date(nowMs).toISOString(), new Date(nowMs - DAY_MS).toISOString());
   const text = [

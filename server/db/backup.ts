@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 
 /*
- * Backups of a SQLite deployment (README "Backup and restore"): the online copy the admin command
+ * Backups of a SQLite deployment (docs/operations.md "Backup and restore"): the online copy the admin command
  * makes while Chime runs, the copy a start keeps before it migrates, and the checks a restore
  * makes before it replaces the database.
  */
@@ -66,7 +66,7 @@ export function makeStandalone(file: string): void {
   }
 }
 
-/** Names of the backups a start writes before it migrates (README "Backup and restore"). */
+/** Names of the backups a start writes before it migrates (docs/operations.md "Backup and restore"). */
 export const MIGRATION_BACKUP_PATTERN = /^chime-\d{8}-\d{6}-before-.+\.db$/;
 
 /** Keeps the newest `keep` pre-migration backups in `dir` (by the stamp in their names); the others go. */

@@ -62,7 +62,7 @@ const BUSY_MAX_WAIT_MS = 3000;
 
 /**
  * PostgreSQL connections of a handle opened without DATABASE_POOL_SIZE: a delivery thread's, or a
- * tool's (README "Running on PostgreSQL"). The API's size comes from the setting (config.ts).
+ * tool's (docs/operations.md "Running on PostgreSQL"). The API's size comes from the setting (config.ts).
  */
 export const DEFAULT_POOL_SIZE = 3;
 

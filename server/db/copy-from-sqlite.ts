@@ -1,6 +1,5 @@
 /**
- * Moves a Chime SQLite database into an empty PostgreSQL database (README "Moving from SQLite to
- * PostgreSQL"; `npm run admin -- copy-from-sqlite <file>`), for a deployment that outgrew one
+ * Moves a Chime SQLite database into an empty PostgreSQL database (docs/operations.md "Moving from SQLite to PostgreSQL"; `npm run admin -- copy-from-sqlite <file>`), for a deployment that outgrew one
  * machine. Every row is copied as stored: both databases hold instants as ISO text and booleans
  * as 0/1 (database.ts), so nothing is converted, and every reminder keeps the date, time, zone and
  * rule its owner chose. Accounts, sessions (nobody is signed out), reminders, destinations with

@@ -22,7 +22,7 @@ export interface AccountsTable {
    */
   list_version: ColumnType<number, number | undefined, number>;
   /**
-   * When an administrator disabled the account (README "Administration"); null while usable. A
+   * When an administrator disabled the account (docs/operations.md "Administration"); null while usable. A
    * disabled account cannot sign in and its reminders do not fire; enabling it restores both.
    */
   disabled_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
@@ -178,7 +178,7 @@ export interface DeliveryAttemptsTable {
 /** An account's calendar feed address (migration 2026-11-23-004). */
 export interface CalendarFeedsTable {
   account_id: string;
-  /** The secret of the address, kept so the dashboard can show it again (README "Calendar feed"). */
+  /** The secret of the address, kept so the dashboard can show it again (docs/time.md "Calendar feed"). */
   token: string;
   /** SHA-256 (hex) of token: what the public feed route looks up. */
   token_hash: string;

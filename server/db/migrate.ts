@@ -30,7 +30,7 @@ export function createMigrator(db: Kysely<any>): Migrator {
   return new Migrator({ db, provider: new DirectoryMigrationProvider() });
 }
 
-/** How many pre-migration backups stay beside the database (README "Backup and restore"). */
+/** How many pre-migration backups stay beside the database (docs/operations.md "Backup and restore"). */
 export const MIGRATION_BACKUPS_KEPT = 3;
 
 export interface MigrateOptions {
@@ -52,7 +52,7 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
  * has been migrated before (one holding data, not a new file), copy it to
  * `backups/chime-<stamp>-before-<first pending migration>.db` beside it and keep the newest
  * MIGRATION_BACKUPS_KEPT such copies. VACUUM INTO writes a consistent, compact copy through the
- * same connection. PostgreSQL is backed up with its own tools (README "Backup and restore").
+ * same connection. PostgreSQL is backed up with its own tools (docs/operations.md "Backup and restore").
  */
 async function backupBeforeMigrating(db: Kysely<any>, migrator: Migrator): Promise<string | null> {
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return null;

@@ -1,5 +1,5 @@
 /**
- * The Discord gateway's lock on PostgreSQL (README "Running several instances"): a session-level
+ * The Discord gateway's lock on PostgreSQL (docs/operations.md "Running several instances"): a session-level
  * advisory lock held on a connection of its own. When the holder dies, its connection closes and
  * PostgreSQL frees the lock at once, so another instance takes the gateway over at its next round
  * (renewEvery, 5 s) instead of waiting for a lease row to expire. When the connection drops under

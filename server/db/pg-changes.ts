@@ -1,5 +1,5 @@
 /**
- * What changed, between instances on PostgreSQL (README "Running several instances"), by
+ * What changed, between instances on PostgreSQL (docs/operations.md "Running several instances"), by
  * LISTEN/NOTIFY alone. Triggers (migration 2026-11-27-002) send NOTIFY chime_changes with the
  * account's id whenever one of its reminders or destinations, or the account itself, changes;
  * PostgreSQL delivers it when that transaction commits, whichever connection or instance made it

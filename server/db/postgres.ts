@@ -1,6 +1,6 @@
 /**
  * PostgreSQL (DATABASE_URL=postgres://...): Kysely's own PostgresDialect over a `pg` pool of
- * DATABASE_POOL_SIZE connections (README "Running on PostgreSQL"). Transactions run at the server's
+ * DATABASE_POOL_SIZE connections (docs/operations.md "Running on PostgreSQL"). Transactions run at the server's
  * default isolation, READ COMMITTED; every read-then-write that needs more takes its own tool in
  * its repository (a row lock, an advisory lock, a unique constraint, one atomic statement).
  *
@@ -13,7 +13,7 @@
  *
  * No session state is relied on outside a transaction, so a pooler in transaction mode (PgBouncer)
  * may sit in front of the pool; the LISTEN connection and the gateway's advisory lock are sessions
- * of their own and need PostgreSQL itself or a pooler in session mode (README).
+ * of their own and need PostgreSQL itself or a pooler in session mode (docs/operations.md "Running on PostgreSQL").
  */
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
@@ -153,7 +153,7 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
   // another instance's (Kysely sets that inside their transaction). Set with SET, not as a startup
   // parameter, which PgBouncer refuses; a client runs its queries in order, so this one runs before
   // any other. Behind PgBouncer in transaction mode a SET does not follow the client: set
-  // lock_timeout on the role instead (README "Running on PostgreSQL").
+  // lock_timeout on the role instead (docs/operations.md "Running on PostgreSQL").
   pool.on('connect', (client) => {
     client.query(`set lock_timeout = ${Math.max(1, Math.round(options.busyMaxWaitMs))}`).catch(() => {});
   });

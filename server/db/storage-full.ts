@@ -2,7 +2,7 @@
  * The disk under the database is full (SQLite's SQLITE_FULL, PostgreSQL's 53100 disk_full): the
  * write failed and nothing of it was kept (SQLite rolls the transaction back itself). The API
  * answers 507 STORAGE_FULL, the scheduler retries its claims and results until there is room, and
- * /healthz says "degraded" so the operator learns why (README "Data and backups").
+ * /healthz says "degraded" so the operator learns why (docs/operations.md "Data and backups").
  */
 import type { BusyMonitor } from './database-busy.ts';
 

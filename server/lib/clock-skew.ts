@@ -1,6 +1,5 @@
 /**
- * Several instances decide "due" and "lease expired" each by its own clock (README "Running several
- * instances"). A machine whose clock is off fires reminders early or late by as much, and one that
+ * Several instances decide "due" and "lease expired" each by its own clock (docs/operations.md "Running several instances"). A machine whose clock is off fires reminders early or late by as much, and one that
  * is ahead by more than a lease's margin takes over sends still in flight elsewhere. Each instance
  * compares its clock with the database server's, at start and every CHECK_EVERY_MS, and warns when
  * they differ by more than TOLERANCE_MS (NTP keeps them within milliseconds).

@@ -1,5 +1,5 @@
 /**
- * Password reset (README "Email"): a single-use link valid one hour, sent by mail when SMTP is
+ * Password reset (docs/operations.md "Email"): a single-use link valid one hour, sent by mail when SMTP is
  * set, printed by `npm run admin -- reset-password <email>` otherwise. Only the SHA-256 of a
  * link's token is stored; using it sets the password and signs every session out.
  */

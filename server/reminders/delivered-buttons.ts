@@ -1,6 +1,6 @@
 /**
  * The buttons under a reminder delivered to Discord: Snooze 10 min, Snooze 1 h, Tomorrow and Done
- * (README "Using it"). In a channel everybody sees them; only the reminder's owner may use them.
+ * (docs/dashboard.md "What it does"). In a channel everybody sees them; only the reminder's owner may use them.
  * The bot's button handler calls `pressDeliveredButton` and only translates the result.
  */
 import { findAccountForDiscordUser } from '../accounts/discord-accounts.ts';

@@ -1,5 +1,5 @@
 /**
- * Deliveries as their owner sees them (README "Delivery history and problems"): the history of a
+ * Deliveries as their owner sees them (docs/webhooks.md "Delivery history and problems"): the history of a
  * reminder with every attempt, resending one delivery, the problems list (one row per failed
  * delivery) and dismissing it, re-enabling a destination that was disabled. Another account's
  * reminder, delivery or destination is "not found".

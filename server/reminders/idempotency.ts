@@ -1,6 +1,5 @@
 /**
- * Idempotency keys for the requests that create reminders or send again (README "Retrying a create
- * safely").
+ * Idempotency keys for the requests that create reminders or send again (docs/api.md "Retrying a create safely").
  *
  * A client that gets no answer to a create (its own timeout, a dropped connection, a 503 on a
  * commit that went through after all) cannot tell whether the reminder exists. When it sent an

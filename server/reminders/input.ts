@@ -1,15 +1,15 @@
 /**
  * Input rules of a reminder, the same for the API and the bot: message, recurrence, local date,
- * wall-clock time and zone. Each failure is an AppError with a stable code (README "Response style").
+ * wall-clock time and zone. Each failure is an AppError with a stable code (docs/decisions/specification-gaps.md).
  */
 import type { RecurrenceType, StoredRecurrence } from '../db/database.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { formatRRule, parseRRule, type ParsedRRule } from '../time/rrule.ts';
 import { localTimeString, parseDate } from '../time/zoned.ts';
 
-/** The recurrence presets (README "Time" says what each one means). */
+/** The recurrence presets (docs/time.md "How a reminder keeps time" says what each one means). */
 export const RECURRENCES: readonly RecurrenceType[] = ['ONCE', 'YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'WORKDAYS', 'WEEKEND'];
-/** Discord's message limit (README "Limits SPEC does not give"). */
+/** Discord's message limit (docs/decisions/specification-gaps.md). */
 export const MAX_MESSAGE_LENGTH = 2000;
 /** Keeps one account's list (and the memory to serve it) bounded. */
 export const MAX_REMINDERS_PER_ACCOUNT = 10_000;

@@ -1,7 +1,7 @@
 /**
  * From what a reminder stores (local date, wall-clock time, zone, repetition, skipped occurrences)
  * to the instants the scheduler and the API use. Instants are always derived from the wall clock,
- * never the reverse (README "Time").
+ * never the reverse (docs/time.md "How a reminder keeps time").
  */
 import type { Reminder } from '../db/database.ts';
 import { parseRRule, type ParsedRRule } from '../time/rrule.ts';

@@ -6,7 +6,7 @@
  * reminder fires; skip.ts skips and restores single occurrences.
  *
  * A reminder stores what the user chose (local date, wall-clock time, IANA zone, recurrence);
- * remind_at_utc, next_fire_utc and next_occurrence_utc are derived here (README "Time").
+ * remind_at_utc, next_fire_utc and next_occurrence_utc are derived here (docs/time.md "How a reminder keeps time").
  */
 import type { FastifyInstance } from 'fastify';
 import type { Destination } from '../db/database.ts';

@@ -1,6 +1,6 @@
 /**
  * Skipping single occurrences of a series (and restoring them), for the API and the bot. The
- * skipped instants are RFC 5545 EXDATEs on the reminder row (README "Custom repetition").
+ * skipped instants are RFC 5545 EXDATEs on the reminder row (docs/time.md "Custom repetition").
  */
 import { AppError } from '../errors.ts';
 import { findReminderOfAccount, lockReminderOfAccount, type ReminderWithDestinations, updateReminder } from '../repositories/reminders.ts';

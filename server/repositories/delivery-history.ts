@@ -1,5 +1,5 @@
 /**
- * What the owner reads and does about deliveries (README "Delivery history and problems"): the
+ * What the owner reads and does about deliveries (docs/webhooks.md "Delivery history and problems"): the
  * history of a reminder with every attempt, resending one, the problems list and dismissing it.
  * The scheduler's own outbox queries are in outbox.ts, due-reminders.ts and attempt-results.ts.
  */

@@ -10,7 +10,7 @@ import { idLists, insertChunks, takesRowLocks } from './statement-shapes.ts';
  */
 
 /**
- * The accounts an administrator disabled (README "Administration"): their reminders stay as they
+ * The accounts an administrator disabled (docs/operations.md "Administration"): their reminders stay as they
  * are but do not fire, nor count as due, until the account is enabled again. Usually none.
  */
 export const disabledAccountIds = (db: Executor) => db.selectFrom('accounts').select('id').where('disabled_at', 'is not', null);

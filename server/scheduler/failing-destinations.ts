@@ -4,8 +4,7 @@ import { disableAfterFailures, FAILING_STREAK } from './retry-policy.ts';
 
 /**
  * After a batch of results is written: each destination with a delivery that failed for good is
- * stopped when the retry policy says its latest deliveries all failed (README "Delivery history
- * and problems"). Instances racing here write the same decision once (disabled_at is null).
+ * stopped when the retry policy says its latest deliveries all failed (docs/webhooks.md "Delivery history and problems"). Instances racing here write the same decision once (disabled_at is null).
  */
 export async function stopFailingDestinations(db: DB, records: readonly AttemptRecord[]): Promise<void> {
   const failedAt = new Map<string, string>();

@@ -1,5 +1,5 @@
 /**
- * The retry policy (README "Generic webhook payload" and "Delivery history and problems"), in one
+ * The retry policy (docs/webhooks.md "Payload" and "Delivery history and problems"), in one
  * pure function: what follows an attempt. Retryable failures (network errors, 5xx, 408, 429) are
  * tried again after 10 s, 1 min, 5 min, 30 min and 2 h, each +-20 % so the retries of one outage do
  * not arrive together, never sooner than the receiver's Retry-After (at most a day); after the last

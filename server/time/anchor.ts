@@ -1,5 +1,5 @@
 /**
- * A reminder's anchor (README "Custom repetition"): the local date and wall-clock time the user
+ * A reminder's anchor (docs/time.md "Custom repetition"): the local date and wall-clock time the user
  * chose, in an IANA zone. Both recurrence engines (recurrence.ts, rrule/expand.ts) start from it,
  * parsed and checked here once.
  */

@@ -1,7 +1,7 @@
 /**
  * Time zone names as people choose them. A zone id is kept as the user wrote it (case fixed);
  * only legacy spellings of the same zone are replaced by their modern IANA name, so a reminder set
- * in "Asia/Calcutta" is stored and answered as "Asia/Kolkata" (README "Time").
+ * in "Asia/Calcutta" is stored and answered as "Asia/Kolkata" (docs/time.md "How a reminder keeps time").
  *
  * Intl cannot be asked for this: Node 20's ICU answers the CLDR id, which is often the legacy one
  * (Asia/Kolkata -> Asia/Calcutta). The table below is the IANA `backward` links whose two names

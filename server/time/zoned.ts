@@ -1,6 +1,6 @@
 /**
  * Wall-clock <-> instant conversion in IANA zones, on top of Intl only (no data files to ship).
- * Rules Chime promises (see README "Time"):
+ * Rules Chime promises (see docs/time.md "How a reminder keeps time"):
  *  - a wall-clock time that does not exist (spring-forward gap) maps to the instant the gap ends;
  *  - a wall-clock time that happens twice (fall-back overlap) maps to the earlier instant.
  */

@@ -1,5 +1,5 @@
 /**
- * Email in a real browser (README "Email"), with a real SMTP server on 127.0.0.1: "Forgot
+ * Email in a real browser (docs/operations.md "Email"), with a real SMTP server on 127.0.0.1: "Forgot
  * password?" to a new password, and an email reminder added in the wizard, confirmed from the
  * mailed link and delivered to the SMTP server.
  */

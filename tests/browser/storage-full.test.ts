@@ -1,5 +1,5 @@
 /**
- * The disk under the database is full (README "Data and backups"): pressing Create in the wizard
+ * The disk under the database is full (docs/operations.md "Data and backups"): pressing Create in the wizard
  * shows why nothing was saved, in the user's language, rather than "Failed to create reminder".
  * The real server runs out of pages (SQLite's max_page_count, the real SQLITE_FULL).
  */

@@ -32,7 +32,7 @@ async function onMaintenanceDatabase(url: string, fn: (client: pg.Client) => Pro
   }
 }
 
-/** A migrated database named `name` (C collation, as every test database: README "Running on PostgreSQL"). */
+/** A migrated database named `name` (C collation, as every test database: docs/operations.md "Running on PostgreSQL"). */
 async function createMigratedTemplate(url: string, name: string): Promise<void> {
   await onMaintenanceDatabase(url, (c) => c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`));
   const templateUrl = new URL(url);

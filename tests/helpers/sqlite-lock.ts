@@ -1,6 +1,6 @@
 /**
  * Another process holding SQLite's write lock for a while, as a backup or the sqlite3 shell does
- * (README "Data and backups"): a second real connection on the same file in BEGIN IMMEDIATE.
+ * (docs/operations.md "Data and backups"): a second real connection on the same file in BEGIN IMMEDIATE.
  */
 import SQLite from 'better-sqlite3';
 

@@ -51,7 +51,7 @@ export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T
 
 /**
  * A new PostgreSQL database; its URL. Empty, or with `migrated`, a copy of the project's migrated
- * template. C collation: text compares byte by byte as on SQLite (README "Running on PostgreSQL").
+ * template. C collation: text compares byte by byte as on SQLite (docs/operations.md "Running on PostgreSQL").
  */
 export async function createPostgresDatabase(options: { migrated?: boolean } = {}): Promise<string> {
   const name = `chime_test_${process.pid}_${randomBytes(5).toString('hex')}`;

@@ -1,5 +1,5 @@
 /**
- * deploy/chime.service (README "Running on a VPS (systemd)") is checked by systemd itself where
+ * deploy/chime.service (docs/operations.md "Running on a VPS (systemd)") is checked by systemd itself where
  * systemd-analyze exists; elsewhere the test says it was skipped.
  */
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -24,7 +24,7 @@ export function requireEmailAddress(value: unknown, field: string): string {
 }
 
 /**
- * Email (README "Email"): metadata `{ address }`. An address receives reminders only once its
+ * Email (docs/operations.md "Email"): metadata `{ address }`. An address receives reminders only once its
  * owner confirmed the link Chime mailed to it; until then its deliveries fail with
  * EMAIL_NOT_CONFIRMED. Saving a reminder with an unconfirmed address mails that link.
  */

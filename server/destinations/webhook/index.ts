@@ -14,7 +14,7 @@ export function webhookPlatform(metadata: Record<string, unknown>): WebhookPlatf
   return p === 'discord' || p === 'slack' ? p : 'generic';
 }
 
-/** Generic (signed JSON), Discord or Slack webhooks; see README "Generic webhook payload". */
+/** Generic (signed JSON), Discord or Slack webhooks; see docs/webhooks.md "Payload". */
 export const webhookDestination: DestinationModule = {
   type: 'webhook',
   cap: 5,

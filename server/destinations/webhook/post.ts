@@ -22,7 +22,7 @@ export interface WebhookTarget {
 /**
  * POST with undici's handler API: status and headers only, the answer's body is discarded.
  *
- * The answer and the time-out race deterministically (README "Webhooks"): the status line is
+ * The answer and the time-out race deterministically (docs/webhooks.md): the status line is
  * the answer. A status that arrives by the deadline decides the result, whatever the body does
  * afterwards (it is drained and discarded); a status that arrives after it is a
  * time-out, even when the sweeper has not run yet. So a receiver answering at 9.99 s is never

@@ -1,7 +1,6 @@
 /**
  * Import: a file of reminders read (read-json-csv.ts, read-ics.ts), each row through the same
- * checks as a create (prepare-row.ts), then created in one transaction (README "Calendar feed,
- * export and import").
+ * checks as a create (prepare-row.ts), then created in one transaction (docs/time.md "Calendar feed, export and import").
  */
 import type { StoredRecurrence } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';

@@ -20,7 +20,7 @@ export const BOT_INVITE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS
 
 const SNOWFLAKE = /^\d{15,25}$/;
 
-// Dashboards send account_id in these bodies; it is accepted and ignored: the session decides (README "Where the specification was vague or wrong").
+// Dashboards send account_id in these bodies; it is accepted and ignored: the session decides (docs/decisions/specification-gaps.md).
 const AccountIdField = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number(), Type.Null()]));
 const GuildsBody = Type.Object({ account_id: AccountIdField });
 const GuildBody = Type.Object({ account_id: AccountIdField, guild_id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])) });

@@ -34,7 +34,7 @@ function notConfigured(): AppError {
   return new AppError('MAIL_NOT_CONFIGURED', 'Email is not configured on this server: ask its administrator to reset your password');
 }
 
-/** Password reset (anonymous) and confirmed email addresses (README "Email"). Rules live in server/mail. */
+/** Password reset (anonymous) and confirmed email addresses (docs/operations.md "Email"). Rules live in server/mail. */
 const email: FastifyPluginAsyncTypebox = async (app) => {
   const resetThrottle = new ResetThrottle(app.db, app.config.resetThrottle);
 

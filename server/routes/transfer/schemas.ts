@@ -1,4 +1,4 @@
-/** The bodies and answers of export and import (README "Calendar feed, export and import"); the dashboard derives its types from them. */
+/** The bodies and answers of export and import (docs/time.md "Calendar feed, export and import"); the dashboard derives its types from them. */
 import { Type } from '@sinclair/typebox';
 import { MAX_IMPORT_BYTES } from '../../reminders/transfer/formats.ts';
 import { Nullable } from '../../schemas/common.ts';

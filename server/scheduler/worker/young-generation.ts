@@ -1,6 +1,6 @@
 /**
  * The young generation of the extra delivery threads. `npm start` gives V8
- * `--max-semi-space-size=2` so the process stays small at rest (README "Benchmarks"), but a
+ * `--max-semi-space-size=2` so the process stays small at rest (bench/RESULTS.md), but a
  * delivery thread in a burst allocates fast and briefly: rows, payloads, requests that live a few
  * milliseconds. With 2 MB a scavenge finds them still in flight and copies or promotes them;
  * garbage collection took 17 % of each delivery thread in a burst of 100,000.

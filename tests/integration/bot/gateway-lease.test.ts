@@ -1,5 +1,5 @@
 /**
- * Several instances on one database (README "Running several instances"): exactly one holds the
+ * Several instances on one database (docs/operations.md "Running several instances"): exactly one holds the
  * Discord gateway and registers the commands; when it dies, another takes over and the bot keeps
  * answering. And the gateway is sharded as Discord recommends.
  */

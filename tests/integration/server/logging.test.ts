@@ -1,5 +1,5 @@
 /**
- * README "Logs": readable lines on a terminal, JSON otherwise, requests at debug, one start line
+ * docs/operations.md "Logs": readable lines on a terminal, JSON otherwise, requests at debug, one start line
  * that says where, which database (without a password), which roles and what is configured.
  */
 import { execFileSync } from 'node:child_process';

@@ -8,7 +8,7 @@ function newKey(): string {
 }
 
 /**
- * The Idempotency-Key of a request that creates (README "Retrying a create safely"). Sending the
+ * The Idempotency-Key of a request that creates (docs/api.md "Retrying a create safely"). Sending the
  * same request again after a failure (no answer, a timeout, a 503) reuses its key, so the server
  * creates it at most once even if the first attempt went through; a different request, or the
  * same one after it succeeded, gets a new key.

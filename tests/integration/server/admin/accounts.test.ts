@@ -1,5 +1,5 @@
 /**
- * README "Administration": `npm run admin -- accounts …` and `stats`. A disabled account cannot
+ * docs/operations.md "Administration": `npm run admin -- accounts …` and `stats`. A disabled account cannot
  * sign in (password, existing sessions), its reminders do not fire, and enabling it again brings
  * both back with nothing lost.
  */

@@ -1,5 +1,5 @@
 /**
- * README "Administration": `npm run admin -- doctor` checks each setting against what it names
+ * docs/operations.md "Administration": `npm run admin -- doctor` checks each setting against what it names
  * (the fake Discord, a real SMTP server, this Chime's own /healthz) and says what to fix.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * State that several instances share through the database (README "Running several instances"):
+ * State that several instances share through the database (docs/operations.md "Running several instances"):
  * single-use records (Discord OAuth states, setup tickets) and fixed-window counters. Two stores
  * over one real SQLite file stand for two instances.
  */

@@ -1,5 +1,5 @@
 /**
- * README "Backup and restore": an online backup while Chime runs, a restore that refuses while it
+ * docs/operations.md "Backup and restore": an online backup while Chime runs, a restore that refuses while it
  * runs and checks the file, and the copy a start keeps before migrating a SQLite database.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // Runs on PostgreSQL only: the copy from SQLite to PostgreSQL (vitest.config.ts).
 /**
- * Moving a deployment from SQLite to PostgreSQL (README "Moving from SQLite to PostgreSQL"): a
+ * Moving a deployment from SQLite to PostgreSQL (docs/operations.md "Moving from SQLite to PostgreSQL"): a
  * real server fills a real SQLite file, `npm run admin -- copy-from-sqlite` runs as a real process
  * against a throwaway PostgreSQL database, and a server on PostgreSQL then carries on: the same
  * sessions, reminders, calendar feed, and a delivery that was waiting for its retry.

@@ -1,6 +1,6 @@
 // Runs on SQLite only: the disk under the SQLite file fills up (vitest.config.ts).
 /**
- * The disk under the database fills up (README "Data and backups"): writes answer 507 STORAGE_FULL
+ * The disk under the database fills up (docs/operations.md "Data and backups"): writes answer 507 STORAGE_FULL
  * instead of a 500, reads go on, /healthz says why it is degraded, and a reminder that falls due
  * meanwhile is delivered once, at the latest when there is room again.
  *

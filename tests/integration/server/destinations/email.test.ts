@@ -1,5 +1,5 @@
 /**
- * The `email` destination (README "Email"): an address receives reminders only after the link
+ * The `email` destination (docs/operations.md "Email"): an address receives reminders only after the link
  * mailed to it was opened. Real SMTP server on 127.0.0.1, real scheduler, real HTTP.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Password reset by mail (README "Email") against a real SMTP server on 127.0.0.1, and the admin
+ * Password reset by mail (docs/operations.md "Email") against a real SMTP server on 127.0.0.1, and the admin
  * CLI that prints a link when the server has no SMTP settings.
  */
 import { execFile } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on the requests that create (README "Retrying a create safely"), over real HTTP
+ * Idempotency-Key on the requests that create (docs/api.md "Retrying a create safely"), over real HTTP
  * and, on PostgreSQL too, a real database: a request sent again with the same key answers what the
  * first one created and creates nothing more, even when both race; the same key with another
  * request is refused; keys are per account, live a day, and a dry run does not use one up.

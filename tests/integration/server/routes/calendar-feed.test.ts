@@ -1,5 +1,5 @@
 /**
- * The calendar feed (README "Calendar feed, export and import"), over real HTTP, read by an
+ * The calendar feed (docs/time.md "Calendar feed, export and import"), over real HTTP, read by an
  * independent parser (ical.js): every reminder's first 20 occurrences as ical.js expands the
  * feed equal Chime's own (series.ts), across DST gaps and overlaps, presets and custom rules,
  * with skipped occurrences. Then the address's security: wrong, rotated or turned-off tokens,

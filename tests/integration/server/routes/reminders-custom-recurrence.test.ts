@@ -1,6 +1,6 @@
 /**
  * Custom repetition rules, skipped occurrences and recurrence_text through the real API (real
- * HTTP on 127.0.0.1, a real SQLite file): the contract of README "Repetition".
+ * HTTP on 127.0.0.1, a real SQLite file): the contract of docs/time.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';

@@ -1,5 +1,5 @@
 /**
- * Several instances on one database (README "Running several instances"): each delivery is sent
+ * Several instances on one database (docs/operations.md "Running several instances"): each delivery is sent
  * by one instance; when an instance dies mid-send (SIGKILL of a real process), another sends what
  * it held once its leases run out, and only the sends in flight at the kill arrive twice, with
  * their original webhook-id.

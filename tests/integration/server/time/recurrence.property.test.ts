@@ -4,7 +4,7 @@
  * independent oracle written with Temporal (temporal-polyfill): its own calendar arithmetic and its
  * own wall clock <-> instant resolution. Only the zone data (ICU, through Intl) is shared.
  *
- * The oracle spells out README "Time" for a wall-clock anchor (local date, local time, zone):
+ * The oracle spells out docs/time.md "How a reminder keeps time" for a wall-clock anchor (local date, local time, zone):
  *  - every occurrence is that wall-clock time on a matching local date, resolved in the zone;
  *  - a time that happens twice resolves to the earlier instant (Temporal 'compatible');
  *  - a time inside a gap resolves to the END of the gap on that day only. Temporal's 'compatible'

@@ -1,7 +1,7 @@
 // Runs on SQLite only: zone names do not depend on the database (vitest.config.ts).
 /**
  * Zone ids round-trip: what a user picks is what the API answers, on sign-up, on the account and
- * on a reminder (README "Time": kept as chosen, case fixed, legacy aliases under their modern
+ * on a reminder (docs/time.md "How a reminder keeps time": kept as chosen, case fixed, legacy aliases under their modern
  * name). Node's ICU answers CLDR ids, often the legacy ones (Asia/Kolkata -> Asia/Calcutta), so
  * every zone the dashboard offers is sent through each endpoint.
  */

@@ -42,7 +42,7 @@ describe('planFiring', () => {
     const r = due({ local_date: '2026-11-23', local_time: '08:00', next_fire_utc: '2026-11-23T08:00:00.000Z' });
     expect(planFiring(r, ms('2026-11-23T08:01:00.001Z'), LATE).late).toBe(true);
     expect(planFiring(r, ms('2026-11-23T08:01:00.000Z'), LATE).late).toBe(false);
-    // README "Time": more than 60 s late counts; the scheduler runs with that one constant.
+    // docs/time.md "How a reminder keeps time": more than 60 s late counts; the scheduler runs with that one constant.
     expect(LATE).toBe(LATE_THRESHOLD_MS);
     expect(DEFAULT_SCHEDULER_OPTIONS.lateThresholdMs).toBe(LATE_THRESHOLD_MS);
   });

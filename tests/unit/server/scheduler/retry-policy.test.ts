@@ -1,5 +1,5 @@
 /**
- * The retry policy alone (server/scheduler/retry-policy.ts, README "Generic webhook payload" and
+ * The retry policy alone (server/scheduler/retry-policy.ts, docs/webhooks.md "Payload" and
  * "Delivery history and problems"): pure decisions, with the jitter drawn by the test.
  */
 import { describe, expect, it } from 'vitest';

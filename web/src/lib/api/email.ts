@@ -4,7 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import { api } from '@/lib/api-client';
 
 /*
- * The account's email addresses and whether each one confirmed it wants reminders (README
+ * The account's email addresses and whether each one confirmed it wants reminders (docs/operations.md
  * "Email"). Shared by the wizard and the details page.
  */
 export type EmailAddresses = Static<typeof AddressList>;

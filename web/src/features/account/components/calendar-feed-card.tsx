@@ -10,7 +10,7 @@ import { Input } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-client';
 import { disableCalendarFeed, getCalendarFeed, rotateCalendarFeed } from '../api/transfer-api';
 
-/** The account's calendar feed: a secret address calendar apps subscribe to (README "Calendar feed"). */
+/** The account's calendar feed: a secret address calendar apps subscribe to (docs/time.md "Calendar feed"). */
 export function CalendarFeedCard() {
   const { t } = useTranslation('portability');
   const [url, setUrl] = useState<string | null>(null);

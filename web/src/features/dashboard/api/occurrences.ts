@@ -2,7 +2,7 @@ import { api } from '@/lib/api-client';
 import type { Reminder } from '@/lib/api/reminders';
 
 /*
- * Skipping one occurrence of a series from the calendar (README "Custom repetition"). Both calls
+ * Skipping one occurrence of a series from the calendar (docs/time.md "Custom repetition"). Both calls
  * answer the whole reminder, whose `exceptions` then list (or no longer list) the occurrence.
  */
 

@@ -7,7 +7,7 @@ import { errorMessage } from '@/lib/api-client';
 import { type EmailAddressState, sendEmailConfirmation, useEmailAddresses } from '@/lib/api/email';
 
 /**
- * Whether an address confirmed it wants this account's reminders (README "Email"), and a button
+ * Whether an address confirmed it wants this account's reminders (docs/operations.md "Email"), and a button
  * to mail the link again. `saved`: the address is on a saved reminder (then a link went out when
  * it was saved); in the wizard, before Create, it is only "confirmation needed".
  */

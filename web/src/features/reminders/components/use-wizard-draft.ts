@@ -18,7 +18,7 @@ function dateFromQuery(search: string): string {
 export function useWizardDraft(timezone: string | undefined) {
   const search = useSearch();
   const [initialDate] = useState(() => dateFromQuery(search));
-  // The wizard starts on a one-off, as the edit form does (README "Where the specification was vague or wrong").
+  // The wizard starts on a one-off, as the edit form does (docs/decisions/specification-gaps.md).
   const [form, setForm] = useState<ReminderFormState>(() => ({
     date: initialDate,
     time: currentTime(),

@@ -1,5 +1,5 @@
 /**
- * The custom repeat editor's state and the RFC 5545 RRULE it stands for (README "Custom
+ * The custom repeat editor's state and the RFC 5545 RRULE it stands for (docs/time.md "Custom
  * repetition"). The server is the authority (it validates and expands every rule); this only
  * builds the shapes the editor offers and reads them back when a reminder is edited.
  */
