@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['tests/**', 'bench/**', 'server/db/migrate-cli.ts', 'tests/helpers/fake-discord/cli.ts'],
+    files: ['tests/**', 'bench/**', 'scripts/smoke-node.mjs', 'server/db/migrate-cli.ts', 'tests/helpers/fake-discord/cli.ts'],
     rules: { 'no-console': 'off' },
   },
   {
