@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors.ts';
 import type { Executor } from '../repositories/executor.ts';
-import { deleteAttemptFailures, deleteAttemptFailuresBefore, insertAttemptFailures, listAttemptFailures, lockAttemptCounters } from '../repositories/shared-state.ts';
+import { deleteAttemptFailures, deleteAttemptFailuresBefore, insertAttemptFailures, listAttemptFailures, lockAttemptCounters } from '../repositories/attempt-failures.ts';
 
 /**
  * Throttling of password guesses (sign-in, change-password, two-factor codes) that slows

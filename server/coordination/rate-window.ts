@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Executor } from '../repositories/executor.ts';
-import { deleteEndedRateWindows, hitRateWindow } from '../repositories/shared-state.ts';
+import { deleteEndedRateWindows, hitRateWindow } from '../repositories/rate-windows.ts';
 
 /**
  * Fixed-window request counters per key (a feed token, a client address, an account), in the

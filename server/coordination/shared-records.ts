@@ -1,12 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Executor } from '../repositories/executor.ts';
-import {
-  deleteExpiredShortLivedRecords,
-  deleteShortLivedRecord,
-  findShortLivedRecord,
-  insertShortLivedRecord,
-  takeShortLivedRecord,
-} from '../repositories/shared-state.ts';
+import { deleteExpiredShortLivedRecords, deleteShortLivedRecord, findShortLivedRecord, insertShortLivedRecord, takeShortLivedRecord } from '../repositories/short-lived-records.ts';
 
 /**
  * Short-lived, single-use server-side records keyed by a random value that only the browser holds

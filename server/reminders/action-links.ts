@@ -13,7 +13,7 @@ import { sha256Hex } from '../lib/ids.ts';
 import { type Language, languageOfLocale } from '../lib/language.ts';
 import { findAccountById } from '../repositories/accounts.ts';
 import { findReminderById } from '../repositories/reminders.ts';
-import { deleteShortLivedRecord, findShortLivedRecord, insertShortLivedRecordOnce } from '../repositories/shared-state.ts';
+import { deleteShortLivedRecord, findShortLivedRecord, insertShortLivedRecordOnce } from '../repositories/short-lived-records.ts';
 import { nextOccurrenceAfter } from '../time/series.ts';
 import type { Reminder } from '../db/database.ts';
 import { applyDeliveredAction } from './delivered-buttons.ts';
