@@ -6,13 +6,13 @@ import { listOccurrences } from '../../server/reminders/occurrences.ts';
 import { createReminder } from '../../server/reminders/service.ts';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { checkInteractionChannelAccess } from '../access.ts';
-import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../command-text.ts';
-import { RECURRENCE_KEYS, recurrenceLabel } from '../format.ts';
+import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../replies/command-text.ts';
+import { RECURRENCE_KEYS, recurrenceLabel } from '../replies/format.ts';
 import { truncate, unix } from '../../server/discord/message-text.ts';
 import { reminderPageUrl } from '../../server/lib/reminder-page-url.ts';
 import { t } from '../../server/discord/i18n.ts';
-import { readScheduleInput } from '../schedule-input.ts';
-import { replyEphemeral } from '../reply.ts';
+import { readScheduleInput } from '../parse-schedule/schedule-input.ts';
+import { replyEphemeral } from '../replies/reply.ts';
 import type { BotCommand } from '../types.ts';
 
 const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'commands.remind.description')

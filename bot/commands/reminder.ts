@@ -5,12 +5,12 @@ import { pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '.
 import { editReminder, getReminder } from '../../server/reminders/service.ts';
 import { skipNextOccurrence } from '../../server/reminders/skip.ts';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
-import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../command-text.ts';
-import { formatInZone, RECURRENCE_KEYS, recurrenceLabel } from '../format.ts';
+import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../replies/command-text.ts';
+import { formatInZone, RECURRENCE_KEYS, recurrenceLabel } from '../replies/format.ts';
 import { oneLine, truncate, unix } from '../../server/discord/message-text.ts';
 import { t } from '../../server/discord/i18n.ts';
-import { replyEphemeral } from '../reply.ts';
-import { readScheduleInput } from '../schedule-input.ts';
+import { replyEphemeral } from '../replies/reply.ts';
+import { readScheduleInput } from '../parse-schedule/schedule-input.ts';
 import type { BotCommand } from '../types.ts';
 
 /** Snooze lengths offered by /reminder snooze, in minutes, with their label keys. */

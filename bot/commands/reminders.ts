@@ -1,8 +1,8 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
-import { CONTEXTS, INTEGRATION_TYPES, localized } from '../command-text.ts';
-import { renderReminderList } from '../reminder-list.ts';
-import { answerEphemeral } from '../reply.ts';
+import { CONTEXTS, INTEGRATION_TYPES, localized } from '../replies/command-text.ts';
+import { renderReminderList } from '../replies/reminder-list.ts';
+import { answerEphemeral } from '../replies/reply.ts';
 import type { BotCommand } from '../types.ts';
 
 const command: BotCommand = {

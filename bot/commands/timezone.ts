@@ -3,11 +3,11 @@ import { setAccountTimeZone } from '../../server/accounts/profile.ts';
 import { AppError } from '../../server/errors.ts';
 import { canonicalTimeZone } from '../../server/time/zoned.ts';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
-import { CONTEXTS, INTEGRATION_TYPES, localized } from '../command-text.ts';
-import { formatInZone } from '../format.ts';
+import { CONTEXTS, INTEGRATION_TYPES, localized } from '../replies/command-text.ts';
+import { formatInZone } from '../replies/format.ts';
 import { truncate } from '../../server/discord/message-text.ts';
 import { t } from '../../server/discord/i18n.ts';
-import { replyEphemeral } from '../reply.ts';
+import { replyEphemeral } from '../replies/reply.ts';
 import type { BotCommand } from '../types.ts';
 
 let zones: string[] | null = null;

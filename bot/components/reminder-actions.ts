@@ -2,7 +2,7 @@ import { pressDeliveredButton } from '../../server/reminders/delivered-buttons.t
 import { REMINDER_ACTIONS, type ReminderAction } from '../../server/destinations/discord-common/delivery-message.ts';
 import { unix } from '../../server/discord/message-text.ts';
 import { t } from '../../server/discord/i18n.ts';
-import { replyEphemeral, updateMessage } from '../reply.ts';
+import { replyEphemeral, updateMessage } from '../replies/reply.ts';
 import type { BotComponent } from '../types.ts';
 
 /** Buttons under a delivered reminder: `rem:<action>:<reminderId>[:<occurrence ms>]`. */

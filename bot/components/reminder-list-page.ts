@@ -1,6 +1,6 @@
 import { findAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
-import { renderReminderList } from '../reminder-list.ts';
-import { updateMessage } from '../reply.ts';
+import { renderReminderList } from '../replies/reminder-list.ts';
+import { updateMessage } from '../replies/reply.ts';
 import type { BotComponent } from '../types.ts';
 
 /** Previous / Next under /reminders: `list:<page>`. The list is always the presser's own. */

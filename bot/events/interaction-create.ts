@@ -2,7 +2,7 @@ import { Events, type Interaction } from 'discord.js';
 import { commands } from '../commands/index.ts';
 import { components } from '../components/index.ts';
 import { t } from '../../server/discord/i18n.ts';
-import { deferWhenSlow, errorText, replyEphemeral } from '../reply.ts';
+import { deferWhenSlow, errorText, replyEphemeral } from '../replies/reply.ts';
 import type { BotEvent } from '../types.ts';
 
 const byName = new Map(commands.map((c) => [c.data.name, c]));

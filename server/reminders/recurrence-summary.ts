@@ -3,7 +3,7 @@
  * recurrence_text and the bot's replies alike.
  */
 import type { Language } from '../lib/language.ts';
-import { describeRecurrence } from './recurrence-text.ts';
+import { describeRecurrence } from './recurrence-text/index.ts';
 import { storedRule, type ScheduleFields } from './schedule.ts';
 import { BoundedMemo } from '../lib/bounded-memo.ts';
 

@@ -4,7 +4,7 @@ import { newId, nowIso } from '../lib/ids.ts';
 import { deleteAccountEmailData, moveAccountEmailData } from './email.ts';
 import type { Executor } from './executor.ts';
 import { prepared } from './prepared.ts';
-import { takesRowLocks } from './statement-shapes.ts';
+import { takesRowLocks } from './statement-batches.ts';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 

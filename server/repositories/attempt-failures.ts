@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Executor } from './executor.ts';
-import { takesRowLocks } from './statement-shapes.ts';
+import { takesRowLocks } from './statement-batches.ts';
 
 export interface AttemptFailureRow {
   attempt_id: string;

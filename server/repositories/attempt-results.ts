@@ -1,6 +1,6 @@
 import type { AttemptOutcome } from '../db/database.ts';
 import type { Executor } from './executor.ts';
-import { idLists, insertChunks } from './statement-shapes.ts';
+import { idLists, insertChunks } from './statement-batches.ts';
 
 /*
  * Writing attempt results: the attempt log and each delivery's new state, in batches.

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DestinationType, StoredRecurrence } from '../db/database.ts';
 import type { Executor } from './executor.ts';
 import type { DeliveryLease, OutboxRow } from './outbox.ts';
-import { idLists, insertChunks, takesRowLocks } from './statement-shapes.ts';
+import { idLists, insertChunks, takesRowLocks } from './statement-batches.ts';
 
 /*
  * Claiming due reminders: the primitives the claimer (server/scheduler/claimer.ts) runs in one

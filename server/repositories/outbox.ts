@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DeliveryStatus, DestinationType, StoredRecurrence } from '../db/database.ts';
 import type { Executor } from './executor.ts';
-import { idLists, takesRowLocks } from './statement-shapes.ts';
+import { idLists, takesRowLocks } from './statement-batches.ts';
 import { deliveriesWithTargets } from './delivery-joins.ts';
 
 /*

@@ -2,7 +2,7 @@ import type { Destination, RecurrenceType, Reminder } from '../db/database.ts';
 import { newId, nowIso } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
 import { prepared } from './prepared.ts';
-import { takesRowLocks } from './statement-shapes.ts';
+import { takesRowLocks } from './statement-batches.ts';
 
 export interface ReminderWithDestinations extends Reminder {
   destinations: Destination[];

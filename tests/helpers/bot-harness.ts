@@ -97,7 +97,7 @@ export async function startBotEnv(): Promise<BotEnv> {
 
 /**
  * Dispatches an interaction and waits for its answer: the first response, or, when that was a
- * deferral (the bot was slow: bot/reply.ts), the response that followed it, with the deferral's
+ * deferral (the bot was slow: bot/replies/reply.ts), the response that followed it, with the deferral's
  * flags (ephemeral).
  */
 export async function interact(fake: FakeDiscord, payload: Record<string, any>): Promise<InteractionResponseRecord & { id: string }> {

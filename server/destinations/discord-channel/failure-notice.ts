@@ -22,7 +22,7 @@ export const FAILURE_NOTICE_INTERVAL_MS = 86_400_000;
 
 /**
  * What each permanent failure means, in the owner's words (keys of locales/<lang>/bot.json); also
- * the bot's answer when a save is refused for one of these reasons (bot/reply.ts).
+ * the bot's answer when a save is refused for one of these reasons (bot/replies/reply.ts).
  */
 export const DISCORD_FAILURE_EXPLANATIONS: Record<string, string> = {
   DISCORD_MISSING_PERMISSIONS: 'failureNotice.explain.missingPermissions',

@@ -14,7 +14,7 @@ import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Config } from '../../config.ts';
 import type { SchedulerTuning } from '../plugin.ts';
 import type { FromWorker, SchedulerStats, ToWorker, WorkerCall, WorkerData } from './protocol.ts';
-import { startWithDeliveryYoungGeneration } from './young-generation.ts';
+import { startWithDeliveryYoungGeneration } from './burst-thread-memory.ts';
 
 /** First restart delay; doubles on each crash in a row, up to RESTART_MAX_MS. */
 const RESTART_MIN_MS = 500;
@@ -90,7 +90,7 @@ export class SchedulerWorkerHost {
     const entry = workerEntry();
     const data: WorkerData = { config: this.config, index: this.index, tuning: this.tuning };
     const spawn = () => new Worker(entry.file, { workerData: data, name: `chime-delivery-${this.index}`, eval: entry.eval });
-    // The extra threads run only in bursts, where a larger young generation pays (young-generation.ts).
+    // The extra threads run only in bursts, where a larger young generation pays (burst-thread-memory.ts).
     const worker = this.index > 0 ? startWithDeliveryYoungGeneration(spawn) : spawn();
     this.worker = worker;
     this.isReady = false;

@@ -4,7 +4,7 @@
  * does the same). When the database holds the bot up (another process holds SQLite's write lock, as
  * a backup or the sqlite3 shell does), a /remind or a button press is deferred before that, and the
  * answer replaces the "thinking" state: the user learns the reminder was made instead of reading
- * "The application did not respond" and making it twice (bot/reply.ts).
+ * "The application did not respond" and making it twice (bot/replies/reply.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from '../../helpers/fake-discord/index.ts';

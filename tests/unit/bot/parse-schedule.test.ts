@@ -1,8 +1,8 @@
-/** bot/parse-schedule.ts: repetition in plain words (en, fr, es) -> a preset or an RRULE, anchored on its first occurrence. */
+/** bot/parse-schedule/index.ts: repetition in plain words (en, fr, es) -> a preset or an RRULE, anchored on its first occurrence. */
 import { describe, expect, it } from 'vitest';
 import { has, t } from '../../../server/discord/i18n.ts';
-import { parseSchedule, hasRepeatWords, type ParsedSchedule } from '../../../bot/parse-schedule.ts';
-import { parseWhen } from '../../../bot/parse-when.ts';
+import { parseSchedule, hasRepeatWords, type ParsedSchedule } from '../../../bot/parse-schedule/index.ts';
+import { parseWhen } from '../../../bot/parse-schedule/parse-when.ts';
 import type { RecurrenceType } from '../../../server/db/database.ts';
 import { firstRRuleOccurrence, parseRRule, presetToRRule, rruleOccurrences, type ParsedRRule, type RRuleAnchor } from '../../../server/time/rrule.ts';
 import { wallClockToInstant } from '../../../server/time/zoned.ts';

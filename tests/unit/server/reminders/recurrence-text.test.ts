@@ -1,12 +1,12 @@
 /**
- * describeRecurrence (server/reminders/recurrence-text.ts): exact sentences for presets and custom
+ * describeRecurrence (server/reminders/recurrence-text/index.ts): exact sentences for presets and custom
  * rules in en, fr and es, then 2,000 random valid rules that must each get a non-empty sentence.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RecurrenceType } from '../../../../server/db/database.ts';
 import { recurrenceSummary } from '../../../../server/reminders/recurrence-summary.ts';
-import { describeRecurrence } from '../../../../server/reminders/recurrence-text.ts';
+import { describeRecurrence } from '../../../../server/reminders/recurrence-text/index.ts';
 import { firstOccurrenceOf } from '../../../../server/reminders/schedule.ts';
 import { firesAtLeastOnce, parseRRule, rruleOccurrences, type ParsedRRule } from '../../../../server/time/rrule.ts';
 

@@ -1,5 +1,5 @@
 import { ApplicationIntegrationType, InteractionContextType } from 'discord.js';
-import { localizations, t } from '../server/discord/i18n.ts';
+import { localizations, t } from '../../server/discord/i18n.ts';
 
 /**
  * Every command can be used from a server that invited the bot and by people who added Chime to

@@ -1,10 +1,10 @@
 import { type ButtonInteraction, type InteractionReplyOptions, type InteractionUpdateOptions, MessageFlags, type RepliableInteraction } from 'discord.js';
-import { DatabaseBusyError } from '../server/db/database-busy.ts';
-import { StorageFullError } from '../server/db/storage-full.ts';
-import { DISCORD_FAILURE_EXPLANATIONS } from '../server/destinations/discord-channel/failure-notice.ts';
-import { AppError, type ErrorCode } from '../server/errors.ts';
-import { t } from '../server/discord/i18n.ts';
-import { truncate } from '../server/discord/message-text.ts';
+import { DatabaseBusyError } from '../../server/db/database-busy.ts';
+import { StorageFullError } from '../../server/db/storage-full.ts';
+import { DISCORD_FAILURE_EXPLANATIONS } from '../../server/destinations/discord-channel/failure-notice.ts';
+import { AppError, type ErrorCode } from '../../server/errors.ts';
+import { t } from '../../server/discord/i18n.ts';
+import { truncate } from '../../server/discord/message-text.ts';
 
 /**
  * Discord forgets an interaction that gets no first response within 3 seconds: the user reads "The

@@ -1,15 +1,15 @@
 /**
  * An extra delivery thread gets a larger young generation than the API thread, whose small one
- * `npm start` sets with --max-semi-space-size=2 (server/scheduler/worker/young-generation.ts).
+ * `npm start` sets with --max-semi-space-size=2 (server/scheduler/worker/burst-thread-memory.ts).
  * Real V8 isolates in a child process started with that flag: each thread allocates, then says
  * how large its new space became.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_SEMI_SPACE_MB, processSemiSpaceMb } from '../../../../../server/scheduler/worker/young-generation.ts';
+import { DELIVERY_SEMI_SPACE_MB, processSemiSpaceMb } from '../../../../../server/scheduler/worker/burst-thread-memory.ts';
 
-const MODULE = fileURLToPath(new URL('../../../../../server/scheduler/worker/young-generation.ts', import.meta.url));
+const MODULE = fileURLToPath(new URL('../../../../../server/scheduler/worker/burst-thread-memory.ts', import.meta.url));
 
 /** Allocates short-lived objects; newSpaceMb() then says the isolate's new space in MB (needs v8 in scope). */
 const CHURN = `

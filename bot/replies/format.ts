@@ -1,7 +1,7 @@
-import type { RecurrenceType } from '../server/db/database.ts';
-import { recurrenceSummary } from '../server/reminders/recurrence-summary.ts';
-import type { ScheduleFields } from '../server/reminders/schedule.ts';
-import { languageOf, t } from '../server/discord/i18n.ts';
+import type { RecurrenceType } from '../../server/db/database.ts';
+import { recurrenceSummary } from '../../server/reminders/recurrence-summary.ts';
+import type { ScheduleFields } from '../../server/reminders/schedule.ts';
+import { languageOf, t } from '../../server/discord/i18n.ts';
 
 export const RECURRENCE_KEYS: Record<RecurrenceType, string> = {
   ONCE: 'choices.recurrence.ONCE',

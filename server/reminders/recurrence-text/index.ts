@@ -10,11 +10,11 @@
  * shapes get a plainer one ("Every month on day 1 and day 15, only the last of these days each
  * month"). WKST and the time of day are not described.
  */
-import type { RecurrenceType } from '../db/database.ts';
-import type { Language } from '../lib/language.ts';
-import { daysFromCivil, monthLength, weekdayOf } from '../time/civil.ts';
-import type { ParsedRRule, RRuleByDay, RRuleFreq, RRuleUntil, RRuleWeekday } from '../time/rrule.ts';
-import { wordsFor, type Words } from './recurrence-text/strings.ts';
+import type { RecurrenceType } from '../../db/database.ts';
+import type { Language } from '../../lib/language.ts';
+import { daysFromCivil, monthLength, weekdayOf } from '../../time/civil.ts';
+import type { ParsedRRule, RRuleByDay, RRuleFreq, RRuleUntil, RRuleWeekday } from '../../time/rrule.ts';
+import { wordsFor, type Words } from './strings.ts';
 
 export interface RecurrenceTextInput {
   recurrence: RecurrenceType | 'CUSTOM';

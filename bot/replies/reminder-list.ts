@@ -1,10 +1,10 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
-import type { Account } from '../server/db/database.ts';
-import type { DB } from '../server/db/connection.ts';
-import { upcomingRemindersPage } from '../server/reminders/listings.ts';
+import type { Account } from '../../server/db/database.ts';
+import type { DB } from '../../server/db/connection.ts';
+import { upcomingRemindersPage } from '../../server/reminders/listings.ts';
 import { recurrenceLabel } from './format.ts';
-import { oneLine, truncate, unix } from '../server/discord/message-text.ts';
-import { t } from '../server/discord/i18n.ts';
+import { oneLine, truncate, unix } from '../../server/discord/message-text.ts';
+import { t } from '../../server/discord/i18n.ts';
 
 export const PAGE_SIZE = 5;
 export const pageCustomId = (page: number) => `list:${page}`;
