@@ -87,7 +87,7 @@ describe('issue 14 polish (browser)', () => {
     await anon.getByTestId('timezone-search').fill('UTC+09');
     const nine = await anon.getByRole('option').allTextContents();
     expect(nine).toEqual(expect.arrayContaining(['Seoul (UTC+09:00)', 'Tokyo (UTC+09:00)']));
-    expect(nine.every((o) => o.endsWith('(UTC+09:00)'))).toBe(true);
+    expect(nine.every((o) => o.includes('(UTC+09:'))).toBe(true);
   });
 
   it('formats times one way per language: 24-hour in Spanish and French, 12-hour with two digits in English', async () => {
