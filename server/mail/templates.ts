@@ -20,6 +20,11 @@ export function subjectText(text: string, max = 60): string {
   return chars.length <= max ? line : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
 }
 
+/** "Label: value", with the space French puts before a colon ("Choisir un nouveau mot de passe : http…"). */
+export function labelled(lang: Language, label: string, value: string): string {
+  return `${label}${lang === 'fr' ? ' :' : ':'} ${value}`;
+}
+
 function page(lang: Language, body: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head><body style="margin:0;padding:24px;background:#f6f7f9;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#111827"><div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;padding:24px;line-height:1.5">${body}</div></body></html>`;
 }
@@ -62,7 +67,7 @@ export function reminderMail(input: ReminderMailInput): MailContent {
   const late = input.late ? mt(lang, 'reminder.late') : null;
   const open = input.link ? mt(lang, 'reminder.open') : null;
   const footer = mt(lang, 'reminder.footer', { address: input.address, username: input.username });
-  const text = [input.message, '', scheduled, ...(late ? [late] : []), ...(open ? ['', `${open}: ${input.link}`] : []), '', '-- ', footer].join('\n');
+  const text = [input.message, '', scheduled, ...(late ? [late] : []), ...(open && input.link ? ['', labelled(lang, open, input.link)] : []), '', '-- ', footer].join('\n');
   const html = page(
     lang,
     [
@@ -84,7 +89,7 @@ export function confirmationMail(lang: Language, username: string, link: string)
   const ignore = mt(lang, 'confirm.ignore');
   return {
     subject: mt(lang, 'confirm.subject'),
-    text: [intro, '', `${action}: ${link}`, '', validity, ignore].join('\n'),
+    text: [intro, '', labelled(lang, action, link), '', validity, ignore].join('\n'),
     html: page(lang, [`<p>${escapeHtml(intro)}</p>`, button(link, action), small(validity), small(ignore)].join('')),
   };
 }
@@ -96,7 +101,7 @@ export function passwordResetMail(lang: Language, email: string, link: string): 
   const ignore = mt(lang, 'reset.ignore');
   return {
     subject: mt(lang, 'reset.subject'),
-    text: [intro, '', `${action}: ${link}`, '', validity, ignore].join('\n'),
+    text: [intro, '', labelled(lang, action, link), '', validity, ignore].join('\n'),
     html: page(lang, [`<p>${escapeHtml(intro)}</p>`, button(link, action), small(validity), small(ignore)].join('')),
   };
 }

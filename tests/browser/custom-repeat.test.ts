@@ -98,6 +98,35 @@ describe('custom repetition (browser)', () => {
     expect(list.body.find((r: { message: string }) => r.message === 'Daily until')).toMatchObject({ recurrence_type: 'CUSTOM', rrule: `FREQ=DAILY;UNTIL=${YEAR}0430` });
   });
 
+  it('says that 5 minutes is the minimum when an interval of 0 or nothing is raised to it (issue 27 #10)', async () => {
+    const { page } = await e2e.signedInPage();
+    await page.goto(e2e.url('/reminders/create'));
+    await page.getByTestId('wizard-step-1').waitFor();
+    await details(page, { message: 'Every few minutes' });
+    await page.getByTestId('recurrence-CUSTOM').click();
+    await page.getByTestId('custom-freq').selectOption('MINUTELY');
+    const interval = page.getByTestId('custom-interval');
+    const minimum = page.getByTestId('custom-interval-minimum');
+    expect(await interval.inputValue()).toBe('5');
+    // 0 typed: said at once, and the field points at it.
+    await interval.fill('0');
+    expect(await minimum.textContent()).toBe('The shortest interval is 5 minutes.');
+    expect(await interval.getAttribute('aria-invalid')).toBe('true');
+    expect(await interval.getAttribute('aria-describedby')).toBe(await minimum.getAttribute('id'));
+    // Leaving the field raises it to 5 and says so.
+    await page.getByTestId('reminder-message').focus();
+    await page.waitForFunction(() => (document.querySelector('[data-testid="custom-interval"]') as HTMLInputElement | null)?.value === '5');
+    expect(await minimum.textContent()).toBe('The shortest interval is 5 minutes: it is set to 5.');
+    // Emptied, the same; a valid interval takes the notice away.
+    await interval.fill('');
+    await page.getByTestId('reminder-message').focus();
+    await page.waitForFunction(() => (document.querySelector('[data-testid="custom-interval"]') as HTMLInputElement | null)?.value === '5');
+    expect(await minimum.textContent()).toBe('The shortest interval is 5 minutes: it is set to 5.');
+    await interval.fill('15');
+    await minimum.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('repeat-summary').textContent(), { timeout: 5000 }).toContain('Every 15 minutes');
+  });
+
   it('the edit form reopens a stored rule and keeps it when only the message changes; the details page shows it in words; skip and restore', async () => {
     const { page, user } = await e2e.signedInPage({ colorScheme: 'dark' });
     page.setDefaultTimeout(20_000);

@@ -197,6 +197,24 @@ describe('dashboard and calendar (browser)', () => {
     await page.getByTestId('calendar-next-reminder').waitFor({ state: 'detached' });
   });
 
+  it('counts "Next reminder" from now: a reminder due later this month is the next one, not the month after (issue 27 #14)', async () => {
+    const other = await e2e.signUp({ timezone: 'UTC' });
+    // Due in ten minutes (this month, barring the last minutes of one), and again every week.
+    const soon = new Date(Date.now() + 10 * 60_000);
+    const soonDate = ymd(soon);
+    await create(other, { date: soonDate, time: `${pad(soon.getUTCHours())}:${pad(soon.getUTCMinutes())}`, message: 'Weekly soon', recurrence: 'WEEKLY' });
+    await create(other, { date: monthDay(2, 15), time: '09:00', message: 'Later once', recurrence: 'ONCE' });
+    const { page } = await e2e.signedInPage({ user: other });
+    await openHome(page, e2e.url('/home'));
+    expect(await page.getByTestId('calendar-title').textContent()).toBe(monthTitle(soonDate));
+    // From three months ahead the button goes back to the month of the next reminder.
+    for (let i = 0; i < 3; i += 1) await page.getByTestId('calendar-next').click();
+    await page.getByTestId('calendar-next-reminder').click();
+    await page.waitForFunction((title) => document.querySelector('[data-testid="calendar-title"]')?.textContent === title, monthTitle(soonDate));
+    // Already there: nowhere further to jump.
+    await page.getByTestId('calendar-next-reminder').waitFor({ state: 'detached' });
+  });
+
   it('lists a day in a dialog with time, recurrence, paused, destinations, created and snooze', async () => {
     const { page } = await e2e.signedInPage({ user });
     await openHome(page, e2e.url('/home'));

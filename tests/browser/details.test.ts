@@ -264,20 +264,26 @@ describe('reminder details (browser)', () => {
     expect(await page.getByTestId('view-message').textContent()).toBe('Water the plants');
     expect((await user.api.get('/api/reminders')).body).toHaveLength(2);
 
-    // Dismissing the confirm keeps the reminder.
-    page.once('dialog', (dialog) => void dialog.dismiss());
-    await page.getByTestId('delete-reminder').click();
-    await page.waitForTimeout(200);
-    expect(page.url()).toBe(e2e.url(`/reminders/${copyId}`));
-
-    let confirmText = '';
-    page.once('dialog', (dialog) => {
-      confirmText = dialog.message();
-      void dialog.accept();
+    // Delete asks in the styled dialog, not the browser's confirm() (issue 27 #16); Cancel keeps the reminder.
+    let nativeDialogs = 0;
+    page.on('dialog', (dialog) => {
+      nativeDialogs += 1;
+      void dialog.dismiss();
     });
     await page.getByTestId('delete-reminder').click();
+    const confirm = page.getByTestId('delete-reminder-confirm');
+    await confirm.waitFor();
+    expect(await confirm.getByRole('heading').textContent()).toBe('Delete this reminder?');
+    expect(await confirm.textContent()).toContain('This action cannot be undone.');
+    await confirm.getByTestId('delete-reminder-cancel').click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(page.url()).toBe(e2e.url(`/reminders/${copyId}`));
+    expect((await user.api.get(`/api/reminders/${copyId}`)).status).toBe(200);
+
+    await page.getByTestId('delete-reminder').click();
+    await confirm.getByTestId('delete-reminder-confirm-button').click();
     await page.waitForURL(e2e.url('/home'));
-    expect(confirmText).toContain('cannot be undone');
+    expect(nativeDialogs).toBe(0);
     expect((await user.api.get(`/api/reminders/${copyId}`)).status).toBe(404);
     expect((await user.api.get(`/api/reminders/${reminder.id}`)).status).toBe(200);
   });

@@ -111,6 +111,15 @@ describe('email (browser)', () => {
     await page.waitForURL(e2e.url('/home'));
     const [reminder] = (await user.api.get('/api/reminders')).body as Array<{ id: string }>;
 
+    // The link just went out: Send the link again waits for its minute, disabled, and says so (issue 27 #18).
+    await page.goto(e2e.url(`/reminders/${reminder!.id}`));
+    const emailItem = page.locator('[data-testid="destination-item"][data-type="email"]');
+    const wait = emailItem.getByTestId('email-resend-wait');
+    expect(await wait.textContent()).toMatch(/^You can send the link again in \d+ s\.$/);
+    expect(await emailItem.getByTestId('email-resend').isDisabled()).toBe(true);
+    expect(await emailItem.getByTestId('email-resend').getAttribute('aria-describedby')).toBe(await wait.getAttribute('id'));
+    expect(await emailItem.getByTestId('email-resend-result').count()).toBe(0);
+
     // The confirmation, opened by whoever reads the mailbox (not signed in).
     const confirmation = await sink.waitFor((m) => m.to.includes(address));
     expect(confirmation.subject).toBe('Confirm your address for Chime reminders');

@@ -96,9 +96,9 @@ describe('a person uses Chime end to end (browser)', () => {
     await page.waitForURL((url) => url.href !== detailsUrl && url.pathname.startsWith('/reminders/'));
     await page.getByTestId('view-message').filter({ hasText: 'Journey check-in, edited' }).waitFor();
 
-    // Delete the copy (the browser confirm is accepted).
-    page.once('dialog', (d) => void d.accept());
+    // Delete the copy (confirmed in the styled dialog).
     await page.getByTestId('delete-reminder').click();
+    await page.getByTestId('delete-reminder-confirm-button').click();
     await page.waitForURL(e2e.url('/home'));
     await expect.poll(async () => page.getByTestId('reminder-card').filter({ hasText: 'Journey check-in, edited' }).count(), { timeout: 10_000 }).toBe(1);
   });

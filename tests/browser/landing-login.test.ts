@@ -192,6 +192,9 @@ describe('landing and login (browser)', () => {
     const user = await e2e.signUp();
     const page = await e2e.newPage();
     await page.goto(e2e.url('/login'));
+    // The empty password field shows no dots that could pass for a typed password (issue 27 #16).
+    expect(await page.locator('#signin-password').getAttribute('placeholder')).toBeNull();
+    expect(await page.locator('#signin-password').inputValue()).toBe('');
     await page.fill('#signin-email', user.email);
     await page.fill('#signin-password', 'definitely wrong');
     await page.getByTestId('sign-in-submit').click();

@@ -65,9 +65,10 @@ describe('issue 14 polish (browser)', () => {
     // Account: the select, its options and the toast.
     await page.goto(e2e.url('/account'));
     await page.getByTestId('account-page').waitFor();
-    expect(await page.getByTestId('timezone-select').textContent()).toBe('Tokyo (UTC+09:00)');
-    await page.getByTestId('timezone-select').click();
-    const paris = page.getByTestId('timezone-option-Europe/Paris');
+    expect(await page.getByTestId('timezone-combobox').textContent()).toBe('Tokyo (UTC+09:00)');
+    await page.getByTestId('timezone-combobox').click();
+    await page.getByTestId('timezone-search').fill('paris');
+    const paris = page.getByRole('option', { name: /^Paris / });
     expect(await paris.textContent()).toMatch(/^Paris \(UTC\+0[12]:00\)$/);
     expect(await paris.locator('[title]').getAttribute('title')).toBe('Europe/Paris');
     const toast = toastWith(page, 'Time zone changed to Paris (UTC+0');
@@ -84,7 +85,9 @@ describe('issue 14 polish (browser)', () => {
     await anon.getByTestId('timezone-search').fill('new york');
     expect(await anon.getByRole('option').first().textContent()).toMatch(/^New York \(UTC-0[45]:00\)$/);
     await anon.getByTestId('timezone-search').fill('UTC+09');
-    expect(await anon.getByRole('option').allTextContents()).toEqual(['Seoul (UTC+09:00)', 'Tokyo (UTC+09:00)']);
+    const nine = await anon.getByRole('option').allTextContents();
+    expect(nine).toEqual(expect.arrayContaining(['Seoul (UTC+09:00)', 'Tokyo (UTC+09:00)']));
+    expect(nine.every((o) => o.includes('(UTC+09:'))).toBe(true);
   });
 
   it('formats times one way per language: 24-hour in Spanish and French, 12-hour with two digits in English', async () => {

@@ -39,6 +39,8 @@ async function startSink() {
 }
 
 const FUTURE_DATE = `${new Date().getUTCFullYear() + 2}-06-15`;
+/** Today's date in UTC (the test accounts' zone). */
+const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 async function fillDetails(page: Page, opts: { date?: string; time?: string; message?: string } = {}) {
   await page.getByTestId('reminder-date').fill(opts.date ?? FUTURE_DATE);
@@ -75,12 +77,15 @@ describe('create-reminder wizard (browser)', () => {
     const diff = Math.abs(minutes - (now.getUTCHours() * 60 + now.getUTCMinutes()));
     expect(Math.min(diff, 1440 - diff)).toBeLessThanOrEqual(2);
     expect(await page.getByTestId('reminder-timezone').textContent()).toContain('UTC');
-    expect(await page.getByTestId('reminder-date').inputValue()).toBe('');
+    // The date starts on today, in the account zone (issue 27 #6).
+    expect(await page.getByTestId('reminder-date').inputValue()).toBe(todayUtc());
+    expect(await page.getByTestId('reminder-in-past').count()).toBe(0);
 
     const next = page.getByTestId('wizard-next');
     expect(await next.isDisabled()).toBe(true);
 
     // Leaving the empty fields shows their messages.
+    await page.getByTestId('reminder-date').fill('');
     await page.getByTestId('reminder-date').focus();
     await page.getByTestId('reminder-message').focus();
     await page.getByTestId('reminder-time').focus();
@@ -241,13 +246,27 @@ describe('create-reminder wizard (browser)', () => {
 
     // An impossible date in the query is ignored.
     await openWizard(page, e2e.url('/reminders/create?date=2030-02-30'));
-    expect(await page.getByTestId('reminder-date').inputValue()).toBe('');
+    expect(await page.getByTestId('reminder-date').inputValue()).toBe(todayUtc());
   });
 
   it('a past date and time: the review step says so once and Create is disabled until a later date (issue 10)', async () => {
     const { page, user } = await e2e.signedInPage();
     await openWizard(page, e2e.url('/reminders/create'));
     await fillDetails(page, { date: '2020-01-01' });
+    // Flagged where it is typed (issue 27 #6), and the time field points at the reason.
+    const flag = page.getByTestId('reminder-in-past');
+    expect(await flag.textContent()).toBe('This date and time are already past: pick a later time.');
+    expect(await page.getByTestId('reminder-time').getAttribute('aria-describedby')).toContain(await flag.getAttribute('id'));
+    // A series that started in the past still has occurrences to come: not flagged.
+    await page.getByTestId('recurrence-options').getByRole('button', { name: 'Daily' }).click();
+    await flag.waitFor({ state: 'detached' });
+    await page.getByTestId('recurrence-options').getByRole('button', { name: 'Once' }).click();
+    await flag.waitFor();
+    // A later date clears the flag, an earlier one brings it back.
+    await page.getByTestId('reminder-date').fill(FUTURE_DATE);
+    await flag.waitFor({ state: 'detached' });
+    await page.getByTestId('reminder-date').fill('2020-01-01');
+    await flag.waitFor();
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('wizard-next').click();
     const notice = page.getByTestId('review-in-past');

@@ -126,6 +126,35 @@ describe('locales', () => {
     });
   }
 
+  it('reads without doubled colons or a French colon stuck to its word (issue 27 #18)', () => {
+    for (const lang of LANGUAGES) {
+      const details = flatten(JSON.parse(readFileSync(path.join(LOCALES, lang, 'details.json'), 'utf8')) as Tree);
+      // The reason is a sentence of its own, often with a colon inside ("The webhook no longer exists: ...").
+      expect(details.get('destinations.disabled'), lang).not.toMatch(/:\s*\{\{reason\}\}/);
+    }
+    // An unsaved email destination sits beside the check's "Ready": its badge says what happens next.
+    const link = { en: /link/i, fr: /lien/i, es: /enlace/i } as const;
+    for (const lang of LANGUAGES) {
+      const destinations = flatten(JSON.parse(readFileSync(path.join(LOCALES, lang, 'destinations.json'), 'utf8')) as Tree);
+      expect(destinations.get('email.state.needed'), lang).toMatch(link[lang]);
+    }
+    // The landing page and the empty dashboard name every way a reminder is delivered, email included.
+    const email = { en: /email/i, fr: /e-mail/i, es: /correo/i } as const;
+    for (const lang of LANGUAGES) {
+      const landing = flatten(JSON.parse(readFileSync(path.join(LOCALES, lang, 'landing.json'), 'utf8')) as Tree);
+      const dashboard = flatten(JSON.parse(readFileSync(path.join(LOCALES, lang, 'dashboard.json'), 'utf8')) as Tree);
+      expect(landing.get('hero.subtitle'), lang).toMatch(email[lang]);
+      expect(dashboard.get('empty.description'), lang).toMatch(email[lang]);
+    }
+    for (const file of readdirSync(path.join(LOCALES, 'fr'))) {
+      const values = flatten(JSON.parse(readFileSync(path.join(LOCALES, 'fr', file), 'utf8')) as Tree);
+      for (const [key, value] of values) {
+        const prose = value.replace(/https?:\/\/\S+/g, '').replace(/<code>.*?<\/code>/g, '');
+        expect(prose, `fr/${file} ${key}`).not.toMatch(/\S:(\s|$)/);
+      }
+    }
+  });
+
   it('has no unused keys (referenced as string literals in web/src, bot/, server/destinations/, server/reminders/ or server/mail/)', () => {
     const refs = referencedStrings();
     const unused: string[] = [];

@@ -3,13 +3,13 @@ import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 
 import { useTranslation } from 'react-i18next';
 import { TimeZoneName } from '@/components/time-zone-name';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
-import { filterTimezones, SIGNUP_TIMEZONES } from '@/lib/timezones';
+import { filterTimezones, TIMEZONES } from '@/lib/timezones';
 import { cn } from '@/lib/utils';
 
 export interface TimezoneComboboxProps {
   value: string;
   onChange: (zone: string) => void;
-  /** Choices; defaults to the 55 sign-up zones. */
+  /** Choices; defaults to every zone, sorted as they read. */
   timezones?: readonly string[];
   id?: string;
   disabled?: boolean;
@@ -19,7 +19,7 @@ export interface TimezoneComboboxProps {
 }
 
 /** Searchable timezone picker: case-insensitive substring, with a no-results text. */
-export function TimezoneCombobox({ value, onChange, timezones = SIGNUP_TIMEZONES, id, disabled, className, ...rest }: TimezoneComboboxProps) {
+export function TimezoneCombobox({ value, onChange, timezones = TIMEZONES, id, disabled, className, ...rest }: TimezoneComboboxProps) {
   const { t } = useTranslation('common');
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');

@@ -1,4 +1,5 @@
 import i18n from './i18n';
+import { relativeParts } from './relative-time';
 
 /** Formatting with Intl in the current UI language and a given IANA zone. */
 function locale(): string {
@@ -102,20 +103,6 @@ export function todayInZone(timeZone = 'UTC'): string {
 export { timeZoneLabel as zoneLabel, zoneOffset } from './time-zone-label';
 
 export function formatRelative(value: string | number | Date, now = Date.now()): string {
-  const diff = toDate(value).getTime() - now;
-  const rtf = new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' });
-  const abs = Math.abs(diff);
-  const units: [Intl.RelativeTimeFormatUnit, number][] = [
-    ['year', 365 * 86400000],
-    ['month', 30 * 86400000],
-    ['week', 7 * 86400000],
-    ['day', 86400000],
-    ['hour', 3600000],
-    ['minute', 60000],
-    ['second', 1000],
-  ];
-  for (const [unit, ms] of units) {
-    if (abs >= ms || unit === 'second') return rtf.format(Math.round(diff / ms), unit);
-  }
-  return rtf.format(0, 'second');
+  const { amount, unit } = relativeParts(toDate(value), new Date(now));
+  return new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' }).format(amount, unit);
 }

@@ -2,16 +2,15 @@ import { Check, Globe2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { TimeZoneName } from '@/components/time-zone-name';
+import { TimezoneCombobox } from '@/components/timezone-combobox';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { type Account, updateTimezone } from '@/lib/api/reminders';
 import { errorDetail } from '@/lib/api-client';
 import { formatTime } from '@/lib/format';
 import { timeZoneLabel } from '@/lib/time-zone-label';
-import { ACCOUNT_TIMEZONES } from '@/lib/timezones';
+import { timezonesWith } from '@/lib/timezones';
 
 /** Saves on change; a failure reverts the selection (docs/dashboard.md "Forms"). */
 export function TimezoneCard({ timezone, onUpdated }: { timezone: string; onUpdated: (next: Account) => void }) {
@@ -32,8 +31,8 @@ export function TimezoneCard({ timezone, onUpdated }: { timezone: string; onUpda
     return () => clearTimeout(timer);
   }, [saved]);
 
-  // A zone chosen at sign-up may be outside the 23 account choices: keep it visible as the current value.
-  const options = ACCOUNT_TIMEZONES.includes(value) || !value ? ACCOUNT_TIMEZONES : [value, ...ACCOUNT_TIMEZONES];
+  // The full list everywhere (issue 27 #12); a zone stored under another spelling stays visible.
+  const options = timezonesWith(value);
 
   async function change(next: string) {
     if (next === value) return;
@@ -69,18 +68,14 @@ export function TimezoneCard({ timezone, onUpdated }: { timezone: string; onUpda
           {t('timezone.label')}
         </Label>
         <div className="flex items-center gap-3">
-          <Select value={value} onValueChange={(v) => void change(v)} disabled={saving}>
-            <SelectTrigger id="account-timezone" className="sm:max-w-sm" aria-busy={saving} data-testid="timezone-select">
-              <SelectValue placeholder={t('timezone.label')} />
-            </SelectTrigger>
-            <SelectContent>
-              {options.map((zone) => (
-                <SelectItem key={zone} value={zone} data-testid={`timezone-option-${zone}`}>
-                  <TimeZoneName zone={zone} />
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <TimezoneCombobox
+            id="account-timezone"
+            className="sm:max-w-sm"
+            value={value}
+            onChange={(v) => void change(v)}
+            timezones={options}
+            disabled={saving}
+          />
           <span className="flex size-5 shrink-0 items-center justify-center" aria-live="polite">
             {saving ? (
               <span className="size-4 animate-spin rounded-full border-2 border-primary/30 border-t-primary" role="status" aria-label={t('actions.saving')} />

@@ -138,7 +138,6 @@ export function SignInForm({ initialEmail = '', onError }: { initialEmail?: stri
           required
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          placeholder="••••••••"
         />
       </FormField>
       <div className="flex items-center gap-2">

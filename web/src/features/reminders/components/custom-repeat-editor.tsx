@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -12,6 +13,8 @@ const selectClass =
 export function CustomRepeatEditor({ value, onChange, date, disabled, idPrefix }: { value: CustomRepeat; onChange: (next: CustomRepeat) => void; date: string; disabled?: boolean; idPrefix: string }) {
   const { t } = useTranslation('reminders');
   const set = (patch: Partial<CustomRepeat>) => onChange({ ...value, ...patch });
+  // Set when an interval below the minimum was raised to it: the editor says so (issue 27 #10).
+  const [corrected, setCorrected] = useState(false);
   // Monday first, as the weekday toggles read.
   const names = weekdayNames('short');
   const longNames = weekdayNames('long');
@@ -24,6 +27,9 @@ export function CustomRepeatEditor({ value, onChange, date, disabled, idPrefix }
     ...(position.lastWeekday ? [{ mode: 'last-weekday' as const, label: t('customRepeat.monthly.lastWeekday', { weekday: weekdayName }) }] : []),
   ];
   const min = value.freq === 'MINUTELY' ? MIN_MINUTES : 1;
+  const belowMin = value.interval < min;
+  const minimumId = `${idPrefix}-interval-minimum`;
+  const showMinimum = belowMin || corrected;
 
   return (
     <div className="space-y-4 rounded-lg border bg-muted/30 p-4" data-testid="custom-repeat-editor">
@@ -38,8 +44,17 @@ export function CustomRepeatEditor({ value, onChange, date, disabled, idPrefix }
           className="w-24"
           disabled={disabled}
           value={String(value.interval)}
-          onChange={(e) => set({ interval: Math.min(1000, Math.max(0, Math.floor(Number(e.target.value) || 0))) })}
-          onBlur={() => value.interval < min && set({ interval: min })}
+          onChange={(e) => {
+            setCorrected(false);
+            set({ interval: Math.min(1000, Math.max(0, Math.floor(Number(e.target.value) || 0))) });
+          }}
+          onBlur={() => {
+            if (!belowMin) return;
+            setCorrected(true);
+            set({ interval: min });
+          }}
+          aria-invalid={belowMin ? true : undefined}
+          aria-describedby={showMinimum ? minimumId : undefined}
           data-testid="custom-interval"
         />
         <select
@@ -49,7 +64,9 @@ export function CustomRepeatEditor({ value, onChange, date, disabled, idPrefix }
           value={value.freq}
           onChange={(e) => {
             const freq = e.target.value as Freq;
-            set({ freq, interval: freq === 'MINUTELY' ? Math.max(value.interval, MIN_MINUTES) : value.interval });
+            const raised = freq === 'MINUTELY' && value.interval < MIN_MINUTES;
+            setCorrected(raised);
+            set({ freq, interval: raised ? MIN_MINUTES : value.interval });
           }}
           data-testid="custom-freq"
         >
@@ -59,6 +76,11 @@ export function CustomRepeatEditor({ value, onChange, date, disabled, idPrefix }
             </option>
           ))}
         </select>
+        {showMinimum && (
+          <p id={minimumId} role="status" className={cn('basis-full text-sm', belowMin ? 'text-destructive' : 'text-muted-foreground')} data-testid="custom-interval-minimum">
+            {t(corrected && !belowMin ? 'customRepeat.minimumSet' : 'customRepeat.minimum', { count: min, unit: t(`customRepeat.units.${value.freq}`, { count: min }) })}
+          </p>
+        )}
       </div>
 
       {value.freq === 'WEEKLY' && (

@@ -1,5 +1,5 @@
 import { CalendarDays, Clock, Globe } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TimezoneCombobox } from '@/components/timezone-combobox';
 import { Input } from '@/components/ui/input';
@@ -64,6 +64,28 @@ export function currentTime(timeZone?: string): string {
   return `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`;
 }
 
+/**
+ * Whether a date and time (wall clock in `timeZone`, the browser's when none) are before the
+ * current minute; re-checked every 15 s while `enabled`, so a time that passes gets flagged.
+ */
+function usePastWallClock(enabled: boolean, date: string, time: string, timeZone?: string): boolean {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!enabled) return;
+    const timer = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(timer);
+  }, [enabled]);
+  if (!enabled || !/^\d{4}-\d{2}-\d{2}$/.test(date) || !/^\d{2}:\d{2}$/.test(time)) return false;
+  const clock = timeZone ? wallClock(now, timeZone) : localClock(now);
+  return `${date}T${time}` < `${clock.date}T${clock.time}`;
+}
+
+function localClock(now: number): { date: string; time: string } {
+  const d = new Date(now);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return { date: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`, time: `${pad(d.getHours())}:${pad(d.getMinutes())}` };
+}
+
 export interface ReminderFormFieldsProps {
   value: ReminderFormState;
   onChange: (next: ReminderFormState) => void;
@@ -74,6 +96,8 @@ export interface ReminderFormFieldsProps {
    * account-zone hint with a time zone field below the date and time.
    */
   zonePicker?: { value: string; onChange: (zone: string) => void; timezones?: readonly string[] };
+  /** Say under the time when a one-time reminder's date and time are already past (the wizard). */
+  flagPast?: boolean;
   disabled?: boolean;
   /** Show every validation message now (otherwise each shows once its field was left). */
   showErrors?: boolean;
@@ -85,8 +109,9 @@ export interface ReminderFormFieldsProps {
 }
 
 /** Date, time, message (with counter) and the 8 recurrence buttons. Shared by the wizard and the details page. */
-export function ReminderFormFields({ value, onChange, timezone, zonePicker, disabled, showErrors, idPrefix = 'reminder', className, rawSummary }: ReminderFormFieldsProps) {
+export function ReminderFormFields({ value, onChange, timezone, zonePicker, disabled, showErrors, idPrefix = 'reminder', className, rawSummary, flagPast }: ReminderFormFieldsProps) {
   const { t } = useTranslation('reminders');
+  const inPast = usePastWallClock(Boolean(flagPast) && value.recurrence === 'ONCE' && !value.custom, value.date, value.time, zonePicker?.value ?? timezone);
   const [touched, setTouched] = useState<{ date?: boolean; message?: boolean }>({});
   const errors = reminderFormErrors(value);
   const dateError = (showErrors || touched.date) && errors.date ? t(errors.date) : null;
@@ -99,6 +124,7 @@ export function ReminderFormFields({ value, onChange, timezone, zonePicker, disa
     zonePicker: `${idPrefix}-timezone`,
     zonePickerHint: `${idPrefix}-timezone-hint`,
     counter: `${idPrefix}-message-counter`,
+    past: `${idPrefix}-in-past`,
   };
   const set = <K extends keyof ReminderFormState>(key: K, v: ReminderFormState[K]) => onChange({ ...value, [key]: v });
   const length = value.message.length;
@@ -145,9 +171,15 @@ export function ReminderFormFields({ value, onChange, timezone, zonePicker, disa
             disabled={disabled}
             value={value.time}
             onChange={(e) => set('time', e.target.value)}
-            aria-describedby={zonePicker ? ids.zonePickerHint : timezone ? ids.zone : undefined}
+            aria-invalid={inPast ? true : undefined}
+            aria-describedby={[inPast ? ids.past : null, zonePicker ? ids.zonePickerHint : timezone ? ids.zone : null].filter(Boolean).join(' ') || undefined}
             data-testid="reminder-time"
           />
+          {inPast && (
+            <p id={ids.past} className="text-sm text-destructive" role="status" data-testid="reminder-in-past">
+              {t('form.inPast')}
+            </p>
+          )}
           {timezone && !zonePicker && (
             <p id={ids.zone} className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="reminder-timezone">
               <Globe className="size-3.5 shrink-0" aria-hidden />

@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import type { EditableDestination } from '../api/destinations';
+import { todayInZone } from '@/lib/format';
 import { currentTime, isReminderFormValid, type ReminderFormState } from './reminder-form-fields';
+
+/** Today in the browser's zone: the date until the account's zone is known. */
+function browserToday(): string {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
 
 /** The ?date=YYYY-MM-DD the calendar links with, when it is a real date; else no date. */
 function dateFromQuery(search: string): string {
@@ -12,15 +19,15 @@ function dateFromQuery(search: string): string {
 }
 
 /**
- * The create wizard's draft: the reminder's fields (the date from the calendar's link, the time
- * on the account's clock) and its destinations, and whether the user has put anything in it yet.
+ * The create wizard's draft: the reminder's fields (the date from the calendar's link, else today;
+ * the time on the account's clock, issue 27 #6) and its destinations, and whether the user has put anything in it yet.
  */
 export function useWizardDraft(timezone: string | undefined) {
   const search = useSearch();
-  const [initialDate] = useState(() => dateFromQuery(search));
+  const [queryDate] = useState(() => dateFromQuery(search));
   // The wizard starts on a one-off, as the edit form does (docs/decisions/specification-gaps.md).
   const [form, setForm] = useState<ReminderFormState>(() => ({
-    date: initialDate,
+    date: queryDate || browserToday(),
     time: currentTime(),
     message: '',
     recurrence: 'ONCE',
@@ -30,22 +37,29 @@ export function useWizardDraft(timezone: string | undefined) {
   }));
   const [destinations, setDestinations] = useState<EditableDestination[]>([]);
   const timeEdited = useRef(false);
+  const dateEdited = useRef(false);
 
-  // "Current local time" means the account's wall clock: once the zone is known, follow it
-  // unless the user already picked a time.
+  // "Current local time" and "today" mean the account's wall clock: once the zone is known, follow
+  // it unless the user already picked a time or a date (or the calendar gave one).
   useEffect(() => {
-    if (timezone && !timeEdited.current) setForm((f) => ({ ...f, time: currentTime(timezone) }));
-  }, [timezone]);
+    if (!timezone) return;
+    setForm((f) => ({
+      ...f,
+      time: timeEdited.current ? f.time : currentTime(timezone),
+      date: dateEdited.current || queryDate ? f.date : todayInZone(timezone),
+    }));
+  }, [timezone, queryDate]);
 
   function updateForm(next: ReminderFormState) {
     if (next.time !== form.time) timeEdited.current = true;
+    if (next.date !== form.date) dateEdited.current = true;
     setForm(next);
   }
 
   // Anything the user typed or picked (the date from the calendar and the clock's default time are not theirs).
   const touched =
     form.message.trim() !== '' ||
-    form.date !== initialDate ||
+    dateEdited.current ||
     form.recurrence !== 'ONCE' ||
     form.custom !== null ||
     form.end.kind !== 'never' ||

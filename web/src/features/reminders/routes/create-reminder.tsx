@@ -65,7 +65,7 @@ export default function CreateReminder() {
           <p className="text-sm text-muted-foreground">{stepTexts[step].description}</p>
         </div>
         <div className="px-5 py-6 sm:px-6">
-          {step === 1 && <ReminderFormFields value={form} onChange={updateForm} timezone={timezone} idPrefix="wizard" />}
+          {step === 1 && <ReminderFormFields value={form} onChange={updateForm} timezone={timezone} idPrefix="wizard" flagPast />}
           {step === 2 && <DestinationsEditor value={destinations} onChange={setDestinations} disabled={submit.submitting} idPrefix="wizard-destinations" checks={checks} />}
           {step === 3 && (
             <ReviewStep

@@ -153,8 +153,7 @@ export default function ReminderDetailsPage() {
 
   async function remove() {
     if (!reminder) return;
-    // The browser's own confirm first: a delete cannot be undone.
-    if (!window.confirm(t('danger.confirm'))) return;
+    // Confirmed in the danger zone's dialog first: a delete cannot be undone.
     setBusy('delete');
     try {
       await deleteReminder(reminder.id);
@@ -247,7 +246,7 @@ export default function ReminderDetailsPage() {
             </aside>
           </div>
 
-          {!editing && <DangerZone onDelete={() => void remove()} deleting={busy === 'delete'} />}
+          {!editing && <DangerZone onDelete={remove} deleting={busy === 'delete'} />}
         </div>
       )}
       <SecretDialog secrets={copySecrets} origin="duplicated" onClose={() => setCopySecrets(null)} />

@@ -130,30 +130,38 @@ const FIRST_WINDOW_DAYS = 10;
 const WINDOW_DAYS = 397;
 
 /**
- * The first month after `shown` (up to 24 months ahead) holding an occurrence of any reminder,
- * or null. One-time reminders are placed from their own instant; recurring ones ask the
- * server window by window and stop at their first hit.
+ * The month of the next reminder, counted from now (not from the month shown: on 27 November with
+ * a reminder due that evening, the next reminder is in November, issue 27 #14), up to 24 months
+ * ahead; null when there is none or when it is the month shown (the button has nowhere to go).
+ * One-time reminders are placed from their own instant; recurring ones ask the server window by
+ * window, from today, and stop at their first occurrence still to come.
  */
-export function useNextReminderMonth(reminders: Reminder[], shown: YearMonth, zone: string) {
+export function useNextReminderMonth(reminders: Reminder[], shown: YearMonth, zone: string, now: number = Date.now()) {
   const shownIndex = monthIndex(shown);
-  const lastIndex = shownIndex + NEXT_REMINDER_SEARCH_MONTHS;
-  const start = toPlainDate(shown.year, shown.month + 1, 1);
-  const end = toPlainDate(shown.year, shown.month + 1 + NEXT_REMINDER_SEARCH_MONTHS, 0);
+  const today = zonedDate(now, zone);
+  const todayMonth = monthOf(today);
+  const lastIndex = monthIndex(todayMonth) + NEXT_REMINDER_SEARCH_MONTHS;
+  const start = today;
+  const end = toPlainDate(todayMonth.year, todayMonth.month + 1 + NEXT_REMINDER_SEARCH_MONTHS, 0);
+  // Minute precision: the searches run again when the minute changes, not on every render.
+  const nowMinute = Math.floor(now / 60_000) * 60_000;
 
   const oneTime = useMemo(() => {
     let best: number | null = null;
     for (const reminder of reminders) {
       if (isRecurring(reminder)) continue;
-      const index = monthIndex(monthOf(zonedDate(displayInstant(reminder), zone)));
-      if (index > shownIndex && index <= lastIndex && (best === null || index < best)) best = index;
+      const at = displayInstant(reminder);
+      if (Date.parse(at) < nowMinute) continue;
+      const index = monthIndex(monthOf(zonedDate(at, zone)));
+      if (index <= lastIndex && (best === null || index < best)) best = index;
     }
     return best;
-  }, [reminders, zone, shownIndex, lastIndex]);
+  }, [reminders, zone, nowMinute, lastIndex]);
 
   const recurring = useMemo(() => reminders.filter(isRecurring), [reminders]);
   const signature = recurring.map(scheduleSignature).join(',');
   const { data, isLoading } = useSWR(
-    recurring.length > 0 ? ['calendar:next-month', start, zone, signature] : null,
+    recurring.length > 0 ? ['calendar:next-month', start, nowMinute, zone, signature] : null,
     async () => {
       const firsts = await Promise.all(
         recurring.map(async (reminder) => {
@@ -169,8 +177,9 @@ export function useNextReminderMonth(reminders: Reminder[], shown: YearMonth, zo
               return null;
             }
             for (const at of occurrences) {
+              if (Date.parse(at) < nowMinute) continue;
               const index = monthIndex(monthOf(zonedDate(at, zone)));
-              if (index > shownIndex && index <= lastIndex) return index;
+              if (index <= lastIndex) return index;
             }
             from = addDays(to, 1);
             span = WINDOW_DAYS;
@@ -181,7 +190,7 @@ export function useNextReminderMonth(reminders: Reminder[], shown: YearMonth, zo
       const hits = firsts.filter((i): i is number => i !== null);
       return hits.length > 0 ? Math.min(...hits) : null;
     },
-    { revalidateOnFocus: false },
+    { revalidateOnFocus: false, keepPreviousData: true },
   );
 
   const candidates = [oneTime, data ?? null].filter((i): i is number => i !== null);
@@ -189,7 +198,7 @@ export function useNextReminderMonth(reminders: Reminder[], shown: YearMonth, zo
   // Hidden until every search answered: an earlier recurring hit may still come in.
   const pending = recurring.length > 0 && isLoading;
   return {
-    target: pending || best === null ? null : { year: Math.floor(best / 12), month: best % 12 },
+    target: pending || best === null || best === shownIndex ? null : { year: Math.floor(best / 12), month: best % 12 },
     isLoading: pending,
   };
 }

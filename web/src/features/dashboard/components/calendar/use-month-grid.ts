@@ -19,7 +19,7 @@ export function useMonthGrid(reminders: Reminder[], zone: string, language: stri
   const { byDate, error, isLoading } = useGridEvents(reminders, grid, zone);
   // Dense series (more than 3 a day) collapse into one entry per day.
   const entries = useMemo(() => entriesByDate(byDate), [byDate]);
-  const next = useNextReminderMonth(reminders, shown, zone);
+  const next = useNextReminderMonth(reminders, shown, zone, now);
 
   const inShownMonth = (date: string) => {
     const { year, month } = parsePlainDate(date);

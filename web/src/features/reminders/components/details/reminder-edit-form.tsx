@@ -7,7 +7,7 @@ import { CardHeading } from '@/components/ui/card-heading';
 import { Separator } from '@/components/ui/separator';
 import type { Reminder, ReminderPayload } from '@/lib/api/reminders';
 import { wallClock } from '@/lib/format';
-import { SIGNUP_TIMEZONES } from '@/lib/timezones';
+import { timezonesWith } from '@/lib/timezones';
 import { type EditableDestination, toDestinationInputs } from '../../api/destinations';
 import { DestinationsEditor } from '../destinations-editor';
 import { useDestinationChecks } from '../use-destination-checks';
@@ -52,9 +52,9 @@ export function formFromReminder(
   };
 }
 
-/** The sign-up zones plus the reminder's and the account's own (either may be outside the list), sorted. */
-export function zoneChoices(...zones: string[]): string[] {
-  return [...new Set([...SIGNUP_TIMEZONES, ...zones.filter(Boolean)])].sort();
+/** Every zone plus the reminder's and the account's own (either may be spelt outside the list), sorted as they read. */
+export function zoneChoices(...zones: string[]): readonly string[] {
+  return timezonesWith(...zones);
 }
 
 export interface ReminderEditFormProps {
