@@ -7,7 +7,14 @@ import botPlugin from './bot/plugin.ts';
 import { buildApp } from './server/app.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './server/config.ts';
 import { DatabaseBusyError } from './server/db/database-busy.ts';
+import { unsupportedNodeReason } from './server/lib/node-support.ts';
 import { readableLogStream, resolveLogFormat, startSummary } from './server/logging.ts';
+
+const unsupported = unsupportedNodeReason(process.version);
+if (unsupported) {
+  console.error(unsupported);
+  process.exit(1);
+}
 
 loadDotEnv();
 
