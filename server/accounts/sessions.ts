@@ -1,8 +1,10 @@
+import type { DB } from '../db/connection.ts';
 import type { Session } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { newToken, sha256Hex } from '../lib/ids.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { insertSession, listLiveSessions, revokeOtherSessions, revokeSession, revokeSessionOfAccount } from '../repositories/sessions.ts';
+import { revokeAllAccessTokens } from './access-tokens.ts';
 import { networkOf } from './login-throttle.ts';
 import { describeUserAgent, type DeviceKind } from './user-agent.ts';
 
@@ -75,6 +77,15 @@ export async function endSession(db: Executor, accountId: string, sessionId: str
 }
 
 /** Signs every other session of the account out; answers how many. */
-export async function endOtherSessions(db: Executor, accountId: string, currentSessionId: string): Promise<number> {
-  return revokeOtherSessions(db, accountId, currentSessionId);
+/**
+ * "Sign out everywhere else": every other session ends, and the account's personal access tokens
+ * with them (docs/api.md: a token dies with "sign out everywhere"), the panic button of an account
+ * that may be in someone else's hands.
+ */
+export async function endOtherSessions(db: DB, accountId: string, currentSessionId: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const ended = await revokeOtherSessions(trx, accountId, currentSessionId);
+    await revokeAllAccessTokens(trx, accountId);
+    return ended;
+  });
 }

@@ -68,8 +68,15 @@ describe('sessions', () => {
     const laptop = await signInOn(user, FIREFOX_WINDOWS, '198.51.100.13');
     const phone = await signInOn(user, SAFARI_IPHONE, '198.51.100.14');
     const other = await signUp(server.url);
+    const token = await phone.api.post('/api/tokens', { name: 'script', scopes: ['reminders:read'] });
+    expect(token.status).toBe(201);
+    const script = client(server.url, token.body.token as string);
+    expect((await script.get('/api/reminders')).status).toBe(200);
     const res = await phone.api.post('/api/sessions/sign-out-others');
     expect(res).toMatchObject({ status: 200, body: { signed_out: 2 } });
+    // The account's API tokens go with the other sessions (docs/api.md).
+    expect((await script.get('/api/reminders')).status).toBe(401);
+    expect((await phone.api.get('/api/tokens')).body).toEqual([]);
     expect((await laptop.api.get('/api/account')).status).toBe(401);
     expect((await user.api.get('/api/account')).status).toBe(401);
     expect((await phone.api.get('/api/account')).status).toBe(200);

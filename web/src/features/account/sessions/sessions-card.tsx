@@ -123,7 +123,7 @@ export function SessionsCard() {
             <AlertDialogTitle>
               {ending === 'others' ? t('sessions.signOutOthersTitle', { count: others }) : t('sessions.signOutTitle', { device: ending ? deviceName(ending) : '' })}
             </AlertDialogTitle>
-            <AlertDialogDescription>{t('sessions.signOutDescription')}</AlertDialogDescription>
+            <AlertDialogDescription>{ending === 'others' ? t('sessions.signOutOthersDescription') : t('sessions.signOutDescription')}</AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel>{t('sessions.cancel')}</AlertDialogCancel>
