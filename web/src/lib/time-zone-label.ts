@@ -10,10 +10,21 @@ export function zoneCity(timeZone: string): string {
   return last.replaceAll('_', ' ');
 }
 
+/** One formatter per zone: building an Intl.DateTimeFormat costs far more than using one. */
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+function offsetFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en', { timeZone, timeZoneName: 'longOffset' });
+    offsetFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 /** "UTC+09:00"-style offset of a zone at an instant (now by default); "UTC+00:00" for UTC itself. */
 export function zoneOffset(timeZone: string, at: Date = new Date()): string {
   try {
-    const part = new Intl.DateTimeFormat('en', { timeZone, timeZoneName: 'longOffset' })
+    const part = offsetFormat(timeZone)
       .formatToParts(at)
       .find((p) => p.type === 'timeZoneName')?.value;
     return !part || part === 'GMT' ? 'UTC+00:00' : part.replace('GMT', 'UTC');
@@ -22,7 +33,7 @@ export function zoneOffset(timeZone: string, at: Date = new Date()): string {
   }
 }
 
-const UTC_IDS = new Set(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT', 'Etc/Universal', 'Etc/Zulu']);
+export const UTC_IDS: ReadonlySet<string> = new Set(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT', 'Etc/Universal', 'Etc/Zulu']);
 
 /** "Tokyo (UTC+09:00)": the city and the offset at `at` (now by default). UTC is just "UTC". */
 export function timeZoneLabel(timeZone: string, at: Date = new Date()): string {

@@ -1,4 +1,4 @@
-import { timeZoneLabel } from './time-zone-label';
+import { timeZoneLabel, UTC_IDS, zoneCity } from './time-zone-label';
 
 /**
  * Every IANA zone, in its modern spelling (Asia/Kolkata, Europe/Kyiv: what the API stores), one
@@ -426,23 +426,22 @@ const ALL_ZONES: readonly string[] = [
   'UTC',
 ];
 
-/** Sort key of a zone: the city its label starts with ("Buenos Aires", "UTC"). */
+/** Sort key of a zone: the city its label starts with ("Buenos Aires", "UTC"), without the offset it needs no time for. */
 function readsAs(zone: string): string {
-  return timeZoneLabel(zone).replace(/ \(UTC[^)]*\)$/, '');
+  return UTC_IDS.has(zone) ? 'UTC' : zoneCity(zone);
 }
 
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+const inReadingOrder = (a: string, b: string) => collator.compare(readsAs(a), readsAs(b)) || a.localeCompare(b);
+
 /** All zones, sorted as they read in the picker: by the city shown, then by id. */
-export const TIMEZONES: readonly string[] = [...ALL_ZONES].sort(
-  (a, b) => readsAs(a).localeCompare(readsAs(b), 'en', { sensitivity: 'base' }) || a.localeCompare(b),
-);
+export const TIMEZONES: readonly string[] = [...ALL_ZONES].sort(inReadingOrder);
 
 /** `TIMEZONES` with extra zones (a reminder's own, an account's legacy one) kept in reading order. */
 export function timezonesWith(...zones: string[]): readonly string[] {
   const extra = zones.filter((z) => z && !TIMEZONES.includes(z));
   if (!extra.length) return TIMEZONES;
-  return [...TIMEZONES, ...new Set(extra)].sort(
-    (a, b) => readsAs(a).localeCompare(readsAs(b), 'en', { sensitivity: 'base' }) || a.localeCompare(b),
-  );
+  return [...TIMEZONES, ...new Set(extra)].sort(inReadingOrder);
 }
 
 export const DEFAULT_TIMEZONE = 'UTC';
