@@ -359,6 +359,12 @@ export async function editReminder(deps: ReminderDeps, accountId: string, id: st
   );
 }
 
+/** What a copy of a reminder keeps: what the user chose (message, schedule, skipped occurrences) and its anchor. */
+export function scheduleOf(source: ReminderWithDestinations): Pick<NewReminder, 'message' | 'local_date' | 'local_time' | 'timezone' | 'recurrence_type' | 'rrule' | 'exceptions' | 'remind_at_utc'> {
+  const { message, local_date, local_time, timezone, recurrence_type, rrule, exceptions, remind_at_utc } = source;
+  return { message, local_date, local_time, timezone, recurrence_type, rrule, exceptions, remind_at_utc };
+}
+
 /** A copy with new destination rows (and secrets). A copy of a finished one-off shows as completed until edited. */
 export function duplicateReminder(deps: ReminderDeps, accountId: string, id: string, options: CreateOptions = {}): Promise<SavedReminder> {
   return createOnce(deps, accountId, { operation: 'reminders.duplicate', input: { id } }, options, async (nowMs) => {
@@ -366,14 +372,7 @@ export function duplicateReminder(deps: ReminderDeps, accountId: string, id: str
     const next = iso(firstFireFrom(source, nowMs));
     const row: NewReminder = {
       account_id: accountId,
-      message: source.message,
-      local_date: source.local_date,
-      local_time: source.local_time,
-      timezone: source.timezone,
-      recurrence_type: source.recurrence_type,
-      rrule: source.rrule,
-      exceptions: source.exceptions,
-      remind_at_utc: source.remind_at_utc,
+      ...scheduleOf(source),
       is_paused: 0,
       snoozed_at_utc: null,
       next_fire_utc: next,

@@ -22,7 +22,7 @@ import {
   setServerNotice,
   setServerPaused,
 } from '../repositories/servers.ts';
-import { insertWithinLimit, saveDestinations } from '../reminders/service.ts';
+import { insertWithinLimit, saveDestinations, scheduleOf } from '../reminders/service.ts';
 import { quoted, recordServerChange } from './audit.ts';
 import { manageServer, roleIn, type ServerDeps, type ServerRole, type ServerViewer, withDiscord } from './membership.ts';
 import { settingsOrDefaults } from './settings-values.ts';
@@ -263,14 +263,7 @@ export async function takeOverServerReminder(deps: ServerDeps, accountId: string
   const newId = await deps.db.transaction().execute(async (trx) => {
     const row: NewReminder = {
       account_id: accountId,
-      message: source.message,
-      local_date: source.local_date,
-      local_time: source.local_time,
-      timezone: source.timezone,
-      recurrence_type: source.recurrence_type,
-      rrule: source.rrule,
-      exceptions: source.exceptions,
-      remind_at_utc: source.remind_at_utc,
+      ...scheduleOf(source),
       is_paused: source.is_paused,
       snoozed_at_utc: source.snoozed_at_utc,
       next_fire_utc: source.next_fire_utc,
