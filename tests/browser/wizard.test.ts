@@ -171,6 +171,7 @@ describe('create-reminder wizard (browser)', () => {
 
     await add.click();
     const items = page.getByTestId('destination-item');
+    await items.first().waitFor();
     expect(await items.count()).toBe(1);
     expect(await items.first().getByTestId('destination-title').textContent()).toBe(`${new URL(sink.url).host}/hooks/…`);
     expect(await page.getByTestId('webhook-url').inputValue()).toBe('');
@@ -185,6 +186,7 @@ describe('create-reminder wizard (browser)', () => {
     expect(await page.getByTestId('review-destination').count()).toBe(1);
     await page.getByTestId('review-occurrences').waitFor();
     const occurrences = page.getByTestId('review-occurrence');
+    await occurrences.nth(4).waitFor();
     expect(await occurrences.count()).toBe(5);
     // 09:30 in Paris in June is 07:30 UTC; one per day; shown in Paris time.
     const isos = await occurrences.evaluateAll((els) => els.map((el) => el.getAttribute('data-iso')));
