@@ -111,6 +111,8 @@ const asText = (v: unknown): string => {
 };
 /** encodeURIComponent throws on lone surrogates; UTF-8 round-trip turns them into U+FFFD first. */
 const enc = (s: string) => encodeURIComponent(Buffer.from(s, 'utf8').toString('utf8'));
+/** A Discord server id, or what a client might send instead. */
+const guildId = fc.oneof(fc.bigInt({ min: 10n ** 16n, max: 10n ** 19n }).map(String), fc.string({ minLength: 1, maxLength: 70 }));
 const dateStr = fc.oneof(
   fc.tuple(fc.integer({ min: 1960, max: 10_001 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`),
   fc.tuple(fc.integer({ min: 2020, max: 2040 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 })).map(([y, m, d]) => `${y}-${pad(m, 2)}-${pad(d, 2)}`),
@@ -463,6 +465,18 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
     60,
   ],
   ['DELETE /api/tokens/:id', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((id) => queryRoute('DELETE', `/api/tokens/${enc(id)}`, {})), 30],
+  // Servers: no Discord on this server, so every guild is unknown; the ids and bodies still must not break anything.
+  ['GET /api/servers', queryRoute('GET', '/api/servers', { x: nasty }), 20],
+  ...(
+    [
+      ['GET', 'reminders', { limit: oneOfOr(fc.integer({ min: -5, max: 300 }).map(String)), before: oneOfOr(fc.string({ maxLength: 80 })) }],
+      ['GET', 'audit', { limit: oneOfOr(fc.integer({ min: -5, max: 300 }).map(String)), before: oneOfOr(fc.string({ maxLength: 80 })) }],
+      ['GET', 'settings', { x: nasty }],
+    ] as const
+  ).map(([method, leaf, query]): [string, fc.Arbitrary<Spec>, number] => [`${method} /api/servers/:guildId/${leaf}`, guildId.chain((g) => queryRoute(method, `/api/servers/${enc(g)}/${leaf}`, query)), 30]),
+  ['PUT /api/servers/:guildId/settings', guildId.chain((g) => bodyRoute('PUT', `/api/servers/${enc(g)}/settings`, { manager_role_id: nasty, default_timezone: oneOfOr(zone), who_can_create: nasty, role_mentions: nasty, everyone_mention: nasty, allowed_channel_ids: nasty, max_reminders: nasty, former_members: nasty })), 40],
+  ...(['pause', 'resume', 'take-over'] as const).map((action): [string, fc.Arbitrary<Spec>, number] => [`POST /api/servers/:guildId/reminders/:id/${action}`, guildId.chain((g) => bodyRoute('POST', `/api/servers/${enc(g)}/reminders/{id}/${action}`, { x: nasty })), 20]),
+  ['DELETE /api/servers/:guildId/reminders/:id', guildId.chain((g) => queryRoute('DELETE', `/api/servers/${enc(g)}/reminders/{id}`, {})), 20],
   // Sessions (docs/security.md): never A's other sessions signed out (notA), and made-up ids only.
   ['GET /api/sessions', queryRoute('GET', '/api/sessions', { x: nasty }), 20],
   ['DELETE /api/sessions/:id', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((id) => queryRoute('DELETE', `/api/sessions/${enc(id)}`, {})), 30],
