@@ -11,7 +11,8 @@ const MIN = 60_000;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // No scheduler: the seeded reminders' occurrences lie in the past, and firing them would move them under the test.
+  server = await startTestServer({ overrides: { schedulerEnabled: false } });
   accountId = await seedAccount(server.app.db, { locale: 'fr', timezone: 'Europe/Paris' });
 });
 afterAll(async () => {
