@@ -15,6 +15,19 @@ export const CH = { general: sf(201), announcements: sf(202), staff: sf(203), ot
 export const ROLE = { mods: sf(301), admins: sf(302), chime: sf(303), fans: sf(304), creators: sf(305) };
 export const USER = { owner: sf(401), mod: sf(402), admin: sf(403), chime: sf(404), member: sf(405), other: sf(406), stranger: sf(407), leaver: sf(408) };
 
+/** A server's settings before its managers change any (GET /api/servers/:guildId/settings). */
+export const DEFAULT_SERVER_SETTINGS = {
+  manager_role_id: null,
+  default_timezone: null,
+  who_can_create: 'everyone',
+  creator_role_id: null,
+  role_mentions: 'everyone',
+  everyone_mention: true,
+  allowed_channel_ids: null,
+  max_reminders: null,
+  former_members: 'keep',
+};
+
 export interface Fixture {
   fake: FakeDiscord;
   server: TestServer;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../../server/lib/ids.ts';
 import { fireNow, waitForMessages } from '../../../helpers/bot-harness.ts';
-import { CH, channelReminder, type Fixture, G_MAIN, G_OTHER, linkedAccount, startServersFixture, USER, webhook } from '../../../helpers/servers-fixture.ts';
+import { CH, channelReminder, type Fixture, G_MAIN, G_OTHER, linkedAccount, startServersFixture, USER, webhook, DEFAULT_SERVER_SETTINGS } from '../../../helpers/servers-fixture.ts';
 
 let f: Fixture;
 type Account = Awaited<ReturnType<typeof linkedAccount>>;
@@ -9,18 +9,6 @@ let owner: Account;
 let mod: Account;
 let member: Account;
 let other: Account;
-
-const SETTINGS = {
-  manager_role_id: null,
-  default_timezone: null,
-  who_can_create: 'everyone',
-  creator_role_id: null,
-  role_mentions: 'everyone',
-  everyone_mention: true,
-  allowed_channel_ids: null,
-  max_reminders: null,
-  former_members: 'keep',
-};
 
 beforeAll(async () => {
   f = await startServersFixture();
@@ -55,7 +43,7 @@ describe('GET /api/servers/:guildId/audit', () => {
     await member.api.post(`/api/reminders/${id}/resume`);
     await mod.api.post(`/api/servers/${G_MAIN}/reminders/${id}/pause`);
     await mod.api.post(`/api/servers/${G_MAIN}/reminders/${id}/resume`);
-    await owner.api.put(`/api/servers/${G_MAIN}/settings`, { ...SETTINGS, max_reminders: 5 });
+    await owner.api.put(`/api/servers/${G_MAIN}/settings`, { ...DEFAULT_SERVER_SETTINGS, max_reminders: 5 });
     const taken = await mod.api.post(`/api/servers/${G_MAIN}/reminders/${id}/take-over`);
     await owner.api.delete(`/api/servers/${G_MAIN}/reminders/${taken.body.id}`);
     // Changes of a reminder that posts in no server's channel are nobody's business here.
@@ -127,7 +115,7 @@ describe('former members', () => {
   const listed = async (id: string) => (await owner.api.get(`/api/servers/${G_MAIN}/reminders?limit=100`)).body.reminders.find((r: { id: string }) => r.id === id);
 
   it('"keep": marked still_member false for managers, and it goes on firing as the bot', async () => {
-    await owner.api.put(`/api/servers/${G_MAIN}/settings`, { ...SETTINGS, former_members: 'keep' });
+    await owner.api.put(`/api/servers/${G_MAIN}/settings`, { ...DEFAULT_SERVER_SETTINGS, former_members: 'keep' });
     const id = await leaverReminder('Kept after leaving');
     expect(await listed(id)).toMatchObject({ created_by: { discord_user_id: USER.leaver, still_member: false }, is_paused: false });
     await fireNow(f.server.app, id);
@@ -136,7 +124,7 @@ describe('former members', () => {
   });
 
   it('"pause": paused when the server is read, and at send time, with an audit entry', async () => {
-    await owner.api.put(`/api/servers/${G_MAIN}/settings`, { ...SETTINGS, former_members: 'pause' });
+    await owner.api.put(`/api/servers/${G_MAIN}/settings`, { ...DEFAULT_SERVER_SETTINGS, former_members: 'pause' });
     const seenAtRead = await leaverReminder('Paused when read');
     expect(await listed(seenAtRead)).toMatchObject({ created_by: { still_member: false }, is_paused: true, status: 'paused' });
     expect((await audit()).some((e) => e.action === 'pause' && e.summary.includes('no longer in the server'))).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { command } from '../../../helpers/bot-harness.ts';
-import { CH, channelReminder, type Fixture, G_MAIN, G_OTHER, linkedAccount, ROLE, startServersFixture, USER, webhook } from '../../../helpers/servers-fixture.ts';
+import { CH, channelReminder, type Fixture, G_MAIN, G_OTHER, linkedAccount, ROLE, startServersFixture, USER, webhook, DEFAULT_SERVER_SETTINGS } from '../../../helpers/servers-fixture.ts';
 
 let f: Fixture;
 type Account = Awaited<ReturnType<typeof linkedAccount>>;
@@ -9,18 +9,6 @@ let mod: Account;
 let chime: Account;
 let member: Account;
 let other: Account;
-
-const DEFAULTS = {
-  manager_role_id: null,
-  default_timezone: null,
-  who_can_create: 'everyone',
-  creator_role_id: null,
-  role_mentions: 'everyone',
-  everyone_mention: true,
-  allowed_channel_ids: null,
-  max_reminders: null,
-  former_members: 'keep',
-};
 
 beforeAll(async () => {
   f = await startServersFixture();
@@ -43,7 +31,7 @@ beforeEach(async () => {
   await f.server.app.db.deleteFrom('server_settings').execute();
 });
 
-const put = (who: Account, patch: Record<string, unknown>, guild = G_MAIN) => who.api.put(`/api/servers/${guild}/settings`, { ...DEFAULTS, ...patch });
+const put = (who: Account, patch: Record<string, unknown>, guild = G_MAIN) => who.api.put(`/api/servers/${guild}/settings`, { ...DEFAULT_SERVER_SETTINGS, ...patch });
 
 async function rules(patch: Record<string, unknown>) {
   const res = await put(owner, patch);
@@ -52,7 +40,7 @@ async function rules(patch: Record<string, unknown>) {
 
 describe('GET/PUT /api/servers/:guildId/settings', () => {
   it('answers the defaults, saves, and reads back what was saved', async () => {
-    expect((await owner.api.get(`/api/servers/${G_MAIN}/settings`)).body).toEqual(DEFAULTS);
+    expect((await owner.api.get(`/api/servers/${G_MAIN}/settings`)).body).toEqual(DEFAULT_SERVER_SETTINGS);
     const saved = await put(mod, {
       manager_role_id: ROLE.chime,
       default_timezone: 'Europe/Paris',
@@ -94,7 +82,7 @@ describe('GET/PUT /api/servers/:guildId/settings', () => {
       expect(res.status, JSON.stringify(patch)).toBe(status);
       expect(res.body.code).toBe(code);
     }
-    expect((await owner.api.get(`/api/servers/${G_MAIN}/settings`)).body).toEqual(DEFAULTS);
+    expect((await owner.api.get(`/api/servers/${G_MAIN}/settings`)).body).toEqual(DEFAULT_SERVER_SETTINGS);
   });
 
   it('is for managers: 403 NOT_SERVER_MANAGER for a member, 404 SERVER_NOT_FOUND for another server', async () => {
