@@ -7,7 +7,7 @@
  * Action buttons of type `http` are what the phone app requests when tapped: `tap()` does that.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { countWaiter, listenOnLoopback } from './loopback-fake.ts';
 
 export interface NtfyRequest {
   method: string;
@@ -49,8 +49,7 @@ export async function startFakeNtfy(): Promise<FakeNtfy> {
   const tokens = new Map<string, Set<string>>();
   const protectedTopics = new Set<string>();
   const scripted: NtfyScript[] = [];
-  const waiters: Array<() => void> = [];
-  const sockets = new Set<Socket>();
+  const arrivals = countWaiter(messages, 'fake ntfy messages');
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -96,43 +95,21 @@ export async function startFakeNtfy(): Promise<FakeNtfy> {
           actions: Array.isArray(json.actions) ? json.actions.map((a: any, i: number) => ({ id: `a${i}`, ...a })) : undefined,
         };
         messages.push(message);
-        for (const w of [...waiters]) w();
+        arrivals.arrived();
         return answer(200, message);
       }
       return answer(404, error(404, 40401, 'page not found'));
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-
+  const loopback = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: loopback.url,
     requests,
     messages,
     tokens,
     protectedTopics,
     script: (...answers) => scripted.push(...answers),
-    waitForMessages(count, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (messages.length < count) return false;
-          clearTimeout(timer);
-          waiters.splice(waiters.indexOf(check), 1);
-          resolve(messages);
-          return true;
-        };
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(check), 1);
-          reject(new Error(`fake ntfy got ${messages.length} of ${count} messages`));
-        }, timeoutMs);
-        waiters.push(check);
-        check();
-      });
-    },
+    waitForMessages: (count, timeoutMs) => arrivals.waitFor(count, timeoutMs),
     async tap(message, label, base) {
       const action = (message.actions ?? []).find((a: any) => a.label === label);
       if (!action) throw new Error(`no action labelled ${label}: ${JSON.stringify(message.actions)}`);
@@ -140,9 +117,6 @@ export async function startFakeNtfy(): Promise<FakeNtfy> {
       const url = new URL(action.url);
       return fetch(base + url.pathname + url.search, { method: action.method ?? 'POST', headers: action.headers ?? {}, ...(action.body ? { body: action.body } : {}) });
     },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: loopback.close,
   };
 }

@@ -12,7 +12,7 @@
  * application is over its limit; `POST /1/users/validate.json` checks a user key (and device).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { countWaiter, listenOnLoopback } from './loopback-fake.ts';
 
 export interface FakeRequest {
   method: string;
@@ -46,8 +46,7 @@ async function startFake(handler: Handler): Promise<FakeService> {
   const requests: FakeRequest[] = [];
   const accepted: FakeRequest[] = [];
   const scripted: Scripted[] = [];
-  const waiters: Array<() => boolean> = [];
-  const sockets = new Set<Socket>();
+  const arrivals = countWaiter(accepted, 'fake notifications');
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -70,42 +69,19 @@ async function startFake(handler: Handler): Promise<FakeService> {
         () => scripted.shift(),
         () => {
           accepted.push(record);
-          for (const w of [...waiters]) w();
+          arrivals.arrived();
         },
       );
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const loopback = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: loopback.url,
     requests,
     accepted,
     script: (...answers) => scripted.push(...answers),
-    waitForAccepted(count, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (accepted.length < count) return false;
-          clearTimeout(timer);
-          waiters.splice(waiters.indexOf(check), 1);
-          resolve(accepted);
-          return true;
-        };
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(check), 1);
-          reject(new Error(`fake got ${accepted.length} of ${count} notifications`));
-        }, timeoutMs);
-        waiters.push(check);
-        check();
-      });
-    },
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    waitForAccepted: (count, timeoutMs) => arrivals.waitFor(count, timeoutMs),
+    close: loopback.close,
   };
 }
 
