@@ -126,6 +126,35 @@ describe('calendar feed', () => {
     );
   });
 
+  it('a reminder dated 9999 keeps the feed small and right: the zone is written to 2050, then as its yearly rule', () => {
+    const row = (id: string, local_date: string, local_time: string, recurrence_type: Row['recurrence_type']): Row => ({
+      id,
+      message: id,
+      local_date,
+      local_time,
+      timezone: 'Europe/Paris',
+      recurrence_type,
+      rrule: null,
+      exceptions: '[]',
+      is_paused: 0,
+      updated_at: '2026-11-23T00:00:00.000Z',
+    });
+    const rows = [
+      row('daily-2027', '2027-03-20', '02:30', 'DAILY'),
+      row('daily-2058', '2058-07-01', '09:00', 'DAILY'),
+      row('summer-9999', '9999-07-01', '12:00', 'ONCE'),
+      row('winter-9999', '9999-12-31', '23:00', 'ONCE'),
+    ];
+    const started = performance.now();
+    const text = remindersToIcs(rows, { publicUrl: 'https://chime.example', nowMs: Date.parse('2026-11-23T00:00:00Z'), name: 'Chime' });
+    // Every year out to 10019 written out made 1.5 MB and took about two seconds.
+    expect(text.length).toBeLessThan(40_000);
+    expect(performance.now() - started).toBeLessThan(1000);
+    const expanded = expandWithIcalJs(text);
+    for (const r of rows) expect(expanded.get(r.id), r.id).toEqual(chimeOccurrences(r));
+    expect(expanded.get('summer-9999')).toEqual(['9999-07-01T10:00:00.000Z']);
+  });
+
   it('security: wrong, rotated and turned-off addresses are 404; only the owner reminders appear', async () => {
     await b.api.post('/api/reminders', { message: 'B secret plan', date: '2027-05-01', time: '09:00', recurrence: 'DAILY' });
     const first = (await b.api.get('/api/account/calendar-feed')).body.url as string;
