@@ -9,7 +9,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type FakeDiscord, startFakeDiscord } from '../helpers/fake-discord/index.ts';
 import { client, signUp } from '../helpers/server.ts';
-import { axeViolations, DESKTOP, launchBrowser, linkDiscordAccount, MOBILE, screenshot, sessionStorageEntries } from './helpers.ts';
+import { axeViolations, CONTEXT_DEFAULTS, DESKTOP, launchBrowser, linkDiscordAccount, MOBILE, screenshot, sessionStorageEntries } from './helpers.ts';
 
 
 /**
@@ -43,7 +43,7 @@ let seq = 0;
 const url = (pathname: string) => baseUrl + pathname;
 
 async function newPage(opts: { viewport?: { width: number; height: number }; storage?: Record<string, string> } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: opts.viewport ?? DESKTOP, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
+  const context = await browser.newContext({ viewport: opts.viewport ?? DESKTOP, ...CONTEXT_DEFAULTS });
   contexts.push(context);
   if (opts.storage) {
     await context.addInitScript((entries: Record<string, string>) => {

@@ -244,7 +244,8 @@ describe('dashboard and calendar (browser)', () => {
     // Keyboard: Escape closes and gives focus back to the day; arrows move between days.
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-date'))).toBe(today);
+    // Radix gives focus back once the dialog has gone, which can be a frame after it left the DOM.
+    await page.waitForFunction((date) => document.activeElement?.getAttribute('data-date') === date, today);
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Enter');
     const tomorrow = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${plusDays(1)}T12:00:00Z`));

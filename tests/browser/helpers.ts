@@ -59,6 +59,12 @@ export async function chooseOption(page: Page, option: Locator): Promise<void> {
 }
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
+/**
+ * What every test context starts from. Reduced motion: styles.css then ends fades and slides at
+ * once, so what a test reads, measures or photographs is the settled page, never a frame of a
+ * transition.
+ */
+export const CONTEXT_DEFAULTS = { colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC', reducedMotion: 'reduce' } as const;
 export const MOBILE = { width: 390, height: 844 } as const;
 
 export async function launchBrowser(): Promise<Browser> {
@@ -73,6 +79,8 @@ export interface NewPageOptions {
   colorScheme?: 'light' | 'dark';
   locale?: string;
   timezoneId?: string;
+  /** 'reduce' unless a test looks at motion itself (CONTEXT_DEFAULTS). */
+  reducedMotion?: 'reduce' | 'no-preference';
 }
 
 export interface E2E {
@@ -126,9 +134,10 @@ export function useE2E(options: { overrides?: Partial<Config>; env?: Record<stri
   state.newPage = async (opts: NewPageOptions = {}) => {
     const context = await state.browser.newContext({
       viewport: opts.viewport ?? DESKTOP,
-      colorScheme: opts.colorScheme ?? 'light',
-      locale: opts.locale ?? 'en-US',
-      timezoneId: opts.timezoneId ?? 'UTC',
+      colorScheme: opts.colorScheme ?? CONTEXT_DEFAULTS.colorScheme,
+      locale: opts.locale ?? CONTEXT_DEFAULTS.locale,
+      timezoneId: opts.timezoneId ?? CONTEXT_DEFAULTS.timezoneId,
+      reducedMotion: opts.reducedMotion ?? CONTEXT_DEFAULTS.reducedMotion,
     });
     contexts.push(context);
     if (opts.storage) {

@@ -7,7 +7,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DESKTOP, MOBILE, screenshot, sessionStorageEntries, useE2E } from './helpers.ts';
+import { CONTEXT_DEFAULTS, DESKTOP, MOBILE, screenshot, sessionStorageEntries, useE2E } from './helpers.ts';
 
 const SESSION_END_MARGIN_MS = 5 * 60 * 1000;
 const EXPIRED_TEXT = 'Your session has expired. Please sign in again.';
@@ -32,7 +32,7 @@ describe('session (browser)', () => {
    * context does not seed again and undo a logout).
    */
   async function newContext(storage: Record<string, string> = {}, viewport: { width: number; height: number } = DESKTOP) {
-    const context = await e2e.browser.newContext({ viewport, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
+    const context = await e2e.browser.newContext({ viewport, ...CONTEXT_DEFAULTS });
     contexts.push(context);
     await context.addInitScript((entries: Record<string, string>) => {
       if (localStorage.getItem('__e2e_seeded')) return;
