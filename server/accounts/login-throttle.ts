@@ -26,9 +26,8 @@ import { deleteAttemptFailures, deleteAttemptFailuresBefore, insertAttemptFailur
  * - An attempt counts as a failure from the moment it starts (parallel guesses see each other);
  *   a correct password forgives the failures of its own (account, network) and device.
  *
- * Two stores behind `AttemptThrottle`: the database one the routes use (every instance sees the
- * same failures, and a restart forgets none), and a bounded in-memory one (lists are short and the
- * oldest counters are dropped first under a flood of distinct names).
+ * Failures live in the database (DatabaseAttemptThrottle): every instance sees the same failures,
+ * and a restart forgets none.
  */
 export interface ThrottlePolicy {
   windowMs: number;
@@ -165,102 +164,6 @@ function deviceTrusted(policy: ThrottlePolicy, byDevice: readonly unknown[] | nu
 /** The keys a failure is written under: a known device's failures do not spend the network's budget. */
 function failureKeys(keys: CounterKeys, trusted: boolean): string[] {
   return trusted ? [keys.deviceKey!, keys.accountKey] : [keys.pairKey, keys.accountKey, keys.netKey];
-}
-
-const MAX_KEYS = 100_000;
-
-export class MemoryAttemptThrottle implements AttemptThrottle {
-  private readonly lists = new Map<string, Failure[]>();
-  private readonly policy: ThrottlePolicy;
-  /** Longest list worth keeping: every threshold and the delays' saturation points fit in it. */
-  private readonly listCap: number;
-
-  constructor(policy: Partial<ThrottlePolicy> = {}, private readonly clock: () => number = Date.now) {
-    this.policy = { ...DEFAULT_LOGIN_THROTTLE, ...policy };
-    const { maxFailuresPerPair, maxFailuresPerDevice, accountFreeFailures, networkFreeFailures } = this.policy;
-    this.listCap = Math.max(64, maxFailuresPerPair, maxFailuresPerDevice, accountFreeFailures + 40, networkFreeFailures + 40);
-  }
-
-  /** Keys held (after dropping expired ones); for tests and metrics. */
-  get size(): number {
-    this.pruneExpired(this.clock());
-    return this.lists.size;
-  }
-
-  async begin({ account, ip, device }: AttemptKey): Promise<AttemptGate> {
-    const now = this.clock();
-    const net = networkOf(ip);
-    const keys = counterKeys(account, net, device);
-    const trusted = deviceTrusted(this.policy, keys.deviceKey ? this.recent(keys.deviceKey, now) : null);
-    if (!trusted) {
-      const refusal = judgeAttempt(this.policy, now, this.recent(keys.pairKey, now), this.recent(keys.accountKey, now), this.recent(keys.netKey, now));
-      if (refusal) return refusal;
-    }
-
-    const failure: Failure = { t: now, account, net };
-    const written = failureKeys(keys, trusted);
-    for (const key of written) {
-      const list = this.recent(key, now);
-      list.push(failure);
-      if (list.length > this.listCap) list.splice(0, list.length - this.listCap);
-      this.lists.set(key, list);
-    }
-    if (this.lists.size > MAX_KEYS) this.shrink(now);
-
-    let settled = false;
-    return {
-      allowed: true,
-      knownDevice: trusted,
-      succeeded: async () => {
-        if (settled) return;
-        settled = true;
-        this.lists.delete(keys.pairKey);
-        if (keys.deviceKey) this.lists.delete(keys.deviceKey);
-        this.removeWhere(keys.accountKey, (f) => f.net === net);
-        this.removeWhere(keys.netKey, (f) => f.account === account);
-      },
-      abandon: async () => {
-        if (settled) return;
-        settled = true;
-        for (const key of written) this.removeWhere(key, (f) => f === failure);
-      },
-    };
-  }
-
-  /** The failures of `key` still inside the window (oldest first); drops the expired ones. */
-  private recent(key: string, now: number): Failure[] {
-    const list = this.lists.get(key);
-    if (!list) return [];
-    let expired = 0;
-    while (expired < list.length && now - list[expired]!.t >= this.policy.windowMs) expired++;
-    if (expired > 0) list.splice(0, expired);
-    if (list.length === 0) this.lists.delete(key);
-    return list;
-  }
-
-  private removeWhere(key: string, match: (f: Failure) => boolean): void {
-    const list = this.lists.get(key);
-    if (!list) return;
-    const kept = list.filter((f) => !match(f));
-    if (kept.length) this.lists.set(key, kept);
-    else this.lists.delete(key);
-  }
-
-  private pruneExpired(now: number): void {
-    for (const key of [...this.lists.keys()]) this.recent(key, now);
-  }
-
-  /** Over the key budget: drop expired counters, then the oldest ones, down to 90 %. */
-  private shrink(now: number): void {
-    this.pruneExpired(now);
-    if (this.lists.size <= MAX_KEYS) return;
-    const excess = this.lists.size - Math.floor(MAX_KEYS * 0.9);
-    let dropped = 0;
-    for (const key of this.lists.keys()) {
-      if (dropped++ >= excess) break;
-      this.lists.delete(key);
-    }
-  }
 }
 
 /** "5 seconds", "1 minute", "15 minutes". */

@@ -12,7 +12,6 @@ import {
   type AttemptThrottle,
   DatabaseAttemptThrottle,
   DEFAULT_LOGIN_THROTTLE,
-  MemoryAttemptThrottle,
   networkOf,
   type AttemptGate,
   type ThrottlePolicy,
@@ -21,21 +20,20 @@ import { useMigratedDatabase } from '../../../helpers/test-database.ts';
 
 const MIN = 60_000;
 
-// The same policy tests run on both stores: in memory, and in a real database (what the routes use).
+// The policy, on the real database store the routes use.
 const migrated = useMigratedDatabase('chime-throttle-');
 let database: DatabaseHandle;
 beforeAll(() => {
   database = migrated();
 });
 
-type Store = 'memory' | 'database';
 let run = 0;
 
-function harnessOf(policy: Partial<ThrottlePolicy> = {}, store: Store = 'memory') {
+function harnessOf(policy: Partial<ThrottlePolicy> = {}) {
   // Start far from the last harness's times: database rows of earlier tests never overlap.
   let now = 1_000_000 + ++run * 10 * 86_400_000;
   const full = { ...DEFAULT_LOGIN_THROTTLE, ...policy };
-  const throttle: AttemptThrottle = store === 'memory' ? new MemoryAttemptThrottle(full, () => now) : new DatabaseAttemptThrottle(database.db, full, () => now);
+  const throttle: AttemptThrottle = new DatabaseAttemptThrottle(database.db, full, () => now);
   return {
     throttle,
     advance: (ms: number) => (now += ms),
@@ -54,8 +52,8 @@ function harnessOf(policy: Partial<ThrottlePolicy> = {}, store: Store = 'memory'
 
 const refusedFor = (gate: AttemptGate) => (gate.allowed ? 0 : gate.retryAfterMs);
 
-describe.each(['memory', 'database'] as const)('login throttle policy (%s store)', (store) => {
-  const harness = (policy: Partial<ThrottlePolicy> = {}) => harnessOf(policy, store);
+describe('login throttle policy', () => {
+  const harness = (policy: Partial<ThrottlePolicy> = {}) => harnessOf(policy);
 
   it('the defaults: 15-minute window, 5 per (account, network), delays after 4 account failures from 1 s and after 10 network failures from 2 s, up to 15 min; 10 per known device', () => {
     expect(DEFAULT_LOGIN_THROTTLE).toEqual({
@@ -201,12 +199,9 @@ describe.each(['memory', 'database'] as const)('login throttle policy (%s store)
     expect((await h.fail('x0@example.com', '192.0.2.10')).allowed).toBe(false);
     h.advance(15 * MIN);
     expect(await h.throttle.begin({ account: 'x0@example.com', ip: '192.0.2.10' })).toMatchObject({ allowed: true, knownDevice: false });
-    if (h.throttle instanceof MemoryAttemptThrottle) expect(h.throttle.size).toBeLessThanOrEqual(3);
-    else {
-      // The expired rows were deleted (at most once a minute, on an attempt): only the last attempt's 3 rows are left.
-      const rows = await database.db.selectFrom('attempt_failures').select('key').where('net', '=', '192.0.2.10').execute();
-      expect(rows.length).toBeLessThanOrEqual(3);
-    }
+    // The expired rows were deleted (at most once a minute, on an attempt): only the last attempt's 3 rows are left.
+    const rows = await database.db.selectFrom('attempt_failures').select('key').where('net', '=', '192.0.2.10').execute();
+    expect(rows.length).toBeLessThanOrEqual(3);
   });
 
   it('counts an IPv6 client by its /64 and an IPv4-mapped client as its IPv4 address', async () => {
@@ -221,14 +216,6 @@ describe.each(['memory', 'database'] as const)('login throttle policy (%s store)
     expect((await h.fail('v6@example.com', '2001:db8:1:3::1')).allowed).toBe(true);
   });
 
-});
-
-describe('the in-memory store', () => {
-  it('keeps its memory bounded under a flood of distinct names', async () => {
-    const h = harnessOf();
-    for (let i = 0; i < 120_000; i++) await h.fail(`flood${i}@example.com`, `198.18.${(i >> 8) & 255}.${i & 255}`);
-    expect((h.throttle as MemoryAttemptThrottle).size).toBeLessThanOrEqual(100_000);
-  });
 });
 
 describe('the database store', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import type { DatabaseHandle } from '../../../../server/db/connection.ts';
 import { accountsCommand } from '../../../../server/admin/accounts.ts';
-import { DEFAULT_LOGIN_THROTTLE, MemoryAttemptThrottle } from '../../../../server/accounts/login-throttle.ts';
+import { DatabaseAttemptThrottle, DEFAULT_LOGIN_THROTTLE } from '../../../../server/accounts/login-throttle.ts';
 import { checkSecondFactor, enableTwoFactor, startTwoFactorSetup, twoFactorStatus } from '../../../../server/accounts/two-factor.ts';
 import { createAccount } from '../../../../server/repositories/accounts.ts';
 import { client, signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
@@ -26,7 +26,7 @@ describe('two-factor rules (controllable clock)', () => {
 
   async function setUp() {
     const account = await createAccount(database.db, { email: `clock-${Math.random()}@example.com`, username: 'clock', timezone: 'UTC' });
-    const throttle = new MemoryAttemptThrottle({ ...DEFAULT_LOGIN_THROTTLE, maxFailuresPerPair: 100, accountFreeFailures: 100 }, () => T0);
+    const throttle = new DatabaseAttemptThrottle(database.db, { ...DEFAULT_LOGIN_THROTTLE, maxFailuresPerPair: 100, accountFreeFailures: 100 }, () => T0);
     const { secret, otpauth_url } = await startTwoFactorSetup(database.db, account.id, 'clock@example.com', T0);
     expect(otpauth_url).toMatch(/^otpauth:\/\/totp\/Chime:clock%40example\.com\?issuer=Chime&secret=[A-Z2-7]+&algorithm=SHA1&digits=6&period=30$/);
     return { accountId: account.id, throttle, secret, attempt: (code: string, now: number) => ({ accountId: account.id, code, ip: '192.0.2.1', now }) };
@@ -73,7 +73,7 @@ describe('two-factor rules (controllable clock)', () => {
   it('wrong codes are throttled like passwords: refused before any check once over the budget', async () => {
     const account = await createAccount(database.db, { email: `throttle-${Math.random()}@example.com`, username: 'throttled', timezone: 'UTC' });
     let now = T0;
-    const throttle = new MemoryAttemptThrottle(DEFAULT_LOGIN_THROTTLE, () => now);
+    const throttle = new DatabaseAttemptThrottle(database.db, DEFAULT_LOGIN_THROTTLE, () => now);
     const { secret } = await startTwoFactorSetup(database.db, account.id, 'x', now);
     const attempt = (code: string) => ({ accountId: account.id, code, ip: '192.0.2.9', now });
     await enableTwoFactor(database.db, throttle, attempt(codeAt(secret, now)));
