@@ -51,7 +51,7 @@
 import type { RecurrenceType } from '../db/database.ts';
 import { parseAnchorDate } from './anchor.ts';
 import { daysFromCivil, weekdayOf } from './civil.ts';
-import { DEFAULT_OCCURRENCES_IN_RANGE, LAST_USEFUL_AFTER_MS, MAX_NEXT_OCCURRENCES, MAX_OCCURRENCES_IN_RANGE } from './limits.ts';
+import { LAST_USEFUL_AFTER_MS } from './limits.ts';
 import { applyCount, compile, walk, type RRuleAnchor } from './rrule/expand.ts';
 import { WEEKDAYS, formatByDay, formatRRule, parseRRule, type ParsedRRule, type RRuleWeekday } from './rrule/parse.ts';
 
@@ -88,26 +88,6 @@ export function firstRRuleOccurrence(rule: ParsedRRule, anchor: RRuleAnchor): nu
     return false;
   });
   return found;
-}
-
-/** Up to `count` occurrences strictly after afterMs (ascending). count is capped at 100. */
-export function rruleOccurrences(rule: ParsedRRule, anchor: RRuleAnchor, afterMs: number, count: number): number[] {
-  checkAfter(afterMs);
-  const n = Math.min(MAX_NEXT_OCCURRENCES, Math.floor(count));
-  const out: number[] = [];
-  if (!(n > 0) || afterMs >= LAST_USEFUL_AFTER_MS) return out;
-  walk(compiled(rule, anchor), afterMs, (t) => out.push(t) < n);
-  return out;
-}
-
-/** All occurrences in [fromMs, toMs), capped at `limit` (default 1000, never more than 10,000). */
-export function rruleOccurrencesBetween(rule: ParsedRRule, anchor: RRuleAnchor, fromMs: number, toMs: number, limit: number = DEFAULT_OCCURRENCES_IN_RANGE): number[] {
-  if (Number.isNaN(fromMs) || Number.isNaN(toMs)) throw new RangeError('fromMs/toMs is NaN');
-  const n = Math.min(MAX_OCCURRENCES_IN_RANGE, Math.floor(limit));
-  const out: number[] = [];
-  if (!(n > 0) || fromMs >= toMs || fromMs - 1 >= LAST_USEFUL_AFTER_MS) return out;
-  walk(compiled(rule, anchor), fromMs - 1, (t) => t < toMs && out.push(t) < n);
-  return out;
 }
 
 /** Whether the rule has at least one occurrence from this anchor (on or before 9999-12-31). */

@@ -4,7 +4,8 @@ import { has, t } from '../../../server/discord/i18n.ts';
 import { parseSchedule, hasRepeatWords, type ParsedSchedule } from '../../../bot/parse-schedule/index.ts';
 import { parseWhen } from '../../../bot/parse-schedule/parse-when.ts';
 import type { RecurrenceType } from '../../../server/db/database.ts';
-import { firstRRuleOccurrence, parseRRule, presetToRRule, rruleOccurrences, type ParsedRRule, type RRuleAnchor } from '../../../server/time/rrule.ts';
+import { firstRRuleOccurrence, parseRRule, presetToRRule, type ParsedRRule, type RRuleAnchor } from '../../../server/time/rrule.ts';
+import { rruleOccurrences } from '../../helpers/rrule-listing.ts';
 import { wallClockToInstant } from '../../../server/time/zoned.ts';
 
 type Now = { zone: string; iso: string };

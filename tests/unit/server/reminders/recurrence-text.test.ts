@@ -8,7 +8,8 @@ import type { RecurrenceType } from '../../../../server/db/database.ts';
 import { recurrenceSummary } from '../../../../server/reminders/recurrence-summary.ts';
 import { describeRecurrence } from '../../../../server/reminders/recurrence-text/index.ts';
 import { firstOccurrenceOf } from '../../../../server/reminders/schedule.ts';
-import { firesAtLeastOnce, parseRRule, rruleOccurrences, type ParsedRRule } from '../../../../server/time/rrule.ts';
+import { firesAtLeastOnce, parseRRule, type ParsedRRule } from '../../../../server/time/rrule.ts';
+import { rruleOccurrences } from '../../../helpers/rrule-listing.ts';
 
 const LANGS = ['en', 'fr', 'es'] as const;
 /** A Tuesday. */

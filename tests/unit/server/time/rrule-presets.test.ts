@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import type { RecurrenceType } from '../../../../server/db/database.ts';
 import { anchorInstant, nextOccurrenceAfter, nextOccurrences, type RecurrenceRule } from '../../../../server/time/recurrence.ts';
-import { formatRRule, nextRRuleOccurrenceAfter, presetToRRule, rruleOccurrences } from '../../../../server/time/rrule.ts';
+import { formatRRule, nextRRuleOccurrenceAfter, presetToRRule } from '../../../../server/time/rrule.ts';
+import { rruleOccurrences } from '../../../helpers/rrule-listing.ts';
 
 const DAY = 86_400_000;
 const PRESETS: RecurrenceType[] = ['ONCE', 'HOURLY', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY'];

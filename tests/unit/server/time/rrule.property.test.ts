@@ -44,11 +44,10 @@ import {
   firstRRuleOccurrence,
   nextRRuleOccurrenceAfter,
   parseRRule,
-  rruleOccurrences,
-  rruleOccurrencesBetween,
   type ParsedRRule,
   type RRuleAnchor,
 } from '../../../../server/time/rrule.ts';
+import { rruleOccurrences, rruleOccurrencesBetween } from '../../../helpers/rrule-listing.ts';
 
 const DAY = 86_400_000;
 const N = 50;

@@ -12,11 +12,10 @@ import {
   formatRRule,
   nextRRuleOccurrenceAfter,
   parseRRule,
-  rruleOccurrences,
-  rruleOccurrencesBetween,
   type ParsedRRule,
   type RRuleAnchor,
 } from '../../../../server/time/rrule.ts';
+import { rruleOccurrences, rruleOccurrencesBetween } from '../../../helpers/rrule-listing.ts';
 
 const DAY = 86_400_000;
 
