@@ -52,7 +52,7 @@ import type { RecurrenceType } from '../db/database.ts';
 import { parseAnchorDate } from './anchor.ts';
 import { daysFromCivil, weekdayOf } from './civil.ts';
 import { LAST_USEFUL_AFTER_MS } from './limits.ts';
-import { applyCount, compile, walk, type RRuleAnchor } from './rrule/expand.ts';
+import { applyCount, compile, countEndWithinBudget, MAX_COUNT_WALK_STEPS, walk, type RRuleAnchor } from './rrule/expand.ts';
 import { WEEKDAYS, formatByDay, formatRRule, parseRRule, type ParsedRRule, type RRuleWeekday } from './rrule/parse.ts';
 
 export { formatRRule, parseRRule, type RRuleAnchor };
@@ -100,6 +100,13 @@ export function firesAtLeastOnce(rule: ParsedRRule, anchor: RRuleAnchor): boolea
  * before the first occurrence, a BYSETPOS that picks nothing, BYxxx parts no date satisfies).
  */
 export function checkRRuleFires(rule: ParsedRRule, anchor: RRuleAnchor): { ok: true; first: number } | { ok: false; part: string; message: string } {
+  if (!countEndWithinBudget(rule)) {
+    return {
+      ok: false,
+      part: 'COUNT',
+      message: `COUNT=${rule.count} on an ${rule.freq} rule that skips days is too long to count (more than ${MAX_COUNT_WALK_STEPS.toLocaleString('en-US')} steps or 50 years): give an end date (UNTIL) or a smaller COUNT`,
+    };
+  }
   const first = firstRRuleOccurrence(rule, anchor);
   if (first !== null) return { ok: true, first };
   if (rule.until && firesAtLeastOnce({ ...rule, until: null }, anchor)) {

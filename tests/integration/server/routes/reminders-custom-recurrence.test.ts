@@ -110,6 +110,24 @@ describe('custom repetition API', () => {
       expect(res.body.error).toContain(part);
     });
 
+    it('a COUNT that would take seconds to count is refused at once, naming COUNT; the same rule with UNTIL, or a small COUNT, is fine', async () => {
+      // Counted step by step, this one held the API's thread for 8 s.
+      for (const rrule of ['FREQ=HOURLY;INTERVAL=25;BYDAY=MO;COUNT=100000', 'FREQ=MINUTELY;INTERVAL=100000;BYMONTH=2;COUNT=100000', 'FREQ=MINUTELY;INTERVAL=7;BYMONTH=2;COUNT=100000']) {
+        const started = performance.now();
+        const res = await create({ rrule });
+        expect(performance.now() - started, rrule).toBeLessThan(1000);
+        expect(res.status, rrule).toBe(400);
+        expect(res.body, rrule).toMatchObject({ code: 'RRULE_INVALID', part: 'COUNT' });
+        expect(res.body.error).toContain('UNTIL');
+        const preview = await paris.api.get(`/api/reminders/preview?date=2030-07-01&time=09:00&recurrence=CUSTOM&rrule=${encodeURIComponent(rrule)}`);
+        expect(preview.body, rrule).toMatchObject({ code: 'RRULE_INVALID', part: 'COUNT' });
+      }
+      for (const rrule of ['FREQ=HOURLY;INTERVAL=25;BYDAY=MO;UNTIL=20400101T000000Z', 'FREQ=HOURLY;INTERVAL=25;BYDAY=MO;COUNT=500', 'FREQ=MINUTELY;INTERVAL=15;BYDAY=MO,TU,WE,TH,FR;COUNT=20000', 'FREQ=HOURLY;INTERVAL=100000;COUNT=100000']) {
+        const res = await create({ rrule });
+        expect(res.status, `${rrule}: ${JSON.stringify(res.body)}`).toBe(201);
+      }
+    });
+
     it('CUSTOM without a rule, a rule with a preset, a non-string rule', async () => {
       for (const body of [{ rrule: undefined }, { rrule: '' }, { recurrence: 'DAILY', rrule: 'FREQ=DAILY' }]) {
         const res = await create(body);
