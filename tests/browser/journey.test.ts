@@ -17,22 +17,19 @@ describe('a person uses Chime end to end (browser)', () => {
     await sink?.close();
   });
 
-  it('sign up -> sign in -> wizard -> delivered -> list and calendar -> edit -> pause -> resume -> duplicate -> delete', async () => {
+  it('sign up -> wizard -> delivered -> list and calendar -> edit -> pause -> resume -> duplicate -> delete', async () => {
     const page = await e2e.newPage();
     const email = `journey-${Date.now()}@example.com`;
 
-    // Sign up, then sign in with the same credentials.
-    await page.goto(e2e.url('/login'));
-    await page.getByTestId('tab-signup').click();
+    // Sign up from the landing page's call to action: the new account is signed in at once.
+    await page.goto(e2e.url('/'));
+    await page.getByTestId('hero-cta').click();
+    await page.getByTestId('sign-up-form').waitFor();
     await page.fill('#signup-email', email);
     await page.fill('#signup-username', 'Journey');
     await page.fill('#signup-password', 'Journey#2026');
     await page.fill('#signup-confirm', 'Journey#2026');
     await page.getByTestId('sign-up-submit').click();
-    await page.getByTestId('auth-success').waitFor();
-    await page.fill('#signin-email', email);
-    await page.fill('#signin-password', 'Journey#2026');
-    await page.getByTestId('sign-in-submit').click();
     await page.waitForURL(e2e.url('/home'), { timeout: 15_000 });
 
     // The wizard: today, at the current minute (its default time), so the scheduler fires at once.

@@ -1,28 +1,22 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { navigate } from 'wouter/use-browser-location';
 import { PasswordInput } from '@/components/password-input';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { errorMessage } from '@/lib/api-client';
-import { useAuth } from '@/lib/auth';
-import { DEFAULT_AFTER_LOGIN, rememberReturnPath, returnPathFromSearch } from '@/lib/return-to';
-import { sleep } from '@/lib/utils';
 import { loginRequest, twoFactorLoginRequest } from '../api/auth-api';
-import type { LoginResponse } from '@/lib/session';
 import { DiscordButton } from './discord-button';
 import { FormField } from './form-field';
+import { useFinishSignIn } from './use-finish-sign-in';
 import { Spinner } from '@/components/ui/spinner';
-
-export const POST_LOGIN_DELAY_MS = 100;
 
 export function SignInForm({ initialEmail = '', onError }: { initialEmail?: string; onError: (message: string | null) => void }) {
   const { t } = useTranslation('auth');
   const { t: ts } = useTranslation('security');
-  const { login } = useAuth();
+  const signedIn = useFinishSignIn();
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
   const [rememberMe, setRememberMe] = useState(false);
@@ -30,16 +24,6 @@ export function SignInForm({ initialEmail = '', onError }: { initialEmail?: stri
   // Two-factor codes on: the password was right, the code is asked next (docs/security.md).
   const [ticket, setTicket] = useState<string | null>(null);
   const [code, setCode] = useState('');
-
-  async function signedIn(response: LoginResponse) {
-    login(response);
-    // Back to the page an expired session interrupted (/login?next=...), else the greeting.
-    const back = returnPathFromSearch(window.location.search);
-    rememberReturnPath(null);
-    await sleep(POST_LOGIN_DELAY_MS);
-    if (back) navigate(back, { replace: true });
-    else navigate(DEFAULT_AFTER_LOGIN);
-  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();

@@ -9,12 +9,14 @@ import { Input } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api-client';
 import { defaultTimezone } from '@/lib/timezones';
 import { cn } from '@/lib/utils';
-import { registerRequest } from '../api/auth-api';
+import { loginRequest, registerRequest } from '../api/auth-api';
 import { FormField } from './form-field';
+import { useFinishSignIn } from './use-finish-sign-in';
 import { Spinner } from '@/components/ui/spinner';
 
 export interface SignUpFormProps {
   onError: (message: string | null) => void;
+  /** The account exists but the sign-in that follows did not go through: the sign-in form takes over. */
   onRegistered: (email: string) => void;
   /** Reports the password as typed (the strength panel lives beside the form on large screens). */
   onPasswordChange: (password: string) => void;
@@ -22,6 +24,7 @@ export interface SignUpFormProps {
 
 export function SignUpForm({ onError, onRegistered, onPasswordChange }: SignUpFormProps) {
   const { t } = useTranslation('auth');
+  const signedIn = useFinishSignIn();
   const [email, setEmail] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -60,6 +63,12 @@ export function SignUpForm({ onError, onRegistered, onPasswordChange }: SignUpFo
     try {
       await registerRequest({ email: email.trim(), username: username.trim(), password, timezone });
       const registered = email.trim();
+      // Signed in with what was just typed, rather than asked for it again.
+      const session = await loginRequest({ email: registered, password, remember_me: false }).catch(() => null);
+      if (session && !('two_factor_required' in session)) {
+        await signedIn(session);
+        return;
+      }
       setEmail('');
       setUsername('');
       updatePassword('');

@@ -21,14 +21,21 @@ const HIGHLIGHTS = [
 
 export default function LoginPage() {
   const { t } = useTranslation('auth');
+  const search = useSearch();
   // Sent here because the session ended by itself (not by a sign-out): say so.
-  const expired = isSessionExpiredSearch(useSearch());
-  const [tab, setTab] = useState<Tab>('signin');
-  const [error, setError] = useState<string | null>(null);
+  const expired = isSessionExpiredSearch(search);
+  // "Get started" links here with ?tab=signup.
+  const [tab, setTab] = useState<Tab>(() => (new URLSearchParams(search).get('tab') === 'signup' ? 'signup' : 'signin'));
+  const [error, setShownError] = useState<string | null>(null);
   // Back from a password reset (/login?reset=done): say it worked.
   const [success, setSuccess] = useState<string | null>(() => (new URLSearchParams(window.location.search).get('reset') === 'done' ? t('signIn.resetDone') : null));
   const [registeredEmail, setRegisteredEmail] = useState('');
   const [password, setPassword] = useState('');
+  // One message at a time: a failed sign-in replaces "your account is ready".
+  const setError = (message: string | null) => {
+    setShownError(message);
+    if (message) setSuccess(null);
+  };
   usePageTitle(tab === 'signin' ? t('common:pageTitle.signIn') : t('common:pageTitle.signUp'));
 
   function switchTo(next: Tab) {

@@ -24,7 +24,7 @@ export default function LandingPage() {
   const { t } = useTranslation('landing');
   usePageTitle(t('common:pageTitle.landing'));
   const { isAuthenticated } = useAuth();
-  const ctaHref = isAuthenticated ? '/home' : '/login';
+  const ctaHref = isAuthenticated ? '/home' : '/login?tab=signup';
 
   return (
     <div className="overflow-x-clip">
