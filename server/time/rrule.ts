@@ -104,7 +104,7 @@ export function checkRRuleFires(rule: ParsedRRule, anchor: RRuleAnchor): { ok: t
     return {
       ok: false,
       part: 'COUNT',
-      message: `COUNT=${rule.count} on an ${rule.freq} rule that skips days is too long to count (more than ${MAX_COUNT_WALK_STEPS.toLocaleString('en-US')} steps or 50 years): give an end date (UNTIL) or a smaller COUNT`,
+      message: `COUNT=${rule.count} with FREQ=${rule.freq} and days left out is too long to count (more than ${MAX_COUNT_WALK_STEPS.toLocaleString('en-US')} steps or 50 years): give an end date (UNTIL) or a smaller COUNT`,
     };
   }
   const first = firstRRuleOccurrence(rule, anchor);

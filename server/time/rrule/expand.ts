@@ -419,8 +419,8 @@ const LAST_POSSIBLE = (LAST_DAY + 2) * DAY;
  * An HOURLY or MINUTELY rule that filters days (BYDAY, BYMONTH, BYMONTHDAY) finds its COUNT end
  * by walking every step from the anchor, matching or not, and a step years ahead asks the zone
  * data afresh: FREQ=HOURLY;INTERVAL=25;BYDAY=MO;COUNT=100000 took 8 s of CPU in the API's thread.
- * A new rule may need at most this many steps, over at most this many days (a quarter of a
- * second at most); UNTIL, or no end, costs nothing to find.
+ * A new rule may need at most this many steps, over at most this many days (a fraction of a
+ * second for a rule that starts this century); UNTIL, or no end, costs nothing to find.
  */
 export const MAX_COUNT_WALK_STEPS = 25_000;
 export const MAX_COUNT_WALK_DAYS = 50 * 366;
