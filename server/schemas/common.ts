@@ -27,6 +27,9 @@ export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength:
  */
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' })),
+  // Validation removes every header a route's schema does not name (app.ts: removeAdditional), and
+  // these answers carry text in the caller's language (recurrence_text).
+  'accept-language': Type.Optional(Type.String()),
 });
 
 /** Answered with a replay: the request's Idempotency-Key had already created what it asks for. */
