@@ -58,6 +58,10 @@ describe('calendar feed and import / export (browser)', () => {
     const errors = await page.getByTestId('import-errors').textContent();
     expect(errors).toContain('Row 2');
     expect(await page.getByTestId('import-preview').textContent()).toContain('Imported custom');
+    // Each row's repetition in words (issue 27 #17); the rule itself on hover.
+    const repeats = page.getByTestId('import-preview-repeat');
+    expect(await repeats.allTextContents()).toEqual(['Every weekday (Monday to Friday)', expect.stringMatching(/^Every month on the first Monday/)]);
+    expect(await repeats.nth(1).getAttribute('title')).toBe('FREQ=MONTHLY;BYDAY=1MO');
     // Nothing is created before confirming.
     expect((await user.api.get('/api/reminders')).body).toHaveLength(1);
     await screenshot(page, 'account-import-preview');

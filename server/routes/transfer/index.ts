@@ -2,9 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { exportReminders } from '../../reminders/transfer/export.ts';
 import { MAX_IMPORT_BYTES } from '../../reminders/transfer/formats.ts';
-import { importReminders } from '../../reminders/transfer/import.ts';
+import { importReminders, type ImportPreview } from '../../reminders/transfer/import.ts';
+import { recurrenceSummary } from '../../reminders/recurrence-summary.ts';
+import { languageFromHeader, type Language } from '../../lib/language.ts';
+import type { RecurrenceType } from '../../db/database.ts';
 import { errorResponses, IdempotencyHeaders, REPLAYED_HEADER } from '../../schemas/common.ts';
 import { ExportQuery, ImportBody, ImportOut } from './schemas.ts';
+
+/** A previewed row with its repetition in words, in the caller's language (the rule itself stays in `rrule`). */
+const withRecurrenceText = (p: ImportPreview, language: Language) => ({
+  ...p,
+  recurrence_text: recurrenceSummary({ local_date: p.date, local_time: p.time, timezone: p.timezone, recurrence_type: p.recurrence as RecurrenceType, rrule: p.rrule }, language),
+});
 
 /** Export and import of an account's reminders: one call of server/reminders/transfer/ each. */
 const transfer: FastifyPluginAsyncTypebox = async (app) => {
@@ -22,7 +31,8 @@ const transfer: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { replayed, ...result } = await importReminders(app, request.auth!.accountId, request.body, { idempotencyKey: request.headers['idempotency-key'] });
       if (replayed) reply.header(REPLAYED_HEADER, 'true');
-      return result;
+      const language = languageFromHeader(request.headers['accept-language']);
+      return { ...result, preview: result.preview.map((p) => withRecurrenceText(p, language)) };
     },
   );
 };

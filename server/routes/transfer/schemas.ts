@@ -29,6 +29,8 @@ export const ImportOut = Type.Object({
       timezone: Type.String(),
       recurrence: Type.String(),
       rrule: Nullable(Type.String()),
+      /** The repetition in words, in the request's Accept-Language (en, fr or es). */
+      recurrence_text: Type.String(),
       exceptions: Type.Array(Type.String()),
       paused: Type.Boolean(),
       destinations: Type.Array(Type.Object({ type: Type.String(), metadata: Type.Record(Type.String(), Type.Unknown()) })),

@@ -156,6 +156,15 @@ describe('export and import', () => {
       [7, 'Another good one', true],
     ]);
     expect((await user.api.get('/api/reminders')).body).toHaveLength(0);
+    // The preview says each repetition in words, in the caller's language; the rule stays in `rrule`.
+    const reminder = await user.api.post('/api/reminders', { message: 'For the words', date: '2027-05-01', time: '10:00', recurrence: 'WEEKLY' }, { 'accept-language': 'fr' });
+    await user.api.delete(`/api/reminders/${reminder.body.id}`);
+    // A create answers in the caller's language too (its Idempotency-Key header schema once dropped Accept-Language).
+    expect(reminder.body.recurrence_text).toBe('Chaque semaine le samedi');
+    expect(dry.body.preview.map((p: any) => p.recurrence_text)).toEqual(['Every day', expect.stringMatching(/^Every week on Saturday/)]);
+    const french = await user.api.post('/api/reminders/import', { format: 'json', content, dry_run: true, mode: 'valid_only' }, { 'accept-language': 'fr' });
+    expect(french.body.preview[1].recurrence_text).toBe(reminder.body.recurrence_text);
+    expect(french.body.preview[1].recurrence_text).not.toBe(dry.body.preview[1].recurrence_text);
 
     const strict = await user.api.post('/api/reminders/import', { format: 'json', content, dry_run: false, mode: 'all_or_nothing' });
     expect(strict.body).toMatchObject({ valid: 2, created: 0 });

@@ -152,7 +152,9 @@ export function ImportExportCard() {
                         <td className="px-2 py-1 whitespace-nowrap">
                           {p.date} {p.time} · {p.timezone}
                         </td>
-                        <td className="px-2 py-1">{p.rrule ?? p.recurrence}</td>
+                        <td className="px-2 py-1" title={p.rrule ?? undefined} data-testid="import-preview-repeat">
+                          {p.recurrence_text}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
