@@ -57,12 +57,16 @@ export class Scheduler {
 
   private timer: TimerHandle | null = null;
   private timerAt = Number.POSITIVE_INFINITY;
+  /** Counts arm() calls: only the latest one sets the timer (see arm). */
+  private armSeq = 0;
   private crons: Cron[] = [];
   private wakeQueued = false;
   private ticking: Promise<void> | null = null;
   private tickAgain = false;
   /** The last tick found due work it could not claim: the timer does not spin on it. */
   private claimedNothingDue = false;
+  /** Counts wake() calls: a claim that began before one cannot say nothing claimable is due. */
+  private wakes = 0;
   private leaseTimer: TimerHandle | null = null;
   /** Called when more is due than one claim takes (worker/pool.ts may start more threads). */
   onBacklog: (() => void) | null = null;
@@ -192,6 +196,7 @@ export class Scheduler {
     this.wakeQueued = true;
     this.clock.setImmediate(() => {
       this.wakeQueued = false;
+      this.wakes++;
       if (this.loopEnabled && !this.stopping) {
         this.claimedNothingDue = false;
         this.arm().then(
@@ -304,12 +309,17 @@ export class Scheduler {
    */
   private async arm(): Promise<void> {
     if (!this.loopEnabled || this.stopping) return;
+    // A tick's arm and wake()'s arm can overlap. The one that started last read the table last:
+    // an earlier one that answers later must not put back a timer from before a reminder was
+    // added (the reminder would wait for the 30 s safety net).
+    const seq = ++this.armSeq;
     if (this.pump.room() === 0) {
       this.pump.wantRoom();
       this.setTimer(Number.POSITIVE_INFINITY);
       return;
     }
     const [fire, attempt] = await Promise.all([nextReminderFire(this.db), nextClaimableAttempt(this.db, this.pump.fullKeys())]);
+    if (seq !== this.armSeq) return;
     let at = Math.min(fire ? Date.parse(fire) : Number.POSITIVE_INFINITY, attempt ? Date.parse(attempt) : Number.POSITIVE_INFINITY);
     const now = this.clock.now();
     if (at <= now && this.claimedNothingDue) at = now + UNCLAIMABLE_RETRY_MS;
@@ -353,6 +363,7 @@ export class Scheduler {
    * from reminders to the outbox all at once.
    */
   private async claimDue(): Promise<void> {
+    const wakesBefore = this.wakes;
     let claimedAny = false;
     let dueLeft = false;
     let batch = Math.min(FIRST_BATCH, this.options.batchSize);
@@ -390,6 +401,7 @@ export class Scheduler {
       // Let sends and API requests in between batches of a burst.
       await nextTurn(this.clock);
     }
-    this.claimedNothingDue = !claimedAny || dueLeft;
+    // A reminder written during the claim (its wake() came meanwhile) may be due and unclaimed.
+    this.claimedNothingDue = (!claimedAny || dueLeft) && this.wakes === wakesBefore;
   }
 }

@@ -97,6 +97,50 @@ describe('Scheduler with a manual clock', () => {
     expect(sent.map((c) => c.reminder.id)).toEqual([near.id]);
   });
 
+  it('a re-arm that read the table before wake() answered after it does not put the older timer back', async () => {
+    // The read of the next fire a tick ends with is held until wake()'s own read has armed the
+    // timer for a reminder added meanwhile; the held read (no reminder yet) then answers.
+    let hold: { release: () => void; held: Promise<void>; taken: boolean } | null = null;
+    const nextFireReads = new WeakSet<object>();
+    const gated = db().withPlugin({
+      transformQuery(args) {
+        const node = args.node as { kind: string; selections?: unknown[]; limit?: unknown };
+        if (node.kind === 'SelectQueryNode' && node.selections?.length === 1 && node.limit && JSON.stringify(node.selections).includes('"next_fire_utc"')) {
+          nextFireReads.add(args.queryId);
+        }
+        return args.node;
+      },
+      async transformResult(args) {
+        if (hold && !hold.taken && nextFireReads.has(args.queryId)) {
+          hold.taken = true;
+          await hold.held;
+        }
+        return args.result;
+      },
+    });
+    scheduler = new Scheduler(gated, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100 }, clock);
+    scheduler.registerSender('webhook', sender);
+    await scheduler.start();
+    await clock.advance(0);
+    expect(scheduler.stats().timerAt).toBe(Number.POSITIVE_INFINITY);
+
+    let release!: () => void;
+    hold = { release: () => release(), held: new Promise<void>((r) => (release = r)), taken: false };
+    const ticking = scheduler.tick();
+    await clock.advance(0);
+    expect(hold.taken).toBe(true);
+    const accountId = await seedAccount(db());
+    const { id } = await seedReminder(db(), { accountId, at: T0 + 2_000, destinations: [{ url: 'http://a.test/' }] });
+    scheduler.wake();
+    await clock.advance(0);
+    expect(scheduler.stats().timerAt).toBe(T0 + 2_000);
+    hold.release();
+    await ticking;
+    expect(scheduler.stats().timerAt).toBe(T0 + 2_000);
+    await clock.advance(2_000);
+    expect(sent.map((c) => c.reminder.id)).toEqual([id]);
+  });
+
   it('a retryable failure re-arms the timer for the retry, which reuses the idempotency key', async () => {
     const accountId = await seedAccount(db());
     answer = (ctx) => (ctx.attempt === 1 ? { ok: false, retryable: true, code: 'TEST_DOWN', error: 'down' } : { ok: true });
