@@ -29,6 +29,13 @@ export { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './options.ts';
  * flight wait for it: batchSize keeps each one short.
  */
 const FIRST_BATCH = 50;
+/**
+ * A backlog that lasts this long asks for help (onBacklog: worker/pool.ts starts the helper
+ * threads). A thread takes over a second of CPU to start, so on two cores an earlier helper slows
+ * a burst of a few thousand down (2,000 to one host: p99 1.28 s with one, 0.96 s without, in one
+ * run of bench/scheduler-same-instant.ts); a burst still going after this long is worth sharing.
+ */
+const BACKLOG_HELP_AFTER_MS = 1500;
 /** After a tick that could claim nothing of what is due (rows locked elsewhere), look again this much later. */
 const UNCLAIMABLE_RETRY_MS = 1000;
 /** What retrySoon logs (server/scheduler/failure-log.ts: once per streak, then once a minute). */
@@ -67,8 +74,10 @@ export class Scheduler {
   private claimedNothingDue = false;
   /** Counts wake() calls: a claim that began before one cannot say nothing claimable is due. */
   private wakes = 0;
+  /** Since when more has been due than the claims took (null: the last claim took all). */
+  private backlogSince: number | null = null;
   private leaseTimer: TimerHandle | null = null;
-  /** Called when more is due than one claim takes (worker/pool.ts may start more threads). */
+  /** Called when more has been due than the claims take for BACKLOG_HELP_AFTER_MS (worker/pool.ts may start more threads). */
   onBacklog: (() => void) | null = null;
   /** Who holds the leases on the deliveries this scheduler sends (options.leaseOwner). */
   readonly leaseOwner: string;
@@ -392,12 +401,16 @@ export class Scheduler {
       // Rows the claim wrote but could not list (a conflict) are claimed from the outbox next round.
       const incomplete = claimed.rows.length < claimed.deliveries;
       const more = outbox.length === outboxLimit || claimed.reminders === reminderLimit || incomplete;
-      if (!more) break;
+      if (!more) {
+        this.backlogSince = null;
+        break;
+      }
+      this.backlogSince ??= now;
       if (fromOutbox + fromReminders === 0 && !incomplete) {
         dueLeft = true;
         break;
       }
-      this.onBacklog?.();
+      if (now - this.backlogSince >= BACKLOG_HELP_AFTER_MS) this.onBacklog?.();
       // Let sends and API requests in between batches of a burst.
       await nextTurn(this.clock);
     }
