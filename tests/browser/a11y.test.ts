@@ -1,6 +1,8 @@
 /**
  * Accessibility sweep: axe-core on every screen (header and footer included), in light and dark,
- * on a desktop and a 390 px phone. Any `serious` or `critical` violation fails, printed as
+ * on a desktop and a 390 px phone. Each screen is opened once per size and audited in both themes:
+ * the dark theme is the same page under the `dark` class on <html> (web/src/lib/theme.ts), so
+ * switching the class there checks dark's colours without loading the page twice. Any `serious` or `critical` violation fails, printed as
  * "page: rule (impact) help / target / why" lines so the failing element is easy to find.
  *
  * Contexts use `reducedMotion: 'reduce'` (styles.css then ends fades at once, so axe never
@@ -37,17 +39,17 @@ const KNOWN_ISSUES: { page: RegExp; rule: string; target: RegExp; why: string }[
 const knownSeen = new Set<string>();
 
 /** axe on the whole document; returns readable lines for serious/critical violations. */
-async function audit(page: Page, label: string): Promise<string[]> {
+async function audit(page: Page, label: string, onlyRules?: string[]): Promise<string[]> {
   // Fonts and the lazily loaded header menus settle before measuring.
   await page.waitForLoadState('load');
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page.getByTestId('theme-menu').waitFor();
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate(async () => {
+  const violations = await page.evaluate(async (runOnly) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+    const result = await axe.run(document, { resultTypes: ['violations'], ...(runOnly ? { runOnly: { type: 'rule', values: runOnly } } : {}) });
     return result.violations.map((v) => ({ ...v, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary, html: n.html })) }));
-  });
+  }, onlyRules);
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) =>
@@ -62,6 +64,38 @@ async function audit(page: Page, label: string): Promise<string[]> {
             `${label}: ${v.id} (${v.impact}) ${v.help}\n    at ${n.target.join(' > ')}  ${n.html.slice(0, 140)}\n    ${(n.failureSummary ?? '').replace(/\n\s*/g, ' | ')}`,
         ),
     );
+}
+
+/**
+ * The theme's classes on <html>, as web/src/lib/theme.ts sets them, with colour transitions held
+ * off while they change (transition-colors would otherwise show axe colours on their way).
+ */
+async function showTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate((t) => {
+    const still = document.createElement('style');
+    still.textContent = '*, *::before, *::after { transition: none !important; }';
+    document.head.append(still);
+    const root = document.documentElement;
+    root.classList.toggle('dark', t === 'dark');
+    root.classList.toggle('light', t === 'light');
+    root.style.colorScheme = t;
+    // Computes the new colours now, while transitions are off.
+    void getComputedStyle(document.body).color;
+    for (const element of document.querySelectorAll('*')) void getComputedStyle(element).color;
+    still.remove();
+  }, theme);
+}
+
+/** axe's rules whose outcome depends on colours: the only ones a theme changes. */
+const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/** audit() in light, then the colour rules in dark; the page is left in light. */
+async function auditBothThemes(page: Page, label: string): Promise<string[]> {
+  const found = await audit(page, `${label} [light]`);
+  await showTheme(page, 'dark');
+  found.push(...(await audit(page, `${label} [dark]`, COLOUR_RULES)));
+  await showTheme(page, 'light');
+  return found;
 }
 
 describe('accessibility (axe-core, browser)', () => {
@@ -83,10 +117,11 @@ describe('accessibility (axe-core, browser)', () => {
     if (knownSeen.size) console.warn(`Known accessibility issues (not failing):\n  ${[...knownSeen].join('\n  ')}`);
   });
 
-  async function newPage(opts: { viewport: { width: number; height: number }; theme: 'light' | 'dark'; storage?: Record<string, string> }) {
+  /** A page opened in the light theme (auditBothThemes shows it in dark too). */
+  async function newPage(opts: { viewport: { width: number; height: number }; storage?: Record<string, string> }) {
     const context = await e2e.browser.newContext({
       viewport: opts.viewport,
-      colorScheme: opts.theme,
+      colorScheme: 'light',
       reducedMotion: 'reduce',
       bypassCSP: true,
       locale: 'en-US',
@@ -97,7 +132,7 @@ describe('accessibility (axe-core, browser)', () => {
       if (sessionStorage.getItem('__e2e_seeded')) return;
       sessionStorage.setItem('__e2e_seeded', '1');
       for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);
-    }, { 'vite-ui-theme': opts.theme, ...opts.storage });
+    }, { 'vite-ui-theme': 'light', ...opts.storage });
     return context.newPage();
   }
 
@@ -125,71 +160,70 @@ describe('accessibility (axe-core, browser)', () => {
     return { user, reminderId: (first.body as { id: string }).id, today };
   }
 
-  for (const theme of ['light', 'dark'] as const) {
-    for (const [device, viewport] of [
-      ['desktop', DESKTOP],
-      ['390px', MOBILE],
-    ] as const) {
-      it(`has no serious or critical violations: ${theme}, ${device}`, { timeout: 180_000 }, async () => {
+  for (const [device, viewport] of [
+    ['desktop', DESKTOP],
+    ['390px', MOBILE],
+  ] as const) {
+    it(`has no serious or critical violations in light and dark: ${device}`, { timeout: 180_000 }, async () => {
         const found: string[] = [];
-        const tag = (name: string) => `${name} [${theme}, ${device}]`;
+        const tag = (name: string) => `${name}, ${device}`;
 
         // Public pages, signed out.
-        const anon = await newPage({ viewport, theme });
+        const anon = await newPage({ viewport });
         await anon.goto(e2e.url('/'));
         await anon.getByTestId('hero-title').waitFor();
-        found.push(...(await audit(anon, tag('landing'))));
+        found.push(...(await auditBothThemes(anon, tag('landing'))));
         if (device === 'desktop') {
           await anon.getByTestId('language-menu').click();
           await anon.getByTestId('language-fr').waitFor();
-          found.push(...(await audit(anon, tag('landing, language menu open'))));
+          found.push(...(await auditBothThemes(anon, tag('landing, language menu open'))));
           await anon.keyboard.press('Escape');
         } else {
           await anon.getByTestId('mobile-menu-button').click();
           await anon.getByTestId('mobile-menu').waitFor();
-          found.push(...(await audit(anon, tag('landing, phone menu open'))));
+          found.push(...(await auditBothThemes(anon, tag('landing, phone menu open'))));
           await anon.keyboard.press('Escape');
           await anon.getByTestId('mobile-menu').waitFor({ state: 'detached' });
         }
         for (const route of ['/installation', '/contact']) {
           await anon.goto(e2e.url(route));
           await anon.locator('main h1').first().waitFor();
-          found.push(...(await audit(anon, tag(route))));
+          found.push(...(await auditBothThemes(anon, tag(route))));
         }
         await anon.goto(e2e.url('/login'));
         await anon.getByTestId('sign-in-form').waitFor();
-        found.push(...(await audit(anon, tag('login, sign in'))));
+        found.push(...(await auditBothThemes(anon, tag('login, sign in'))));
         await anon.getByTestId('tab-signup').click();
         await anon.fill('#signup-password', 'abc');
-        found.push(...(await audit(anon, tag('login, sign up'))));
+        found.push(...(await auditBothThemes(anon, tag('login, sign up'))));
         await anon.goto(e2e.url('/auth/callback/discord?error=access_denied'));
         await anon.getByTestId('callback-error').waitFor();
-        found.push(...(await audit(anon, tag('callback error'))));
+        found.push(...(await auditBothThemes(anon, tag('callback error'))));
 
         // Signed in, no reminders yet.
         const empty = await e2e.signUp();
-        const fresh = await newPage({ viewport, theme, storage: sessionStorageEntries(empty) });
+        const fresh = await newPage({ viewport, storage: sessionStorageEntries(empty) });
         // /welcome shows nothing of its own: it forwards to /home at once.
         await fresh.goto(e2e.url('/welcome'));
         await fresh.waitForURL(e2e.url('/home'));
         await fresh.getByTestId('dashboard-empty').waitFor();
-        found.push(...(await audit(fresh, tag('home, empty'))));
+        found.push(...(await auditBothThemes(fresh, tag('home, empty'))));
 
         // Signed in with reminders.
         const { user, reminderId, today } = await userWithReminders();
-        const page = await newPage({ viewport, theme, storage: sessionStorageEntries(user) });
+        const page = await newPage({ viewport, storage: sessionStorageEntries(user) });
         await page.goto(e2e.url('/home'));
         await page.getByTestId('dashboard').waitFor();
         await page.getByText('Water the plants').first().waitFor();
         // The calendar with its chips (grid) or busy days (phone list).
         const day = device === 'desktop' ? page.locator(`[data-testid="calendar-day"][data-date="${today}"]`) : page.locator(`[data-testid="calendar-list-day"][data-date="${today}"]`);
         await day.getByTestId('calendar-day-count').waitFor();
-        found.push(...(await audit(page, tag('home, with reminders'))));
+        found.push(...(await auditBothThemes(page, tag('home, with reminders'))));
         await day.click();
         await page.getByTestId('day-dialog').waitFor();
         await page.getByTestId('day-series-toggle').click();
         await page.getByTestId('day-occurrence').first().waitFor();
-        found.push(...(await audit(page, tag('home, day dialog'))));
+        found.push(...(await auditBothThemes(page, tag('home, day dialog'))));
         await page.keyboard.press('Escape');
 
         await page.goto(e2e.url('/reminders/create'));
@@ -202,29 +236,28 @@ describe('accessibility (axe-core, browser)', () => {
           const next = document.querySelector<HTMLButtonElement>('[data-testid="wizard-next"]');
           return !!next && !next.disabled && getComputedStyle(next).opacity === '1';
         });
-        found.push(...(await audit(page, tag('wizard step 1'))));
+        found.push(...(await auditBothThemes(page, tag('wizard step 1'))));
         await page.getByTestId('wizard-next').click();
         await page.getByTestId('wizard-step-2').waitFor();
         await page.getByTestId('toggle-webhook').click();
         await page.getByTestId('webhook-url').waitFor();
-        found.push(...(await audit(page, tag('wizard step 2'))));
+        found.push(...(await auditBothThemes(page, tag('wizard step 2'))));
         await page.getByTestId('wizard-next').click();
         await page.getByTestId('review-step').waitFor();
         await page.getByTestId('review-occurrence').first().waitFor();
-        found.push(...(await audit(page, tag('wizard step 3'))));
+        found.push(...(await auditBothThemes(page, tag('wizard step 3'))));
 
         await page.goto(e2e.url(`/reminders/${reminderId}`));
         await page.getByTestId('reminder-details').waitFor();
         await page.getByTestId('occurrence').first().waitFor();
-        found.push(...(await audit(page, tag('reminder details'))));
+        found.push(...(await auditBothThemes(page, tag('reminder details'))));
 
         await page.goto(e2e.url('/account'));
         await page.getByTestId('account-page').or(page.locator('main h1')).first().waitFor();
         await page.getByText(user.email).first().waitFor();
-        found.push(...(await audit(page, tag('account'))));
+        found.push(...(await auditBothThemes(page, tag('account'))));
 
         expect(found.length, `axe found serious/critical violations:\n${found.join("\n")}\n`).toBe(0);
       });
-    }
   }
 });
