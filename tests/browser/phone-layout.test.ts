@@ -15,16 +15,25 @@ const LONG_URL = `https://hooks.example.com/services/${'T0123456789ABCDEF'.repea
 
 type User = Awaited<ReturnType<ReturnType<typeof useE2E>['signUp']>>;
 
-/** The page is no wider than the phone: nothing scrolls sideways. The message names what sticks out. */
+/**
+ * The page is no wider than the phone: nothing scrolls sideways. The message names what sticks out.
+ * Measured until it settles (5 s at most): a list that has just rendered can be laid out once more.
+ */
 async function expectFits(page: Page, where: string) {
-  const { width, culprits } = await page.evaluate((limit) => {
-    const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}.${String(el.className).split(' ').slice(0, 4).join('.')}`;
-    const wide = [...document.body.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > limit + 0.5);
-    // The innermost ones: an element that sticks out because of a child is not the cause.
-    const innermost = wide.filter((el) => !wide.some((other) => other !== el && el.contains(other)));
-    return { width: document.documentElement.scrollWidth, culprits: innermost.slice(0, 5).map((el) => `${describe(el)} ${Math.round(el.getBoundingClientRect().right)}`) };
-  }, MOBILE.width);
-  expect(width, `${where} is ${width} px wide: ${culprits.join(', ')}`).toBeLessThanOrEqual(MOBILE.width);
+  const measure = () =>
+    page.evaluate((limit) => {
+      const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}.${String(el.className).split(' ').slice(0, 4).join('.')}`;
+      const wide = [...document.body.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > limit + 0.5);
+      // The innermost ones: an element that sticks out because of a child is not the cause.
+      const innermost = wide.filter((el) => !wide.some((other) => other !== el && el.contains(other)));
+      return { width: document.documentElement.scrollWidth, culprits: innermost.slice(0, 5).map((el) => `${describe(el)} ${Math.round(el.getBoundingClientRect().right)}`) };
+    }, MOBILE.width);
+  let last = await measure();
+  await expect
+    .poll(async () => (last = await measure()).width, { timeout: 5000, message: `${where} is wider than ${MOBILE.width} px` })
+    .toBeLessThanOrEqual(MOBILE.width)
+    .catch(() => undefined);
+  expect(last.width, `${where} is ${last.width} px wide: ${last.culprits.join(', ')}`).toBeLessThanOrEqual(MOBILE.width);
 }
 
 /** The first Monday of January of `year`, as YYYY-MM-DD. */
