@@ -59,7 +59,7 @@ export interface Config {
   deliveryLogRetentionDays: number;
   /** DELIVERY_LEASE_SECONDS: how long another instance waits before sending what a dead one had claimed. */
   deliveryLeaseMs: number;
-  /** CHIME_INSTANCE_ID: this instance's stable name in delivery leases; by default its host and database. */
+  /** CHIME_INSTANCE_ID: this instance's stable name in delivery leases; by default its host, database and port. */
   instanceId: string;
   /** Serve the built dashboard; tests of the API alone switch it off. */
   serveWeb: boolean;
@@ -294,7 +294,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookAllowPrivateTargets: parseBoolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, false, problems),
     deliveryLogRetentionDays: parseInteger('DELIVERY_LOG_RETENTION_DAYS', env.DELIVERY_LOG_RETENTION_DAYS, 30, 1, 3650, problems),
     deliveryLeaseMs: parseInteger('DELIVERY_LEASE_SECONDS', env.DELIVERY_LEASE_SECONDS, 30, 2, 3600, problems) * 1000,
-    instanceId: env.CHIME_INSTANCE_ID?.trim() || defaultInstanceId(databaseUrl),
+    instanceId: env.CHIME_INSTANCE_ID?.trim() || defaultInstanceId(databaseUrl, port),
     serveWeb: parseBoolean('SERVE_WEB', env.SERVE_WEB, true, problems),
     schedulerEnabled: true,
     loginThrottle: DEFAULT_LOGIN_THROTTLE,

@@ -29,13 +29,15 @@ interface Log {
 
 /**
  * The stable name of an instance that sets no CHIME_INSTANCE_ID: its host and a hash of the
- * database it uses (a SQLite file by its absolute path). The same on every start of the same
- * deployment, so a restarted instance knows the delivery leases of its earlier life as its own.
+ * database it uses (a SQLite file by its absolute path) and the port it listens on. The same on
+ * every start of the same deployment, so a restarted instance knows the delivery leases of its
+ * earlier life as its own; two processes on one host and database listen on different ports, so
+ * they never take each other's leases for their own (which would send deliveries twice).
  */
-export function defaultInstanceId(databaseUrl: string, host: string = hostname()): string {
+export function defaultInstanceId(databaseUrl: string, port: number, host: string = hostname()): string {
   const url = databaseUrl.trim();
   const where = /^postgres(ql)?:\/\//i.test(url) ? url : path.resolve(url.replace(/^sqlite:(\/\/)?/, ''));
-  return `${host}-${createHash('sha256').update(where).digest('hex').slice(0, 8)}`;
+  return `${host}-${createHash('sha256').update(`${where} ${port}`).digest('hex').slice(0, 8)}`;
 }
 
 const namesInUse = new Map<string, number>();

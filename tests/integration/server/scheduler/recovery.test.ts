@@ -189,12 +189,14 @@ describe('scheduler across restarts', () => {
 });
 
 describe('instance names', () => {
-  it('the default is stable for a host and database, and differs between databases', () => {
-    const a = defaultInstanceId('./data/chime.db', 'box');
-    expect(defaultInstanceId(path.resolve('./data/chime.db'), 'box')).toBe(a);
-    expect(defaultInstanceId('sqlite:./data/chime.db', 'box')).toBe(a);
-    expect(defaultInstanceId('./data/other.db', 'box')).not.toBe(a);
-    expect(defaultInstanceId('./data/chime.db', 'other-box')).not.toBe(a);
+  it('the default is stable for a host, database and port, and differs when any of them does', () => {
+    const a = defaultInstanceId('./data/chime.db', 3000, 'box');
+    expect(defaultInstanceId(path.resolve('./data/chime.db'), 3000, 'box')).toBe(a);
+    expect(defaultInstanceId('sqlite:./data/chime.db', 3000, 'box')).toBe(a);
+    expect(defaultInstanceId('./data/other.db', 3000, 'box')).not.toBe(a);
+    expect(defaultInstanceId('./data/chime.db', 3000, 'other-box')).not.toBe(a);
+    // Two processes on one host and database (bench/scale-out.ts runs three): each its own leases.
+    expect(defaultInstanceId('./data/chime.db', 3001, 'box')).not.toBe(a);
     expect(a).toMatch(/^box-[0-9a-f]{8}$/);
   });
 
