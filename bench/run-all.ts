@@ -9,6 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/helpers/throwaway-postgres.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = `${root}/bench/RESULTS.md`;
@@ -60,9 +61,23 @@ function readSections(): Map<string, string> {
   return sections;
 }
 
+/**
+ * The PostgreSQL benchmarks (chaos, scale-out) need a role allowed to CREATE DATABASE:
+ * BENCH_POSTGRES_URL or TEST_POSTGRES_URL, else a throwaway server for this run, as the tests start
+ * one (tests/helpers/throwaway-postgres.ts).
+ */
+async function postgresForRun(): Promise<ThrowawayPostgres | null> {
+  if (process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL) return null;
+  const server = await startThrowawayPostgres();
+  process.env.BENCH_POSTGRES_URL = server.url;
+  return server;
+}
+
 const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const sections = readSections();
+const wantsPostgres = all.some(([name]) => (name === 'chaos' || name === 'scale-out') && (!only || only.includes(name)));
+const postgres = wantsPostgres ? await postgresForRun() : null;
 let failed = 0;
 for (const [name, file] of all) {
   if (only && !only.includes(name)) continue;
@@ -100,5 +115,6 @@ for (const [name, file] of all) {
     ].join('\n'),
   );
 }
+await postgres?.stop();
 console.log(`\nMachine: ${machine}. Results in bench/RESULTS.md.`);
 process.exit(failed ? 1 : 0);
