@@ -98,6 +98,19 @@ describe('email destinations', () => {
     expect(sink.messages.filter((m) => m.to.includes(address) && m.subject.includes('Confirm'))).toHaveLength(1);
   });
 
+  it('checking an address in the wizard mails nothing; saving the reminder mails the link', async () => {
+    const address = `checked-${Date.now()}@example.com`;
+    const check = await me.api.post('/api/destinations/check', { type: 'email', metadata: { address } });
+    expect(check.status).toBe(200);
+    expect(check.body).toEqual({ ok: true });
+    // The check answered after its preflight: a link it sent would be on its way by now.
+    expect((await me.api.get('/api/email/addresses')).body.addresses.filter((a: { address: string }) => a.address === address)).toEqual([]);
+    const created = await me.api.post('/api/reminders', { ...later, message: 'Checked first', destinations: [{ type: 'email', metadata: { address } }] });
+    expect(created.status).toBe(201);
+    await sink.waitFor((m) => m.to.includes(address));
+    expect(sink.messages.filter((m) => m.to.includes(address))).toHaveLength(1);
+  });
+
   it('writes reminder mails in the account’s language', async () => {
     const fr = await signUp(server.url, { username: 'Zoé' });
     await server.app.db.updateTable('accounts').set({ locale: 'fr' }).where('id', '=', fr.id).execute();
