@@ -44,7 +44,6 @@ const files = apiTestFiles();
 const SQLITE_SUITES = files.filter(({ text }) => !POSTGRES_ONLY.test(text)).map(({ file }) => file);
 const POSTGRES_SUITES = files.filter(({ text }) => POSTGRES_ONLY.test(text) || (USES_TEST_DATABASE.test(text) && !SQLITE_ONLY.test(text))).map(({ file }) => file);
 
-
 export default defineConfig({
   test: {
     // Two cores: more workers only make the timing-sensitive scheduler tests flaky.

@@ -10,12 +10,12 @@
  */
 import { vi } from 'vitest';
 
-const COUNTS = '__chimeArgon2Checks';
-type Counts = { verifies: number };
+// Hoisted with vi.mock below, so the mock factory and argon2Checks() read one counter.
+const argon2Counts = vi.hoisted(() => () => ((globalThis as Record<string, unknown>).__chimeArgon2Checks ??= { verifies: 0 }) as { verifies: number });
 
 vi.mock('@node-rs/argon2', async (importOriginal) => {
   const argon2 = await importOriginal<typeof import('@node-rs/argon2')>();
-  const counts = ((globalThis as Record<string, unknown>)['__chimeArgon2Checks'] ??= { verifies: 0 }) as Counts;
+  const counts = argon2Counts();
   return {
     ...argon2,
     hash: (password: string | Uint8Array, options?: Parameters<typeof argon2.hash>[1]) =>
@@ -29,5 +29,5 @@ vi.mock('@node-rs/argon2', async (importOriginal) => {
 
 /** Argon2 verifications so far in this process. */
 export function argon2Checks(): number {
-  return ((globalThis as Record<string, unknown>)[COUNTS] as Counts | undefined)?.verifies ?? 0;
+  return argon2Counts().verifies;
 }

@@ -7,8 +7,9 @@
  * so a burst uses more than one core.
  *
  * Thread 0 always runs. The others are helpers: a backlog that lasts 1.5 s (more due than the
- * claims take, see BACKLOG_HELP_AFTER_MS in scheduler.ts) starts them, and each stops after `deliveryHelperIdleMs` without work. A thread
- * costs about 25 MB, which a quiet server does not need to hold.
+ * claims take, see BACKLOG_HELP_AFTER_MS in scheduler.ts) starts them, and each stops after
+ * `deliveryHelperIdleMs` without work. A thread costs about 25 MB, which a quiet server does not
+ * need to hold.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
