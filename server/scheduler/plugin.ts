@@ -143,10 +143,14 @@ function workerScheduler(app: FastifyInstance, config: Config, opts: Tuning): Sc
   addRemoteDeliveryMetrics(registry, () => host.metrics());
   const senders = testSenders(app, () => ({ perHostConcurrency: tuning.perHostConcurrency ?? DEFAULT_SCHEDULER_OPTIONS.perHostConcurrency, ...tuning }));
 
-  // After every plugin is ready: migrations are applied before the thread opens its connection.
+  // The database plugin, which this one depends on, has applied the migrations, so the thread may
+  // open its connection now. Starting it here rather than once every route is compiled lets its
+  // module load overlap the rest of startup on another core: after a restart, the deliveries of
+  // the process's earlier life go out sooner (docs/operations.md "Roles and the delivery thread").
+  host.start();
+  // The test sends run here and need app.discord, which a later plugin decorates.
   app.addHook('onReady', async () => {
     senders.build();
-    host.start();
   });
   app.addHook('onClose', async () => {
     await host.stop();
