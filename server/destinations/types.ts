@@ -18,11 +18,11 @@ export interface ValidationContext {
   allowPrivateWebhookTargets: boolean;
 }
 
-/**
- * What a preflight check may use: the app's Discord service, database and config, and its mail
- * service (email confirmations) when the caller has it.
- */
-export type PreflightDeps = Pick<FastifyInstance, 'db' | 'config' | 'discord' | 'log'> & Partial<Pick<FastifyInstance, 'mail'>>;
+/** What a preflight check may use: it only checks, so nothing that sends. */
+export type PreflightDeps = Pick<FastifyInstance, 'db' | 'config' | 'discord' | 'log'>;
+
+/** What `onSaved` may use: the mail service (email confirmations) when the caller has it. */
+export type SavedDeps = Pick<FastifyInstance, 'db' | 'config' | 'log'> & Partial<Pick<FastifyInstance, 'mail'>>;
 
 /**
  * What a sender may use. The API thread passes the app itself; the scheduler's worker thread
@@ -50,6 +50,12 @@ export interface DestinationModule {
    * belong in parseMetadata.
    */
   preflight?(deps: PreflightDeps, accountId: string, metadata: DestinationMetadata, secret: string | null): Promise<void>;
+  /**
+   * What a saved destination sets off (an email address's confirmation link), called once the
+   * reminder holding it is committed, never for a check or a save that failed. In the background:
+   * it must not fail or slow the save.
+   */
+  onSaved?(deps: SavedDeps, accountId: string, metadata: DestinationMetadata): void;
   /**
    * The metadata field holding a credential the user gives (an ntfy access token, a Gotify
    * application token): parseMetadata validates it, then it is moved to the destination's secret

@@ -1,7 +1,7 @@
 import type { DestinationType } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { DESTINATION_MODULES, destinationModule } from './registry.ts';
-import type { DestinationMetadata, PreflightDeps, ValidationContext } from './types.ts';
+import type { DestinationMetadata, PreflightDeps, SavedDeps, ValidationContext } from './types.ts';
 
 /** A validated destination; `id` when the client sent back one it already has (keeps its secret). */
 export interface DestinationInput {
@@ -65,6 +65,11 @@ export async function preflightDestinations(
     const secret = d.secret ?? stored.find((s) => s.id === d.id && s.type === d.type)?.secret ?? null;
     if (module?.preflight) await atDestinationAsync(index, () => module.preflight!(deps, accountId, d.metadata, secret));
   }
+}
+
+/** Tells each saved destination's module that it is saved (DestinationModule.onSaved). */
+export function destinationsSaved(deps: SavedDeps, accountId: string, destinations: ReadonlyArray<Pick<DestinationInput, 'type' | 'metadata'>>): void {
+  for (const d of destinations) destinationModule(d.type)?.onSaved?.(deps, accountId, d.metadata);
 }
 
 /** The AppError `fn` throws, with the index of the destination at fault in its details. */

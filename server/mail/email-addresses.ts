@@ -2,7 +2,7 @@
  * Confirmed addresses: Chime sends reminders to an address only after someone who reads it opened
  * the link mailed to it (no reminders to strangers). Confirmation is per account and address.
  *
- * Adding an unconfirmed address to a reminder mails the link (the email module's preflight), at
+ * Saving a reminder with an unconfirmed address mails the link (the email module's onSaved), at
  * most once per CONFIRMATION_GAP_MS unless asked again explicitly, and within the hourly cap.
  */
 import type { Config } from '../config.ts';

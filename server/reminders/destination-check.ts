@@ -26,11 +26,9 @@ export async function checkDestination(
       hasDiscordIdentity: identities.some((i) => i.provider === 'discord'),
       allowPrivateWebhookTargets: deps.config.webhookAllowPrivateTargets,
     });
-    // Without the mail service: an email destination's check must not mail its confirmation link.
-    // The link goes out when a reminder with the address is saved (the wizard says so); a check
-    // mailing it would also let anyone make Chime write to any address without saving anything.
-    const { db, config, discord, log } = deps;
-    await preflightDestinations({ db, config, discord, log }, accountId, destinations);
+    // A preflight only checks: an email address's confirmation link goes out when a reminder with
+    // it is saved (the wizard says so), not here.
+    await preflightDestinations(deps, accountId, destinations);
     return { ok: true };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

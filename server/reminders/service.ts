@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Destination } from '../db/database.ts';
-import { preflightDestinations, parseDestinations, type DestinationInput, type RawDestination } from '../destinations/validate.ts';
+import { destinationsSaved, preflightDestinations, parseDestinations, type DestinationInput, type RawDestination } from '../destinations/validate.ts';
 import { destinationModule } from '../destinations/registry.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -36,7 +36,8 @@ import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage
 import { earlierResult, idempotencyScope, type IdempotentOperation, runOnce } from './idempotency.ts';
 import { anchorOf, firstFireFrom, type ScheduleFields } from './schedule.ts';
 
-export type ReminderDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config' | 'discord' | 'log'>;
+/** `mail`, when given, mails the confirmation link of an email address a save adds. */
+export type ReminderDeps = Pick<FastifyInstance, 'db' | 'scheduler' | 'config' | 'discord' | 'log'> & Partial<Pick<FastifyInstance, 'mail'>>;
 
 /** What a client sends to create or replace a reminder (unvalidated). */
 export interface ReminderInput {
@@ -281,6 +282,7 @@ async function createOnce(
   );
   if (outcome.replayed) return replayCreated(deps, accountId, outcome.result);
   deps.scheduler.wake();
+  destinationsSaved(deps, accountId, destinations);
   await recordServerChange(deps.db, { guildIds: destinations.map(guildOf), actorAccountId: accountId, action: 'create', reminderId: outcome.value.id, summary: `Created ${quoted(row.message)}` });
   return { reminder: await getReminder(deps, accountId, outcome.value.id), secrets: outcome.value.secrets };
 }
@@ -316,6 +318,7 @@ export async function updateReminderFields(deps: ReminderDeps, accountId: string
     return saveDestinations(trx, existing.id, v.destinations, existing.destinations);
   });
   deps.scheduler.wake();
+  destinationsSaved(deps, accountId, v.destinations);
   await recordServerChange(deps.db, {
     guildIds: [...existing.destinations.map((d) => d.guild_id), ...v.destinations.map(guildOf)],
     actorAccountId: accountId,

@@ -26,7 +26,7 @@ export function requireEmailAddress(value: unknown, field: string): string {
 /**
  * Email (docs/operations.md "Email"): metadata `{ address }`. An address receives reminders only once its
  * owner confirmed the link Chime mailed to it; until then its deliveries fail with
- * EMAIL_NOT_CONFIRMED. Saving a reminder with an unconfirmed address mails that link.
+ * EMAIL_NOT_CONFIRMED. Saving a reminder with an unconfirmed address mails that link (`onSaved`).
  */
 export const emailDestination: DestinationModule = {
   type: 'email',
@@ -36,14 +36,14 @@ export const emailDestination: DestinationModule = {
   parseMetadata(meta, where) {
     return { address: requireEmailAddress(meta.address, `${where}.metadata.address`) };
   },
-  async preflight(deps, accountId, metadata) {
+  async preflight(deps) {
     if (!deps.config.mail) throw new AppError('MAIL_NOT_CONFIGURED', 'Email is not configured on this server: ask its administrator');
-    // Deps typed without the mail service (older callers) only skip the confirmation mail.
+  },
+  onSaved(deps, accountId, metadata) {
     if (!deps.mail) return;
-    // In the background: the save must not wait for the SMTP server, nor fail because of it (the
-    // dashboard shows the address as unconfirmed and offers to send the link again).
-    const address = emailAddressOf(metadata);
-    void requestConfirmation({ db: deps.db, config: deps.config, mail: deps.mail }, accountId, address, { explicit: false })
+    // The save does not wait for the SMTP server, nor fail because of it (the dashboard shows the
+    // address as unconfirmed and offers to send the link again).
+    void requestConfirmation({ db: deps.db, config: deps.config, mail: deps.mail }, accountId, emailAddressOf(metadata), { explicit: false })
       .then((r) => {
         if (r.error) deps.log.warn({ code: r.error.code, error: r.error.error }, 'email confirmation not sent');
       })

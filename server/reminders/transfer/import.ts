@@ -9,6 +9,7 @@ import type { Executor } from '../../repositories/executor.ts';
 import { countRemindersOfAccount, findReminderOfAccount, insertReminder, listRemindersOfAccount, type ReminderWithDestinations } from '../../repositories/reminders.ts';
 import { MAX_REMINDERS_PER_ACCOUNT } from '../input.ts';
 import { earlierResult, idempotencyScope, runOnce } from '../idempotency.ts';
+import { destinationsSaved } from '../../destinations/validate.ts';
 import { type CreateOptions, saveDestinations, type ReminderDeps } from '../service.ts';
 import { fileError, MAX_IMPORT_BYTES, type ImportMode, type TransferFormat, type TransferReminder } from './formats.ts';
 import { prepareRow, type PreparedRow } from './prepare-row.ts';
@@ -161,6 +162,7 @@ export async function importReminders(deps: ReminderDeps, accountId: string, req
   const outcome = await runOnce(deps.db, scope, createAll, (created): ImportRecord => ({ ...answer, reminder_ids: created.ids }));
   if (outcome.replayed) return replayed(deps, accountId, outcome.result);
   deps.scheduler.wake();
+  for (const p of prepared) destinationsSaved(deps, accountId, p.valid.destinations);
   return { ...result, secrets: outcome.value.secrets };
 }
 

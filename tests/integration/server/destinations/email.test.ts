@@ -111,6 +111,33 @@ describe('email destinations', () => {
     expect(sink.messages.filter((m) => m.to.includes(address))).toHaveLength(1);
   });
 
+  it('mails no link for a create refused on a later destination, nor for an import dry run; the import mails it', async () => {
+    const address = `refused-${Date.now()}@example.com`;
+    const addressRecords = async () => (await me.api.get('/api/email/addresses')).body.addresses.filter((a: { address: string }) => a.address === address);
+    // Port 1 on loopback answers nothing: the ntfy server check fails after the email's own check passed.
+    const refused = await me.api.post('/api/reminders', {
+      ...later,
+      message: 'Never saved',
+      destinations: [
+        { type: 'email', metadata: { address } },
+        { type: 'ntfy', metadata: { server: 'http://127.0.0.1:1', topic: 'chime-email-test' } },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body, JSON.stringify(refused.body)).toMatchObject({ destination: 1 });
+    const file = JSON.stringify({ reminders: [{ message: 'Imported', ...later, recurrence: 'ONCE', destinations: [{ type: 'email', metadata: { address } }] }] });
+    const dryRun = await me.api.post('/api/reminders/import', { format: 'json', content: file, dry_run: true, mode: 'all_or_nothing' });
+    expect(dryRun.body).toMatchObject({ valid: 1, created: 0 });
+    // Both answered after every check had run: a link either had started would have a record by now.
+    expect(await addressRecords()).toEqual([]);
+
+    const imported = await me.api.post('/api/reminders/import', { format: 'json', content: file, dry_run: false, mode: 'all_or_nothing' });
+    expect(imported.body).toMatchObject({ valid: 1, created: 1 });
+    await sink.waitFor((m) => m.to.includes(address) && m.subject.includes('Confirm'));
+    expect(await addressRecords()).toMatchObject([{ state: 'pending' }]);
+    expect(sink.messages.filter((m) => m.to.includes(address))).toHaveLength(1);
+  });
+
   it('writes reminder mails in the account’s language', async () => {
     const fr = await signUp(server.url, { username: 'Zoé' });
     await server.app.db.updateTable('accounts').set({ locale: 'fr' }).where('id', '=', fr.id).execute();
