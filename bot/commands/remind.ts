@@ -66,7 +66,7 @@ const command: BotCommand = {
       destination = { type: 'discord_dm', metadata: {} };
     }
 
-    const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale);
+    const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale, interaction.guildId);
     const examples = t(locale, 'remind.examples');
     const now = Date.now();
     const parsed = readScheduleInput(when, repeatOption, account.timezone, locale, now);

@@ -82,7 +82,7 @@ const command: BotCommand = {
     const locale = interaction.locale;
     const sub = interaction.options.getSubcommand() as Sub;
     const id = interaction.options.getString('reminder', true).trim();
-    const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale);
+    const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale, interaction.guildId);
     const existing = await getReminder(app, account.id, id);
     const message = truncate(oneLine(existing.message), 200);
 

@@ -10,7 +10,7 @@ const command: BotCommand = {
     .setIntegrationTypes(...INTEGRATION_TYPES)
     .setContexts(...CONTEXTS),
   async execute(interaction, { app }) {
-    const account = await ensureAccountForDiscordUser(app.db, interaction.user, interaction.locale);
+    const account = await ensureAccountForDiscordUser(app.db, interaction.user, interaction.locale, interaction.guildId);
     const view = await renderReminderList(app.db, account, interaction.locale, 0);
     await answerEphemeral(interaction, { ...view, allowedMentions: { parse: [] } });
   },

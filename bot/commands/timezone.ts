@@ -50,7 +50,7 @@ const command: BotCommand = {
 
   async execute(interaction, { app }) {
     const locale = interaction.locale;
-    const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale);
+    const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale, interaction.guildId);
     const input = interaction.options.getString('zone');
     const timeOf = (zone: string) => formatInZone(Date.now(), zone, locale, { timeStyle: 'short' });
     if (input === null) return replyEphemeral(interaction, t(locale, 'timezone.current', { zone: account.timezone, time: timeOf(account.timezone) }));

@@ -32,6 +32,7 @@ import {
 } from '../repositories/accounts.ts';
 import { refuseDisabledAccount } from './account-status.ts';
 import type { Executor } from '../repositories/executor.ts';
+import { findServerSettings } from '../repositories/servers.ts';
 
 /** What Chime needs of a Discord user (a discord.js `User` or Discord's `/users/@me`). */
 export interface DiscordUserLike {
@@ -54,12 +55,12 @@ export async function findAccountForDiscordUser(db: Executor, discordUserId: str
  * a brand-new user, the bot and a sign-in, a second tab) created it first, the unique identity
  * makes this insert fail and that account is used instead, with `grant` saved on its identity.
  */
-async function createOrAdoptDiscordAccount(db: DB, user: DiscordUserLike, locale: string | null, grant: IdentityGrant | null): Promise<Account> {
+async function createOrAdoptDiscordAccount(db: DB, user: DiscordUserLike, locale: string | null, grant: IdentityGrant | null, timezone = 'UTC'): Promise<Account> {
   try {
     return await db.transaction().execute((trx) =>
       createDiscordAccount(trx, {
         username: discordAccountUsername(user),
-        timezone: 'UTC',
+        timezone,
         locale,
         discordUserId: user.id,
         discordUsername: user.username,
@@ -78,9 +79,11 @@ async function createOrAdoptDiscordAccount(db: DB, user: DiscordUserLike, locale
 
 /**
  * The bot: the account of the Discord user who runs a command, created on first use. `locale`
- * (the Discord client's) fills an account that has none yet.
+ * (the Discord client's) fills an account that has none yet. A command run in a server whose
+ * managers set a `default_timezone` creates the account in that zone instead of UTC
+ * (docs/servers.md "Settings and rules"); an existing account keeps the zone it has.
  */
-export async function ensureAccountForDiscordUser(db: DB, user: DiscordUserLike, locale: string | null): Promise<Account> {
+export async function ensureAccountForDiscordUser(db: DB, user: DiscordUserLike, locale: string | null, guildId: string | null = null): Promise<Account> {
   const existing = await findAccountForDiscordUser(db, user.id);
   if (existing) {
     refuseDisabledAccount(existing);
@@ -90,7 +93,8 @@ export async function ensureAccountForDiscordUser(db: DB, user: DiscordUserLike,
     }
     return existing;
   }
-  return createOrAdoptDiscordAccount(db, user, locale, null);
+  const serverZone = guildId ? ((await findServerSettings(db, guildId))?.default_timezone ?? null) : null;
+  return createOrAdoptDiscordAccount(db, user, locale, null, serverZone ?? undefined);
 }
 
 function grantOf(tokens: DiscordTokenSet): IdentityGrant {

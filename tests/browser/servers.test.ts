@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDiscord, PermissionFlags, startFakeDiscord } from '../helpers/fake-discord/index.ts';
 import { client } from '../helpers/server.ts';
-import { linkDiscordAccount, useE2E } from './helpers.ts';
+import { linkDiscordAccount, screenshot, useE2E } from './helpers.ts';
 
 const PUBLIC_URL = 'http://localhost:5173';
 const OWNER = '100000000000000001';
@@ -102,6 +102,7 @@ describe('Servers section', () => {
     expect(mine.server_notice).toContain('Demo Server');
 
     await page.getByTestId('tab-settings').click();
+    await screenshot(page, 'server-settings');
     await page.getByTestId('settings-who-can-create').selectOption('managers');
     await page.getByTestId('settings-save').click();
     await page.getByText('Settings saved.').waitFor();

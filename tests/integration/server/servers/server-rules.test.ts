@@ -169,6 +169,29 @@ describe('the rules, applied to every create and edit', () => {
     expect((await mod.api.post('/api/reminders', channelReminder(CH.general))).status).toBe(201);
   });
 
+  it('default_timezone: a first /remind in the server makes the account in its zone; an account that exists keeps its own', async () => {
+    await rules({ default_timezone: 'Asia/Tokyo' });
+    const remind = (userId: string) =>
+      command(f.fake, {
+        userId,
+        name: 'remind',
+        guildId: G_MAIN,
+        channelId: CH.general,
+        options: [
+          { name: 'message', value: `Zone of ${userId}` },
+          { name: 'when', value: 'tomorrow at 9' },
+        ],
+      });
+    const zoneOf = async (message: string) =>
+      f.server.app.db.selectFrom('reminders').innerJoin('accounts', 'accounts.id', 'reminders.account_id').select(['reminders.timezone', 'reminders.local_time', 'accounts.timezone as account_zone']).where('reminders.message', '=', message).executeTakeFirstOrThrow();
+    // USER.leaver is in the server and has never used Chime.
+    expect((await remind(USER.leaver)).content).toMatch(/^✅/);
+    expect(await zoneOf(`Zone of ${USER.leaver}`)).toEqual({ timezone: 'Asia/Tokyo', local_time: '09:00', account_zone: 'Asia/Tokyo' });
+    // USER.member's account was made before (linkedAccount, in UTC): the server's zone does not replace it.
+    expect((await remind(USER.member)).content).toMatch(/^✅/);
+    expect(await zoneOf(`Zone of ${USER.member}`)).toMatchObject({ timezone: 'UTC', account_zone: 'UTC' });
+  });
+
   it('through the bot: /remind in the server and /reminder edit meet the same rules, in the user\'s language', async () => {
     const made = await command(f.fake, {
       userId: USER.member,

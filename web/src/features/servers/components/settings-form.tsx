@@ -123,7 +123,10 @@ export function SettingsForm({ guildId, settings, roles, channels, onSaved }: Pr
       </div>
       <div className="space-y-1.5">
         <Label htmlFor="default-timezone">{t('settings.defaultTimezone')}</Label>
-        <Input id="default-timezone" className="max-w-sm" value={draft.default_timezone ?? ''} placeholder="Europe/Paris" onChange={(e) => set('default_timezone', e.target.value.trim() || null)} data-testid="settings-default-timezone" />
+        <Input id="default-timezone" className="max-w-sm" value={draft.default_timezone ?? ''} placeholder="Europe/Paris" onChange={(e) => set('default_timezone', e.target.value.trim() || null)} aria-describedby="default-timezone-help" data-testid="settings-default-timezone" />
+        <p id="default-timezone-help" className="text-sm text-muted-foreground">
+          {t('settings.defaultTimezoneHelp')}
+        </p>
       </div>
       <Button type="submit" disabled={saving} aria-busy={saving} data-testid="settings-save">
         {t('settings.save')}
