@@ -1,6 +1,7 @@
 /**
- * Browser end-to-end helpers: a real Chime server serving the built dashboard, and one headless
- * Chromium per test file (playwright-core, Debian's chromium-headless-shell, else its chromium).
+ * Browser end-to-end helpers: a real Chime server serving the built dashboard, and a headless
+ * Chromium (playwright-core, Debian's chromium-headless-shell, else its chromium) shared by the
+ * files of one test worker, with a fresh context per page.
  *
  *   const e2e = useE2E();                      // in a describe(); starts server + browser in beforeAll
  *   it('...', async () => {
@@ -71,6 +72,25 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
+let sharedBrowser: Promise<Browser> | null = null;
+
+/**
+ * One Chromium for every file a test worker runs (vitest.config.ts keeps a worker's modules from
+ * one file to the next): starting one costs about a CPU-second. Each test still gets its own
+ * context, so nothing of one test's storage reaches another; the browser ends with the worker.
+ */
+function workerBrowser(): Promise<Browser> {
+  const current = sharedBrowser;
+  if (current) {
+    return current.then(
+      (browser) => (browser.isConnected() ? browser : ((sharedBrowser = null), workerBrowser())),
+      () => ((sharedBrowser = null), workerBrowser()),
+    );
+  }
+  sharedBrowser = launchBrowser();
+  return sharedBrowser;
+}
+
 export interface NewPageOptions {
   viewport?: { width: number; height: number };
   /** Applied before any page script runs: localStorage entries (e.g. theme, language, session). */
@@ -114,7 +134,7 @@ export function useE2E(options: { overrides?: Partial<Config>; env?: Record<stri
 
   beforeAll(async () => {
     state.server = await startTestServer({ env: options.env, overrides: { serveWeb: true, ...options.overrides } });
-    state.browser = await launchBrowser();
+    state.browser = await workerBrowser();
   });
 
   // A test's pages close when it ends: left open, each keeps rendering and polling (the dashboard
@@ -125,7 +145,6 @@ export function useE2E(options: { overrides?: Partial<Config>; env?: Record<stri
 
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => {});
-    await state.browser?.close().catch(() => {});
     await state.server?.close();
   });
 
