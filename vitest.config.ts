@@ -51,7 +51,11 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-artifacts/vitest-results.json' },
     projects: [
-      { test: { ...shared, name: 'server', include: SQLITE_SUITES } },
+      {
+        // The dashboard's pure modules are unit-tested here; they import with web/'s `@/` alias.
+        resolve: { alias: { '@': path.resolve(import.meta.dirname, 'web/src') } },
+        test: { ...shared, name: 'server', include: SQLITE_SUITES },
+      },
       {
         test: {
           ...shared,

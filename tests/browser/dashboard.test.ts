@@ -129,6 +129,52 @@ describe('dashboard and calendar (browser)', () => {
     await page.waitForURL(e2e.url(`/reminders/${ids.once}`));
   });
 
+  it('searches the list without accents or case and filters it by status, destination and repetition', async () => {
+    const owner = await e2e.signUp();
+    const hook = [{ type: 'webhook', metadata: { url: 'https://hooks.example.com/budget', platform: 'generic' } }];
+    await create(owner, { date: onceDate, time: '09:00', message: 'Réunion budget', recurrence: 'ONCE', destinations: hook });
+    await create(owner, { date: onceDate, time: '09:15', message: 'Stand-up notes', recurrence: 'DAILY' });
+    await create(owner, { date: onceDate, time: '09:30', message: 'Pay the rent', recurrence: 'MONTHLY', destinations: hook });
+    await create(owner, { date: onceDate, time: '09:45', message: 'Call mom', recurrence: 'ONCE' });
+    const paused = await create(owner, { date: pausedDate, time: '08:00', message: 'Water the plants', recurrence: 'ONCE' });
+    expect((await owner.api.post(`/api/reminders/${paused.id}/pause`)).status).toBe(200);
+
+    for (const viewport of [undefined, MOBILE]) {
+      const { page } = await e2e.signedInPage({ user: owner, viewport });
+      await openHome(page, e2e.url('/home'));
+      const shown = () => page.getByTestId('reminder-card-message').allTextContents();
+      const count = page.getByTestId('reminder-list-count');
+      expect(await count.textContent()).toBe('5 reminders, upcoming first');
+
+      await page.getByTestId('reminder-search').fill('REUNION');
+      await page.getByText('1 of 5 shown').waitFor();
+      expect(await shown()).toEqual(['Réunion budget']);
+      await page.getByTestId('reminder-search').fill('');
+      await page.getByTestId('filter-status').selectOption('paused');
+      await page.getByText('1 of 5 shown').waitFor();
+      expect(await shown()).toEqual(['Water the plants']);
+      await page.getByTestId('filter-status').selectOption('open');
+      await page.getByTestId('filter-repeat').selectOption('repeating');
+      await page.getByText('2 of 5 shown').waitFor();
+      expect((await shown()).sort()).toEqual(['Pay the rent', 'Stand-up notes']);
+      // Only the destination types the reminders use are offered.
+      expect(await page.getByTestId('filter-destination').locator('option').allTextContents()).toEqual(['All destinations', 'Webhook', 'No destinations']);
+      await page.getByTestId('filter-destination').selectOption('webhook');
+      await page.getByText('1 of 5 shown').waitFor();
+      expect(await shown()).toEqual(['Pay the rent']);
+      await page.getByTestId('reminder-search').fill('plants');
+      await page.getByTestId('reminder-list-no-match').waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport?.width ?? 1280);
+      await screenshot(page, `dashboard-filters-no-match${viewport ? '-390' : ''}`);
+
+      await page.getByTestId('clear-filters').click();
+      await page.getByText('5 reminders, upcoming first').waitFor();
+      expect(await shown()).toHaveLength(5);
+      expect(await page.getByTestId('reminder-search').inputValue()).toBe('');
+      expect(await page.getByTestId('filter-status').inputValue()).toBe('all');
+    }
+  });
+
   it('puts the daily reminder on every remaining day of the month and navigates months', async () => {
     const { page } = await e2e.signedInPage({ user });
     await openHome(page, e2e.url('/home'));

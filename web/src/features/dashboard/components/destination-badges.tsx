@@ -5,7 +5,8 @@ import type { Destination } from '@/lib/api/reminders';
 import { destinationCounts } from '../lib/reminder-display';
 
 const ICONS = { discord_dm: MessageCircle, discord_channel: Hash, webhook: Webhook, email: Mail, ntfy: Bell, gotify: BellRing, pushover: Smartphone } as const;
-const LABEL_KEYS = { discord_dm: 'destinations.discord_dm', discord_channel: 'destinations.discord_channel', webhook: 'destinations.webhook', email: 'destinations.email', ntfy: 'notifications:services.ntfy', gotify: 'notifications:services.gotify', pushover: 'notifications:services.pushover' } as const;
+/** The short name of each destination type (badges, the list's filter). */
+export const DESTINATION_LABEL_KEYS = { discord_dm: 'destinations.discord_dm', discord_channel: 'destinations.discord_channel', webhook: 'destinations.webhook', email: 'destinations.email', ntfy: 'notifications:services.ntfy', gotify: 'notifications:services.gotify', pushover: 'notifications:services.pushover' } as const;
 
 /** DM / Channel / Webhook / Email badges, one per kind with a count when there are several. */
 export function DestinationBadges({ destinations }: { destinations: Pick<Destination, 'type'>[] }) {
@@ -21,7 +22,7 @@ export function DestinationBadges({ destinations }: { destinations: Pick<Destina
         return (
           <Badge key={type} variant="outline" className="gap-1 bg-background/60 text-muted-foreground" data-testid="destination-badge" data-type={type}>
             <Icon aria-hidden />
-            {t(LABEL_KEYS[type])}
+            {t(DESTINATION_LABEL_KEYS[type])}
             {count > 1 && <span className="tabular-nums">×{count}</span>}
           </Badge>
         );

@@ -1,35 +1,60 @@
 import { BellOff, CalendarDays, ChevronRight, Clock, Repeat } from 'lucide-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { ReminderStatusBadge } from '@/components/reminder-status-badge';
+import { Button } from '@/components/ui/button';
 import { Card, CardDescription, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import type { Reminder } from '@/lib/api/reminders';
 import { formatDate, formatTime } from '@/lib/format';
 import { reminderStatus } from '@/lib/reminder-status';
 import { cn } from '@/lib/utils';
-import { listInstant, recurrenceLabel, sortForList } from '../lib/reminder-display';
+import { destinationTypesIn, filterReminders, isFiltering, type ListFilter, NO_FILTER } from '../lib/list-filter';
+import { DESTINATION_ORDER, listInstant, recurrenceLabel, sortForList } from '../lib/reminder-display';
 import { DestinationBadges } from './destination-badges';
+import { ReminderListFilters } from './reminder-list-filters';
 
-/** The scrollable list of reminders (at most 800 px high, docs/dashboard.md "Dashboard and calendar"); a card opens the details page. */
+/** From this many reminders on, the list offers its search field and filters. */
+const FILTERS_FROM = 4;
+
+/**
+ * The scrollable list of reminders (at most 800 px high, docs/dashboard.md "Dashboard and
+ * calendar"), with a search field and filters once it is long; a card opens the details page.
+ */
 export function ReminderList({ reminders, zone, className }: { reminders: Reminder[]; zone: string; className?: string }) {
   const { t } = useTranslation('dashboard');
-  const sorted = sortForList(reminders);
+  const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
+  const filterable = reminders.length >= FILTERS_FROM;
+  const filtering = filterable && isFiltering(filter);
+  const sorted = sortForList(filtering ? filterReminders(reminders, filter) : reminders);
   return (
     <Card className={cn('gap-0 overflow-hidden py-0', className)} data-testid="reminder-list">
       <CardHeader className="border-b px-4 py-4 sm:px-5">
         <CardHeading className="text-lg" id="reminder-list-title">
           {t('list.title')}
         </CardHeading>
-        <CardDescription>{t('list.description', { count: reminders.length })}</CardDescription>
+        <CardDescription aria-live="polite" data-testid="reminder-list-count">
+          {filtering ? t('list.shown', { shown: sorted.length, count: reminders.length }) : t('list.description', { count: reminders.length })}
+        </CardDescription>
+        {filterable && <ReminderListFilters className="mt-2" filter={filter} onChange={setFilter} destinationTypes={destinationTypesIn(reminders, DESTINATION_ORDER)} />}
       </CardHeader>
-      <ul className="max-h-[800px] space-y-2.5 overflow-y-auto p-3 sm:p-4" aria-labelledby="reminder-list-title">
-        {sorted.map((reminder) => (
-          <li key={reminder.id}>
-            <ReminderCard reminder={reminder} zone={zone} />
-          </li>
-        ))}
-      </ul>
+      {sorted.length === 0 ? (
+        <div className="space-y-2 p-6 text-center text-sm text-muted-foreground" data-testid="reminder-list-no-match">
+          <p>{t('list.noMatch')}</p>
+          <Button variant="outline" size="sm" onClick={() => setFilter(NO_FILTER)} data-testid="clear-filters">
+            {t('list.clearFilters')}
+          </Button>
+        </div>
+      ) : (
+        <ul className="max-h-[800px] space-y-2.5 overflow-y-auto p-3 sm:p-4" aria-labelledby="reminder-list-title">
+          {sorted.map((reminder) => (
+            <li key={reminder.id}>
+              <ReminderCard reminder={reminder} zone={zone} />
+            </li>
+          ))}
+        </ul>
+      )}
     </Card>
   );
 }

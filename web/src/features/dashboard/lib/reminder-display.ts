@@ -1,4 +1,5 @@
-import { type Account, type Destination, RECURRENCES, type Recurrence, type Reminder } from '@/lib/api/reminders';
+import type { Account, Destination, Recurrence, Reminder } from '@/lib/api/reminders';
+import { RECURRENCES } from '@/lib/api/types';
 import { compareStatus, reminderStatus } from '@/lib/reminder-status';
 import { normalizeTimezone } from '@/lib/timezones';
 
@@ -60,10 +61,12 @@ export function listInstant(reminder: Pick<Reminder, 'next_fire_utc' | 'remind_a
   return reminder.remind_at_utc;
 }
 
+/** Every destination type, in the order the dashboard lists them. */
+export const DESTINATION_ORDER: readonly Destination['type'][] = ['discord_dm', 'discord_channel', 'webhook', 'email', 'ntfy', 'gotify', 'pushover'];
+
 /** Destination kinds in display order, with how many of each the reminder has. */
 export function destinationCounts(destinations: Pick<Destination, 'type'>[]): { type: Destination['type']; count: number }[] {
-  const order: Destination['type'][] = ['discord_dm', 'discord_channel', 'webhook', 'email'];
-  return order
+  return DESTINATION_ORDER
     .map((type) => ({ type, count: destinations.filter((d) => d.type === type).length }))
     .filter((entry) => entry.count > 0);
 }
