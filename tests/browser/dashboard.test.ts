@@ -172,7 +172,60 @@ describe('dashboard and calendar (browser)', () => {
       expect(await shown()).toHaveLength(5);
       expect(await page.getByTestId('reminder-search').inputValue()).toBe('');
       expect(await page.getByTestId('filter-status').inputValue()).toBe('all');
+      // Choosing several fits too: a checkbox beside each card.
+      await page.getByTestId('select-toggle').click();
+      await page.getByTestId('select-all').click();
+      await page.locator('[data-testid="selected-count"]', { hasText: '5 selected' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport?.width ?? 1280);
+      await screenshot(page, `dashboard-select${viewport ? '-390' : ''}`);
     }
+  });
+
+  it('pauses, resumes and deletes several reminders at once, and says which could not be changed and why', async () => {
+    const owner = await e2e.signUp();
+    const made = [];
+    for (const message of ['Morning pills', 'Evening pills', 'Call grandma']) made.push(await create(owner, { date: onceDate, time: '09:00', message, recurrence: 'DAILY' }));
+    const { page } = await e2e.signedInPage({ user: owner });
+    await openHome(page, e2e.url('/home'));
+    const card = (id: string) => page.locator(`[data-testid="reminder-card"][data-reminder-id="${id}"]`);
+    const status = (id: string) => card(id).getByTestId('status-badge').textContent();
+    const check = (message: string) => page.getByRole('checkbox', { name: `Select “${message}”` });
+    const toast = (text: string) => page.locator('[data-sonner-toast]', { hasText: text });
+    const selectedCount = (text: string) => page.locator('[data-testid="selected-count"]', { hasText: text });
+
+    await page.getByTestId('select-toggle').click();
+    await check('Morning pills').click();
+    await check('Evening pills').click();
+    await selectedCount('2 selected').waitFor();
+    // Nothing chosen is paused yet: Resume has nothing to do.
+    expect(await page.getByTestId('bulk-resume').isDisabled()).toBe(true);
+    await page.getByTestId('bulk-pause').click();
+    await toast('2 reminders paused').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="select-reminder"]').length === 0);
+    expect([await status(made[0]!.id), await status(made[1]!.id), await status(made[2]!.id)]).toEqual(['Paused', 'Paused', 'Active']);
+    for (const { id } of made.slice(0, 2)) expect((await owner.api.get(`/api/reminders/${id}`)).body.is_paused).toBe(true);
+
+    // One of them was deleted elsewhere meanwhile: the others go through, and the failure says why.
+    await page.getByTestId('select-toggle').click();
+    await page.getByTestId('select-all').click();
+    await selectedCount('3 selected').waitFor();
+    expect((await owner.api.delete(`/api/reminders/${made[1]!.id}`)).status).toBe(200);
+    await page.getByTestId('bulk-resume').click();
+    await toast('1 reminder resumed').waitFor();
+    await toast('1 reminder could not be changed: Reminder not found').waitFor();
+    expect(await status(made[0]!.id)).toBe('Active');
+    expect(await card(made[1]!.id).count()).toBe(0);
+
+    // After a failure the choice stays (less the reminder that is gone), to act on it again.
+    await selectedCount('2 selected').waitFor();
+    await page.getByTestId('bulk-delete').click();
+    const confirm = page.getByTestId('bulk-delete-confirm');
+    expect(await confirm.getByRole('heading').textContent()).toBe('Delete 2 reminders?');
+    await screenshot(page, 'dashboard-bulk-delete');
+    await confirm.getByTestId('bulk-delete-confirm-button').click();
+    await toast('2 reminders deleted').waitFor();
+    await page.getByTestId('dashboard-empty').waitFor();
+    expect((await owner.api.get('/api/reminders')).body).toEqual([]);
   });
 
   it('puts the daily reminder on every remaining day of the month and navigates months', async () => {

@@ -14,9 +14,13 @@ import { destinationTypesIn, filterReminders, isFiltering, type ListFilter, NO_F
 import { DESTINATION_ORDER, listInstant, recurrenceLabel, sortForList } from '../lib/reminder-display';
 import { DestinationBadges } from './destination-badges';
 import { ReminderListFilters } from './reminder-list-filters';
+import { SelectionBar, SelectReminder } from './reminder-list-selection';
+import { useReminderSelection } from './use-reminder-selection';
 
 /** From this many reminders on, the list offers its search field and filters. */
 const FILTERS_FROM = 4;
+/** From this many, several can be chosen at once to pause, resume or delete. */
+const SELECT_FROM = 2;
 
 /**
  * The scrollable list of reminders (at most 800 px high, docs/dashboard.md "Dashboard and
@@ -28,16 +32,25 @@ export function ReminderList({ reminders, zone, className }: { reminders: Remind
   const filterable = reminders.length >= FILTERS_FROM;
   const filtering = filterable && isFiltering(filter);
   const sorted = sortForList(filtering ? filterReminders(reminders, filter) : reminders);
+  const selection = useReminderSelection(reminders);
   return (
     <Card className={cn('gap-0 overflow-hidden py-0', className)} data-testid="reminder-list">
       <CardHeader className="border-b px-4 py-4 sm:px-5">
-        <CardHeading className="text-lg" id="reminder-list-title">
-          {t('list.title')}
-        </CardHeading>
+        <div className="flex items-center justify-between gap-2">
+          <CardHeading className="text-lg" id="reminder-list-title">
+            {t('list.title')}
+          </CardHeading>
+          {reminders.length >= SELECT_FROM && (
+            <Button size="sm" variant="ghost" onClick={selection.selecting ? selection.stop : selection.start} aria-pressed={selection.selecting} data-testid="select-toggle">
+              {selection.selecting ? t('list.doneSelecting') : t('list.select')}
+            </Button>
+          )}
+        </div>
         <CardDescription aria-live="polite" data-testid="reminder-list-count">
           {filtering ? t('list.shown', { shown: sorted.length, count: reminders.length }) : t('list.description', { count: reminders.length })}
         </CardDescription>
         {filterable && <ReminderListFilters className="mt-2" filter={filter} onChange={setFilter} destinationTypes={destinationTypesIn(reminders, DESTINATION_ORDER)} />}
+        {selection.selecting && <SelectionBar selection={selection} shown={sorted} />}
       </CardHeader>
       {sorted.length === 0 ? (
         <div className="space-y-2 p-6 text-center text-sm text-muted-foreground" data-testid="reminder-list-no-match">
@@ -49,7 +62,8 @@ export function ReminderList({ reminders, zone, className }: { reminders: Remind
       ) : (
         <ul className="max-h-[800px] space-y-2.5 overflow-y-auto p-3 sm:p-4" aria-labelledby="reminder-list-title">
           {sorted.map((reminder) => (
-            <li key={reminder.id}>
+            <li key={reminder.id} className={cn(selection.selecting && 'flex items-start gap-2.5')}>
+              {selection.selecting && <SelectReminder selection={selection} reminder={reminder} />}
               <ReminderCard reminder={reminder} zone={zone} />
             </li>
           ))}
@@ -71,7 +85,7 @@ function ReminderCard({ reminder, zone }: { reminder: Reminder; zone: string }) 
       data-testid="reminder-card"
       data-reminder-id={reminder.id}
       className={cn(
-        'group block rounded-lg border bg-card p-3.5 transition-all outline-none',
+        'group block min-w-0 flex-1 rounded-lg border bg-card p-3.5 transition-all outline-none',
         'hover:border-primary/40 hover:shadow-md hover:shadow-primary/5 focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/40',
         status === 'completed' && 'bg-muted/30',
       )}
