@@ -228,6 +228,34 @@ describe('dashboard and calendar (browser)', () => {
     expect((await owner.api.get('/api/reminders')).body).toEqual([]);
   });
 
+  it('says when a reminder kept in another zone fires there, on its card and its page (issue 27 #5)', async () => {
+    const owner = await e2e.signUp({ timezone: 'UTC' });
+    // Monday 10:00 in Tokyo is Monday 01:00 UTC; the account reads it in UTC.
+    const monday = (() => {
+      const d = new Date(Date.now() + 7 * 86_400_000);
+      d.setUTCDate(d.getUTCDate() + ((8 - d.getUTCDay()) % 7));
+      return ymd(d);
+    })();
+    const tokyo = await create(owner, { date: monday, time: '10:00', timezone: 'Asia/Tokyo', message: 'Weekly sync with Osaka', recurrence: 'WEEKLY' });
+    const local = await create(owner, { date: monday, time: '10:00', message: 'Local one', recurrence: 'WEEKLY' });
+    const { page } = await e2e.signedInPage({ user: owner });
+    await openHome(page, e2e.url('/home'));
+    const card = (id: string) => page.locator(`[data-testid="reminder-card"][data-reminder-id="${id}"]`);
+    expect(await card(tokyo.id).getByTestId('reminder-card-time').textContent()).toBe('01:00 AM');
+    expect(await card(tokyo.id).getByTestId('reminder-card-own-zone').textContent()).toBe('Mon 10:00 AM in Tokyo');
+    expect(await card(tokyo.id).getByTestId('reminder-card-own-zone').getAttribute('title')).toContain('Asia/Tokyo');
+    expect(await card(local.id).getByTestId('reminder-card-own-zone').count()).toBe(0);
+    await screenshot(page, 'dashboard-own-zone');
+
+    await card(tokyo.id).click();
+    const ownZone = page.getByTestId('view-own-zone');
+    await ownZone.waitFor();
+    const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeZone: 'Asia/Tokyo' }).format(new Date(`${monday}T01:00:00Z`));
+    expect(await ownZone.textContent()).toBe(`In the reminder's own zone, Tokyo (UTC+09:00): ${longDate} at 10:00 AM`);
+    expect(await page.getByTestId('view-time').textContent()).toContain('01:00 AM');
+    await screenshot(page, 'details-own-zone');
+  });
+
   it('puts the daily reminder on every remaining day of the month and navigates months', async () => {
     const { page } = await e2e.signedInPage({ user });
     await openHome(page, e2e.url('/home'));

@@ -44,6 +44,11 @@ export function formatTime(value: string | number | Date, timeZone?: string, wit
 }
 
 /** "Nov 23, 2026, 08:00 AM" / "23 nov. 2026, 08:00" / "23 nov 2026, 08:00". */
+/** "Mon 10:00 AM", "lun. 10:00": a day of the week and a time, in `timeZone`. */
+export function formatWeekdayTime(value: string | number | Date, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale(), { weekday: 'short', ...timeOptions(), timeZone: safeZone(timeZone) }).format(toDate(value));
+}
+
 export function formatDateTime(value: string | number | Date, timeZone?: string): string {
   return new Intl.DateTimeFormat(locale(), { year: 'numeric', month: 'short', day: 'numeric', ...timeOptions(), timeZone: safeZone(timeZone) }).format(toDate(value));
 }

@@ -1,4 +1,4 @@
-import { BellOff, CalendarDays, ChevronRight, Clock, Repeat } from 'lucide-react';
+import { BellOff, CalendarDays, ChevronRight, Clock, Globe, Repeat } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -7,7 +7,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardDescription, CardHeader } from '@/components/ui/card';
 import { CardHeading } from '@/components/ui/card-heading';
 import type { Reminder } from '@/lib/api/reminders';
-import { formatDate, formatTime } from '@/lib/format';
+import { formatDate, formatTime, formatWeekdayTime } from '@/lib/format';
+import { zoneCity, zoneTitle } from '@/lib/time-zone-label';
+import { normalizeTimezone } from '@/lib/timezones';
 import { reminderStatus } from '@/lib/reminder-status';
 import { cn } from '@/lib/utils';
 import { destinationTypesIn, filterReminders, isFiltering, type ListFilter, NO_FILTER } from '../lib/list-filter';
@@ -78,6 +80,9 @@ function ReminderCard({ reminder, zone }: { reminder: Reminder; zone: string }) 
   const status = reminderStatus(reminder);
   const at = listInstant(reminder);
   // The shown time is the next firing, so a snooze moves it: say so.
+  // A reminder kept in another zone than the account's also says when it fires there: that is the
+  // time it was set for ("Mon 10:00 AM in Tokyo" beside Sunday 8 PM here).
+  const ownZone = normalizeTimezone(reminder.timezone) !== zone;
   const snoozed = reminder.snoozed_at_utc !== null && reminder.snoozed_at_utc === reminder.next_fire_utc && status === 'active';
   return (
     <Link
@@ -112,6 +117,12 @@ function ReminderCard({ reminder, zone }: { reminder: Reminder; zone: string }) 
           <Repeat className="size-3.5 shrink-0" aria-hidden />
           <span className="truncate">{recurrenceLabel(reminder, t)}</span>
         </span>
+        {ownZone && (
+          <span className="inline-flex min-w-0 items-center gap-1.5" title={zoneTitle(reminder.timezone)} data-testid="reminder-card-own-zone">
+            <Globe className="size-3.5 shrink-0" aria-hidden />
+            <span className="truncate">{t('list.ownZone', { when: formatWeekdayTime(at, reminder.timezone), zone: zoneCity(reminder.timezone) })}</span>
+          </span>
+        )}
         {snoozed && (
           <span className="inline-flex items-center gap-1.5 font-medium text-amber-700 dark:text-warning" data-testid="reminder-card-snoozed">
             <BellOff className="size-3.5" aria-hidden />

@@ -1,4 +1,4 @@
-import { AlarmClockOff, CalendarClock, CalendarDays, CircleCheck, Clock, Repeat } from 'lucide-react';
+import { AlarmClockOff, CalendarClock, CalendarDays, CircleCheck, Clock, Globe, Repeat } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import type { Reminder } from '@/lib/api/reminders';
 import { formatDateTime, formatLongDate, formatTime, wallClock } from '@/lib/format';
 import { timeZoneLabel } from '@/lib/time-zone-label';
+import { normalizeTimezone } from '@/lib/timezones';
 import { cn } from '@/lib/utils';
 import { recurrenceLabel } from './reminder-meta';
 
@@ -106,6 +107,13 @@ export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; t
         <p className="text-xs text-muted-foreground" data-testid="view-zone" title={timezone}>
           {t('overview.timezone', { zone: timeZoneLabel(timezone) })}
         </p>
+        {/* Kept in another zone than the account's: when it fires there, the time it was set for. */}
+        {valid && normalizeTimezone(reminder.timezone) !== timezone && (
+          <p className="flex items-center gap-2 text-sm" data-testid="view-own-zone" title={reminder.timezone}>
+            <Globe className="size-4 shrink-0 text-primary" aria-hidden />
+            <span>{t('overview.ownZone', { zone: timeZoneLabel(reminder.timezone), date: formatLongDate(headline, reminder.timezone), time: formatTime(headline, reminder.timezone) })}</span>
+          </p>
+        )}
         {reminder.status === 'completed' && (
           <Alert variant="info" data-testid="completed-hint">
             <CircleCheck />
