@@ -19,21 +19,21 @@ type User = Awaited<ReturnType<ReturnType<typeof useE2E>['signUp']>>;
  * The page is no wider than the phone: nothing scrolls sideways. The message names what sticks out.
  * Measured until it settles (5 s at most): a list that has just rendered can be laid out once more.
  */
-async function expectFits(page: Page, where: string) {
+async function expectFits(page: Page, where: string, limit: number = MOBILE.width) {
   const measure = () =>
     page.evaluate((limit) => {
-      const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}.${String(el.className).split(' ').slice(0, 4).join('.')}`;
+      const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}.${(el.getAttribute('class') ?? '').split(' ').slice(0, 4).join('.')}`;
       const wide = [...document.body.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > limit + 0.5);
       // The innermost ones: an element that sticks out because of a child is not the cause.
       const innermost = wide.filter((el) => !wide.some((other) => other !== el && el.contains(other)));
       return { width: document.documentElement.scrollWidth, culprits: innermost.slice(0, 5).map((el) => `${describe(el)} ${Math.round(el.getBoundingClientRect().right)}`) };
-    }, MOBILE.width);
+    }, limit);
   let last = await measure();
   await expect
-    .poll(async () => (last = await measure()).width, { timeout: 5000, message: `${where} is wider than ${MOBILE.width} px` })
-    .toBeLessThanOrEqual(MOBILE.width)
+    .poll(async () => (last = await measure()).width, { timeout: 5000, message: `${where} is wider than ${limit} px` })
+    .toBeLessThanOrEqual(limit)
     .catch(() => undefined);
-  expect(last.width, `${where} is ${last.width} px wide: ${last.culprits.join(', ')}`).toBeLessThanOrEqual(MOBILE.width);
+  expect(last.width, `${where} is ${last.width} px wide: ${last.culprits.join(', ')}`).toBeLessThanOrEqual(limit);
 }
 
 /** The first Monday of January of `year`, as YYYY-MM-DD. */
@@ -79,6 +79,18 @@ describe('phone layout with long content (browser)', () => {
       if (Date.now() > deadline) throw new Error('the seeded delivery never failed');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  });
+
+  it('in Spanish, the signed-in header fits an 800 px tablet, and "Personalizada…" stays on one line on a phone', async () => {
+    const { page } = await e2e.signedInPage({ user, viewport: { width: 800, height: 900 }, storage: { language: 'es' } });
+    await page.goto(e2e.url('/reminders/create'));
+    await page.getByTestId('recurrence-CUSTOM').waitFor();
+    await expectFits(page, 'the Spanish wizard at 800 px', 800);
+    await page.setViewportSize(MOBILE);
+    await expectFits(page, 'the Spanish wizard at 390 px');
+    const label = page.getByTestId('recurrence-CUSTOM').locator('span');
+    expect(await label.textContent()).toBe('Personalizada…');
+    expect(await label.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)))).toBe(1);
   });
 
   for (const theme of ['light', 'dark'] as const) {

@@ -41,7 +41,7 @@ export function Header() {
           <Logo />
         </Link>
 
-        <nav className="ml-4 hidden items-center gap-1 md:flex" aria-label={t('header.navigation')}>
+        <nav className="ml-4 hidden items-center gap-1 lg:flex" aria-label={t('header.navigation')}>
           {links.map((link) => (
             <Link
               key={link.href}
@@ -61,7 +61,7 @@ export function Header() {
           <Suspense fallback={<PreferenceMenusPlaceholder />}>
             <PreferenceMenus />
           </Suspense>
-          <div className="hidden items-center gap-2 pl-2 md:flex">
+          <div className="hidden items-center gap-2 pl-2 lg:flex">
             {isAuthenticated ? (
               <>
                 {user?.username && <span className="max-w-40 truncate text-sm text-muted-foreground">{user.username}</span>}
@@ -82,7 +82,7 @@ export function Header() {
           <Button
             variant="ghost"
             size="icon-sm"
-            className="md:hidden"
+            className="lg:hidden"
             aria-label={t('header.openMenu')}
             aria-haspopup="dialog"
             aria-expanded={menuOpen}

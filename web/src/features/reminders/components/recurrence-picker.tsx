@@ -51,6 +51,9 @@ export function RecurrencePicker({
               data-testid={`recurrence-${option}`}
               className={cn(
                 'group flex min-h-11 items-center gap-2 rounded-lg border px-3 py-2 text-left text-sm font-medium transition-colors outline-none',
+                // Ninth of nine: alone on its row in two columns, so it takes the row, and a long
+                // label ("Personalizada…") stays on one line instead of breaking inside the word.
+                option === 'CUSTOM' && 'col-span-2 sm:col-span-1',
                 'focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:cursor-not-allowed disabled:opacity-50',
                 selected
                   ? 'border-primary bg-primary/10 text-foreground shadow-sm ring-1 ring-primary dark:bg-primary/20'
