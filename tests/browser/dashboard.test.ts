@@ -440,7 +440,7 @@ describe('dashboard and calendar (browser)', () => {
     expect(await rows.nth(0).getByTestId('delivery-problem-error').textContent()).toBe('HTTP 500 from webhook');
     expect(await rows.nth(0).getByTestId('delivery-problem-attempts').textContent()).toBe('2 attempts');
     expect(await rows.nth(0).getByTestId('delivery-problem-message').textContent()).toBe('Stand-up notes');
-    expect(await rows.nth(0).getByTestId('delivery-problem-destination').textContent()).toBe('Slack webhook · hooks.example.com');
+    expect(await rows.nth(0).getByTestId('delivery-problem-destination').textContent()).toBe('Slack webhook · hooks.example.com/standup');
     await screenshot(page, 'dashboard-light-problems');
 
     const dark = await e2e.signedInPage({ user, storage: { 'vite-ui-theme': 'dark' } });

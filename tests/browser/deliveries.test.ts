@@ -95,7 +95,7 @@ describe('delivery history and problems (browser)', () => {
     expect(await delivery.getAttribute('data-status')).toBe('delivered');
     expect(await delivery.getByTestId('delivery-status').textContent()).toBe('Delivered');
     // Built on the client from the destination, not the server's English label.
-    expect(await delivery.getByTestId('delivery-destination').textContent()).toBe(`Generic webhook · 127.0.0.1:${sink.port}`);
+    expect(await delivery.getByTestId('delivery-destination').textContent()).toBe(`Generic webhook · 127.0.0.1:${sink.port}/hook`);
     expect(await delivery.getByTestId('delivery-delivered-at').count()).toBe(1);
     const attempts = delivery.getByTestId('delivery-attempt');
     expect(await attempts.evaluateAll((els) => els.map((el) => el.getAttribute('data-outcome')))).toEqual(['error', 'ok']);
@@ -137,7 +137,7 @@ describe('delivery history and problems (browser)', () => {
     await openHistory(fr.page, id);
     const frDelivery = fr.page.getByTestId('delivery');
     expect(await frDelivery.getByTestId('attempt-error').first().textContent()).toBe('Le destinataire a eu une erreur serveur (HTTP 500).');
-    expect(await frDelivery.getByTestId('delivery-destination').textContent()).toBe(`Webhook générique · 127.0.0.1:${sink.port}`);
+    expect(await frDelivery.getByTestId('delivery-destination').textContent()).toBe(`Webhook générique · 127.0.0.1:${sink.port}/hook`);
   });
 
   it('says why a resend is refused, in words', async () => {
@@ -165,7 +165,7 @@ describe('delivery history and problems (browser)', () => {
     const rows = card.getByTestId('delivery-problem');
     expect(await rows.count()).toBe(1);
     expect(await rows.getByTestId('delivery-problem-message').textContent()).toBe('Pay the rent');
-    expect(await rows.getByTestId('delivery-problem-destination').textContent()).toBe(`Generic webhook · 127.0.0.1:${sink.port}`);
+    expect(await rows.getByTestId('delivery-problem-destination').textContent()).toBe(`Generic webhook · 127.0.0.1:${sink.port}/hook`);
     expect(await rows.getByTestId('delivery-problem-error').textContent()).toBe('The receiver refused the request (HTTP 400).');
     await screenshot(page, 'delivery-problems-light');
     expect(await axeViolations(page)).toEqual([]);
@@ -220,7 +220,7 @@ describe('delivery history and problems (browser)', () => {
     const esRow = es.page.getByTestId('delivery-problem');
     await esRow.waitFor();
     expect(await esRow.getByTestId('delivery-problem-error').textContent()).toBe('El receptor rechazó la solicitud (HTTP 400).');
-    expect(await esRow.getByTestId('delivery-problem-destination').textContent()).toBe(`Webhook genérico · 127.0.0.1:${sink.port}`);
+    expect(await esRow.getByTestId('delivery-problem-destination').textContent()).toBe(`Webhook genérico · 127.0.0.1:${sink.port}/hook`);
   });
 
   it('pages the history with Load more, newest occurrence first, and marks late deliveries', async () => {

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from './api-client';
 import type { DestinationMetadata } from './api/types';
+import { webhookPlace } from './webhook-place';
 
 /*
  * Delivery codes and destination names in the user's language (locales/<lng>/delivery.json),
@@ -22,14 +23,6 @@ export interface CodeContext {
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
 /** Host of a webhook URL, or null when it does not parse. */
-function hostOf(url: string | undefined): string | null {
-  if (!url) return null;
-  try {
-    return new URL(url).host;
-  } catch {
-    return null;
-  }
-}
 
 export function useDeliveryText() {
   const { t, i18n } = useTranslation('delivery');
@@ -81,11 +74,11 @@ export function useDeliveryText() {
     return errorMessage(err);
   }
 
-  /** "Slack webhook · hooks.example.com", "#general in My Server", "Discord direct message". */
+  /** "Slack webhook · hooks.example.com/standup", "#general in My Server", "Discord direct message". */
   function destinationLabel(type: string, metadata?: DestinationMetadata | null, serverLabel?: string): string {
     const m = metadata ?? {};
     if (type === 'webhook') {
-      const host = hostOf(m.url);
+      const host = webhookPlace(m.url);
       return host ? t('labels.webhook', { platform: PLATFORMS[m.platform ?? 'generic'] ?? PLATFORMS.generic, host }) : (TYPES.webhook as string);
     }
     if (type === 'discord_channel') {
