@@ -119,6 +119,9 @@ describe('email (browser)', () => {
     expect(await emailItem.getByTestId('email-resend').isDisabled()).toBe(true);
     expect(await emailItem.getByTestId('email-resend').getAttribute('aria-describedby')).toBe(await wait.getAttribute('id'));
     expect(await emailItem.getByTestId('email-resend-result').count()).toBe(0);
+    // Send test works for an email destination too; before the confirmation it says why it cannot.
+    await emailItem.getByTestId('destination-test').click();
+    await page.locator('[data-sonner-toast]', { hasText: "Test failed: This address has not confirmed that it wants Chime's reminders yet" }).waitFor();
 
     // The confirmation, opened by whoever reads the mailbox (not signed in).
     const confirmation = await sink.waitFor((m) => m.to.includes(address));
@@ -136,6 +139,10 @@ describe('email (browser)', () => {
     const status = page.locator('[data-testid="destination-item"][data-type="email"] [data-testid="email-status"]');
     await status.waitFor();
     expect(await status.getAttribute('data-state')).toBe('confirmed');
+    await page.locator('[data-testid="destination-item"][data-type="email"]').getByTestId('destination-test').click();
+    await page.locator('[data-sonner-toast]', { hasText: 'Test delivered' }).waitFor();
+    const test = await sink.waitFor((m) => m.to.includes(address) && m.subject === 'Chime test message');
+    expect(test.text).toContain('Test from Chime: ');
 
     // Due seconds from now (the API takes seconds; the wizard's minutes would make the test wait for one).
     const soon = new Date(Math.ceil((Date.now() + 4000) / 1000) * 1000).toISOString();

@@ -42,4 +42,25 @@ describe('ntfy in the wizard (browser)', () => {
     expect(item).not.toContain(TOKEN);
     expect(ntfy.requests.some((r) => r.path === '/v1/account' && r.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
   });
+
+  it("the reminder's page names a saved ntfy destination by server and topic, and Send test publishes to it", async () => {
+    const { page, user } = await e2e.signedInPage();
+    const created = await user.api.post('/api/reminders', {
+      date: '2031-05-05',
+      time: '08:00',
+      message: 'Take the bins out',
+      destinations: [{ type: 'ntfy', metadata: { server: ntfy.url, topic: 'chime-e2e', access_token: TOKEN } }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await page.goto(e2e.url(`/reminders/${created.body.id}`));
+    const item = page.locator('[data-testid="destination-item"][data-type="ntfy"]');
+    await item.waitFor();
+    // It was shown as a Discord direct message.
+    expect(await item.textContent()).toContain(`ntfy${new URL(ntfy.url).host}/chime-e2e`);
+    const before = ntfy.messages.length;
+    await item.getByTestId('destination-test').click();
+    await page.locator('[data-sonner-toast]', { hasText: 'Test delivered' }).waitFor();
+    const [message] = (await ntfy.waitForMessages(before + 1)).slice(before);
+    expect(JSON.stringify(message)).toContain('Test from Chime: Take the bins out');
+  });
 });

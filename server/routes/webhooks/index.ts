@@ -8,6 +8,8 @@ const TestResult = Type.Object({
   ok: Type.Boolean(),
   http_status: Type.Optional(Type.Integer()),
   error: Type.Optional(Type.String()),
+  /** Why a test failed, as a delivery code (EMAIL_NOT_CONFIRMED, DISCORD_CANNOT_POST...): what the dashboard translates. */
+  code: Type.Optional(Type.String()),
 });
 
 const WebhookTestBody = Type.Object(

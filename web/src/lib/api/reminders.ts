@@ -41,6 +41,8 @@ export interface WebhookTestResult {
   ok: boolean;
   http_status?: number;
   error?: string;
+  /** A delivery code, translated by the dashboard when it knows it. */
+  code?: string;
 }
 
 export const remindersKey = '/api/reminders';

@@ -1,4 +1,4 @@
-import { AlertTriangle, Hash, KeyRound, Mail, MessageCircle, Power, Send, Webhook } from 'lucide-react';
+import { AlertTriangle, Bell, BellRing, Hash, KeyRound, Mail, MessageCircle, Power, Send, Smartphone, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -26,14 +26,33 @@ import { maskWebhookUrl } from '../../api/destinations';
 import { EmailConfirmationStatus } from '../email-status';
 import { Spinner } from '@/components/ui/spinner';
 
+const PUSH_ICONS = { ntfy: Bell, gotify: BellRing, pushover: Smartphone } as const;
+const PUSH_TITLE_KEYS = { ntfy: 'notifications:services.ntfy', gotify: 'notifications:services.gotify', pushover: 'notifications:services.pushover' } as const;
+
+/** Where a push notification goes: the ntfy server and topic, the Gotify server; Pushover's user key is not shown. */
+function pushDetail(type: keyof typeof PUSH_ICONS, m: Record<string, unknown>): string | null {
+  const host = (value: unknown) => {
+    try {
+      return new URL(String(value)).host;
+    } catch {
+      return null;
+    }
+  };
+  if (type === 'ntfy') return [host(m.server), typeof m.topic === 'string' ? m.topic : null].filter(Boolean).join('/') || null;
+  if (type === 'gotify') return host(m.server);
+  return null;
+}
+
 const PLATFORM_KEYS = {
   generic: 'destinations.platform.generic',
   discord: 'destinations.platform.discord',
   slack: 'destinations.platform.slack',
 } as const;
 
-function WebhookActions({ reminderId, destination, onTested }: { reminderId: string; destination: Destination; onTested: () => void }) {
+/** Send test for every destination; a webhook can also get a new signing secret. */
+function DestinationActions({ reminderId, destination, onTested }: { reminderId: string; destination: Destination; onTested: () => void }) {
   const { t } = useTranslation('details');
+  const text = useDeliveryText();
   const [testing, setTesting] = useState(false);
   const [rotating, setRotating] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
@@ -46,7 +65,9 @@ function WebhookActions({ reminderId, destination, onTested }: { reminderId: str
       if (result.ok) {
         toast.success(result.http_status ? t('destinations.testOk', { status: result.http_status }) : t('destinations.testOkNoStatus'));
       } else {
-        toast.error(t('destinations.testFailed', { error: result.error ?? (result.http_status ? `HTTP ${result.http_status}` : '—') }));
+        // By its code in the user's language (an unconfirmed address, a channel the bot cannot post in), else the server's words.
+        const reason = result.code ? text.codeText(result.code, { metadata: destination.metadata, fallback: result.error ?? null }) : null;
+        toast.error(t('destinations.testFailed', { error: reason ?? result.error ?? (result.http_status ? `HTTP ${result.http_status}` : '—') }));
       }
       onTested();
     } catch (err) {
@@ -74,14 +95,16 @@ function WebhookActions({ reminderId, destination, onTested }: { reminderId: str
   return (
     <>
       <div className="flex flex-wrap gap-2">
-        <Button variant="outline" size="sm" onClick={() => void sendTest()} disabled={testing} data-testid="webhook-test">
+        <Button variant="outline" size="sm" onClick={() => void sendTest()} disabled={testing} data-testid={destination.type === 'webhook' ? 'webhook-test' : 'destination-test'}>
           {testing ? <Spinner className="size-3.5" /> : <Send />}
           {testing ? t('destinations.sending') : t('destinations.sendTest')}
         </Button>
-        <Button variant="outline" size="sm" onClick={() => setConfirmOpen(true)} disabled={rotating} data-testid="webhook-rotate">
-          {rotating ? <Spinner className="size-3.5" /> : <KeyRound />}
-          {rotating ? t('destinations.rotating') : t('destinations.rotate')}
-        </Button>
+        {destination.type === 'webhook' && (
+          <Button variant="outline" size="sm" onClick={() => setConfirmOpen(true)} disabled={rotating} data-testid="webhook-rotate">
+            {rotating ? <Spinner className="size-3.5" /> : <KeyRound />}
+            {rotating ? t('destinations.rotating') : t('destinations.rotate')}
+          </Button>
+        )}
       </div>
       {secret && (
         <Alert variant="info" className="flex-col gap-2 [&>svg]:hidden" data-testid="new-secret">
@@ -183,6 +206,10 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
     Icon = Mail;
     title = t('destinations.email');
     detail = m.address ?? '';
+  } else if (destination.type === 'ntfy' || destination.type === 'gotify' || destination.type === 'pushover') {
+    Icon = PUSH_ICONS[destination.type];
+    title = t(PUSH_TITLE_KEYS[destination.type]);
+    detail = pushDetail(destination.type, m as Record<string, unknown>);
   }
   const platform = destination.type === 'webhook' ? (m.platform ?? 'generic') : null;
 
@@ -207,7 +234,7 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
       </div>
       {(destination.disabled_reason || destination.disabled_code) && <DisabledNotice reminderId={reminderId} destination={destination} onChanged={onChanged} />}
       {destination.type === 'email' && m.address && <EmailConfirmationStatus address={m.address} saved />}
-      {destination.type === 'webhook' && <WebhookActions reminderId={reminderId} destination={destination} onTested={onChanged} />}
+      <DestinationActions reminderId={reminderId} destination={destination} onTested={onChanged} />
     </li>
   );
 }
