@@ -79,10 +79,10 @@ function ReminderCard({ reminder, zone }: { reminder: Reminder; zone: string }) 
   const { t } = useTranslation('dashboard');
   const status = reminderStatus(reminder);
   const at = listInstant(reminder);
-  // The shown time is the next firing, so a snooze moves it: say so.
   // A reminder kept in another zone than the account's also says when it fires there: that is the
   // time it was set for ("Mon 10:00 AM in Tokyo" beside Sunday 8 PM here).
   const ownZone = normalizeTimezone(reminder.timezone) !== zone;
+  // The shown time is the next firing, so a snooze moves it: say so.
   const snoozed = reminder.snoozed_at_utc !== null && reminder.snoozed_at_utc === reminder.next_fire_utc && status === 'active';
   return (
     <Link
