@@ -26,13 +26,13 @@ describe('POST /api/webhooks/test', () => {
     expect(req.json.id).toMatch(/^msg_/);
   });
 
-  it('a failing target is data, not an error: 200 { ok: false, http_status, error }', async () => {
+  it('a failing target is data, not an error: 200 { ok: false, http_status, error, code }', async () => {
     const user = await signUp(server.url);
     sink.reply({ status: 500 });
     try {
       const res = await user.api.post('/api/webhooks/test', { url: sink.url, platform: 'slack', username: 'Chime' });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ok: false, http_status: 500, error: 'HTTP 500 from 127.0.0.1' });
+      expect(res.body).toEqual({ ok: false, http_status: 500, error: 'HTTP 500 from 127.0.0.1', code: 'WEBHOOK_HTTP_5XX' });
       expect(sink.requests.at(-1)!.json).toMatchObject({ username: 'Chime' });
       expect(typeof sink.requests.at(-1)!.json.text).toBe('string');
     } finally {
