@@ -13,7 +13,7 @@ import { normalizeTimezone } from '@/lib/timezones';
 import { reminderStatus } from '@/lib/reminder-status';
 import { cn } from '@/lib/utils';
 import { destinationTypesIn, filterReminders, isFiltering, type ListFilter, NO_FILTER } from '../lib/list-filter';
-import { DESTINATION_ORDER, listInstant, recurrenceLabel, sortForList } from '../lib/reminder-display';
+import { listInstant, recurrenceLabel, sortForList } from '../lib/reminder-display';
 import { DestinationBadges } from './destination-badges';
 import { ReminderListFilters } from './reminder-list-filters';
 import { SelectionBar, SelectReminder } from './reminder-list-selection';
@@ -51,7 +51,7 @@ export function ReminderList({ reminders, zone, className }: { reminders: Remind
         <CardDescription aria-live="polite" data-testid="reminder-list-count">
           {filtering ? t('list.shown', { shown: sorted.length, count: reminders.length }) : t('list.description', { count: reminders.length })}
         </CardDescription>
-        {filterable && <ReminderListFilters className="mt-2" filter={filter} onChange={setFilter} destinationTypes={destinationTypesIn(reminders, DESTINATION_ORDER)} />}
+        {filterable && <ReminderListFilters className="mt-2" filter={filter} onChange={setFilter} destinationTypes={destinationTypesIn(reminders)} />}
         {selection.selecting && <SelectionBar selection={selection} shown={sorted} />}
       </CardHeader>
       {sorted.length === 0 ? (

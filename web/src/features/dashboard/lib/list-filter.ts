@@ -1,6 +1,6 @@
 import type { DestinationType, Reminder } from '@/lib/api/reminders';
 import { reminderStatus } from '@/lib/reminder-status';
-import { isRecurring } from './reminder-display';
+import { destinationCounts, isRecurring } from './reminder-display';
 
 /*
  * What the reminder list shows (docs/dashboard.md "Dashboard and calendar"): the words searched
@@ -56,7 +56,6 @@ export function filterReminders(reminders: Reminder[], filter: ListFilter): Remi
 }
 
 /** The destination types the account's reminders use, for the filter's choices, in display order. */
-export function destinationTypesIn(reminders: Reminder[], order: readonly DestinationType[]): DestinationType[] {
-  const used = new Set(reminders.flatMap((r) => r.destinations.map((d) => d.type)));
-  return order.filter((type) => used.has(type));
+export function destinationTypesIn(reminders: Reminder[]): DestinationType[] {
+  return destinationCounts(reminders.flatMap((r) => r.destinations)).map(({ type }) => type);
 }

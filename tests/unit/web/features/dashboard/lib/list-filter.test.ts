@@ -1,7 +1,7 @@
 /** The reminder list's search and filters (docs/dashboard.md "Dashboard and calendar"). */
 import { describe, expect, it } from 'vitest';
 import { filterReminders, isFiltering, NO_FILTER, type ListFilter, destinationTypesIn } from '../../../../../../web/src/features/dashboard/lib/list-filter.ts';
-import { DESTINATION_ORDER, destinationCounts } from '../../../../../../web/src/features/dashboard/lib/reminder-display.ts';
+import { destinationCounts } from '../../../../../../web/src/features/dashboard/lib/reminder-display.ts';
 import type { Reminder } from '../../../../../../web/src/lib/api/reminders.ts';
 
 function reminder(id: string, message: string, fields: Partial<Reminder> = {}): Reminder {
@@ -57,7 +57,7 @@ describe('filterReminders', () => {
 
 describe('destination types in the list', () => {
   it('offers only the types the reminders use, in display order', () => {
-    expect(destinationTypesIn(LIST, DESTINATION_ORDER)).toEqual(['discord_channel', 'webhook', 'email', 'ntfy']);
+    expect(destinationTypesIn(LIST)).toEqual(['discord_channel', 'webhook', 'email', 'ntfy']);
   });
 
   it('counts push destinations too (a reminder with only an ntfy destination has one)', () => {
