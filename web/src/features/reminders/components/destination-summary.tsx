@@ -14,6 +14,24 @@ export interface DestinationText {
   subtitle: string;
 }
 
+type PushType = 'ntfy' | 'gotify' | 'pushover';
+
+/**
+ * Where a push notification goes: the ntfy server and topic, the Gotify server, the start of the
+ * Pushover user key (and its device).
+ */
+export function pushPlace(type: PushType, m: { server?: string; topic?: string; user_key?: string; device?: string }): string {
+  let host = '';
+  try {
+    host = m.server ? new URL(m.server).host : '';
+  } catch {
+    /* shown without it */
+  }
+  if (type === 'ntfy') return `${host}/${m.topic ?? ''}`;
+  if (type === 'gotify') return host;
+  return `${(m.user_key ?? '').slice(0, 4)}…${m.device ? ` (${m.device})` : ''}`;
+}
+
 /** Text for a destination, from its local label when known (the picker sets one), else its metadata. */
 export function useDescribeDestination(discordName?: string | null): (d: EditableDestination) => DestinationText {
   const { t } = useTranslation('destinations');
@@ -22,15 +40,8 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
   return (d) => {
     if (d.type === 'ntfy' || d.type === 'gotify' || d.type === 'pushover') {
       const m = d.metadata;
-      let host = '';
-      try {
-        host = m.server ? new URL(m.server).host : '';
-      } catch {
-        /* shown without it */
-      }
       const icon = d.type === 'ntfy' ? Bell : d.type === 'gotify' ? BellRing : Smartphone;
-      const title =
-        d.type === 'ntfy' ? `${host}/${m.topic ?? ''}` : d.type === 'gotify' ? host : `${(m.user_key ?? '').slice(0, 4)}…${m.device ? ` (${m.device})` : ''}`;
+      const title = pushPlace(d.type, m);
       const service = tn(d.type === 'ntfy' ? 'services.ntfy' : d.type === 'gotify' ? 'services.gotify' : 'services.pushover');
       const hint = m.token_hint ?? (m.access_token || m.app_token ? `…${String(m.access_token ?? m.app_token).slice(-4)}` : null);
       return { icon, title: d.label ?? title, subtitle: hint ? tn('summary.withToken', { service, hint }) : service };

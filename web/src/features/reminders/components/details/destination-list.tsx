@@ -1,4 +1,4 @@
-import { AlertTriangle, Bell, BellRing, Hash, KeyRound, Mail, MessageCircle, Power, Send, Smartphone, Webhook } from 'lucide-react';
+import { AlertTriangle, Hash, KeyRound, Mail, MessageCircle, Power, Send, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -23,25 +23,10 @@ import { errorDetail } from '@/lib/api-client';
 import { useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
 import { maskWebhookUrl } from '../../api/destinations';
+import { OPTION_KINDS } from '../destination-option-row';
+import { pushPlace } from '../destination-summary';
 import { EmailConfirmationStatus } from '../email-status';
 import { Spinner } from '@/components/ui/spinner';
-
-const PUSH_ICONS = { ntfy: Bell, gotify: BellRing, pushover: Smartphone } as const;
-const PUSH_TITLE_KEYS = { ntfy: 'notifications:services.ntfy', gotify: 'notifications:services.gotify', pushover: 'notifications:services.pushover' } as const;
-
-/** Where a push notification goes: the ntfy server and topic, the Gotify server; Pushover's user key is not shown. */
-function pushDetail(type: keyof typeof PUSH_ICONS, m: Record<string, unknown>): string | null {
-  const host = (value: unknown) => {
-    try {
-      return new URL(String(value)).host;
-    } catch {
-      return null;
-    }
-  };
-  if (type === 'ntfy') return [host(m.server), typeof m.topic === 'string' ? m.topic : null].filter(Boolean).join('/') || null;
-  if (type === 'gotify') return host(m.server);
-  return null;
-}
 
 const PLATFORM_KEYS = {
   generic: 'destinations.platform.generic',
@@ -207,9 +192,10 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
     title = t('destinations.email');
     detail = m.address ?? '';
   } else if (destination.type === 'ntfy' || destination.type === 'gotify' || destination.type === 'pushover') {
-    Icon = PUSH_ICONS[destination.type];
-    title = t(PUSH_TITLE_KEYS[destination.type]);
-    detail = pushDetail(destination.type, m as Record<string, unknown>);
+    Icon = OPTION_KINDS[destination.type].icon;
+    title = t(OPTION_KINDS[destination.type].title);
+    // The Pushover user key is the account's address at Pushover: this page does not show it.
+    detail = destination.type === 'pushover' ? null : pushPlace(destination.type, m);
   }
   const platform = destination.type === 'webhook' ? (m.platform ?? 'generic') : null;
 
