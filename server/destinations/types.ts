@@ -58,8 +58,10 @@ export interface DestinationModule {
   onSaved?(deps: SavedDeps, accountId: string, metadata: DestinationMetadata): void;
   /**
    * The metadata field holding a credential the user gives (an ntfy access token, a Gotify
-   * application token): parseMetadata validates it, then it is moved to the destination's secret
-   * column, which the API never answers. A destination sent back without it keeps its stored one.
+   * application token) or a signing secret a test send issued (a webhook's): parseMetadata validates
+   * it, then it is moved to the destination's secret column. The API never answers a credential; a
+   * secret of a type that issues them is answered once, by the save. A destination sent back
+   * without it keeps its stored one.
    */
   secretField?: string;
   /** Issues a signing secret for each new destination of the type (shown once). */

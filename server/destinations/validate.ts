@@ -8,7 +8,7 @@ export interface DestinationInput {
   id?: string;
   type: DestinationType;
   metadata: DestinationMetadata;
-  /** A credential the user gave in the module's `secretField` (stored in the secret column, never answered). */
+  /** The module's `secretField`: a credential the user gave, or a secret a test send issued (stored in the secret column). */
   secret?: string;
 }
 

@@ -10,7 +10,7 @@ import { RateWindow } from '../coordination/rate-window.ts';
 import { checkWebhookUrl } from '../net/address-policy.ts';
 import { findAccountById } from '../repositories/accounts.ts';
 import { clearDestinationDisabled, findDestinationOfAccount, setDestinationSecret } from '../repositories/destinations.ts';
-import type { WebhookPlatform } from '../destinations/webhook/index.ts';
+import { type WebhookPlatform, webhookTestSecret } from '../destinations/webhook/index.ts';
 import type { TestOutcome } from '../scheduler/types.ts';
 import { parseJsonObject } from '../lib/json-object.ts';
 
@@ -51,14 +51,19 @@ export interface UnsavedWebhook {
   url: string;
   platform: WebhookPlatform;
   username?: string | undefined;
+  /** The secret an earlier test of this webhook was signed with; a new one without. */
+  secret?: string | undefined;
 }
 
 /** Sends a test payload to a webhook that is not saved yet. A failing target is data, not an error. */
-export async function testUnsavedWebhook(deps: DestinationActionDeps, accountId: string, target: UnsavedWebhook): Promise<TestOutcome> {
+export async function testUnsavedWebhook(deps: DestinationActionDeps, accountId: string, target: UnsavedWebhook): Promise<TestOutcome & { secret: string }> {
   const problem = checkWebhookUrl(target.url, deps.config.webhookAllowPrivateTargets);
   if (problem) throw new AppError(problem.code, problem.message);
+  const secret = webhookTestSecret(target.secret);
   await takeTestSlot(deps, accountId);
-  return deps.scheduler.testWebhook({ url: target.url, platform: target.platform, username: target.username?.trim() || undefined });
+  const result = await deps.scheduler.testWebhook({ url: target.url, platform: target.platform, username: target.username?.trim() || undefined, secret });
+  // Signed like a saved webhook: the client keeps the secret and saves the webhook with it.
+  return { ...result, secret };
 }
 
 /**

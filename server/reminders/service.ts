@@ -206,10 +206,12 @@ export async function saveDestinations(trx: Executor, reminderId: string, inputs
       continue;
     }
     const id = newId();
-    const issued = input.secret === undefined ? (destinationModule(input.type)?.issueSecret?.() ?? null) : null;
-    // Only a secret the server issued is shown (once); a credential the user typed never is.
-    if (issued) secrets.set(id, issued);
+    const module = destinationModule(input.type);
+    const issued = input.secret === undefined ? (module?.issueSecret?.() ?? null) : null;
     const secret = input.secret ?? issued;
+    // Only a secret the server issued is shown (once), here or at a test send before the save
+    // (webhook); a credential the user typed (an ntfy token...) never is.
+    if (secret && module?.issueSecret) secrets.set(id, secret);
     await insertDestination(trx, { id, reminder_id: reminderId, type: input.type, metadata, secret, position, guild_id: guildOf(input) });
   }
   await deleteDestinations(

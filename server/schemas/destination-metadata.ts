@@ -19,6 +19,8 @@ export const DestinationMetadataBody = Type.Object({
   body_template: Type.Optional(Nullable(Type.String({ maxLength: 8000 }))),
   body_format: Type.Optional(Nullable(Type.String({ maxLength: 8 }))),
   headers: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 20 }))),
+  /** Webhooks: the signing secret a test send issued before the save (docs/webhooks.md "Receivers"); answered once, by the save. */
+  secret: Type.Optional(Type.String({ maxLength: 100 })),
   /** Email destinations. */
   address: Type.Optional(Type.String({ maxLength: 320 })),
   /** ntfy and Gotify (docs/notifications.md): the server's address, ntfy's topic, tags and priority (also Pushover's). */

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOBILE, screenshot as rawScreenshot, useE2E } from './helpers.ts';
+import { verifyStandardWebhook } from '../helpers/webhook-sink.ts';
 
 /** Full-page shot from the top (a scrolled page would paint the sticky header mid-page). */
 async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
@@ -168,6 +169,9 @@ describe('create-reminder wizard (browser)', () => {
     expect(sink.requests.length).toBe(1);
     expect(sink.requests[0]!.method).toBe('POST');
     expect(sink.requests[0]!.url).toBe('/hooks/chime?k=1');
+    // Signed like a saved webhook, with the secret shown under the result, which the save keeps.
+    const testSecret = /whsec_\S+/.exec((await page.getByTestId('webhook-test-secret').textContent()) ?? '')?.[0].replace(/\.$/, '');
+    expect(verifyStandardWebhook(testSecret!, sink.requests[0]!.headers, sink.requests[0]!.body)).toBe(true);
     await screenshot(page, 'wizard-step2-webhook-light');
 
     await add.click();
@@ -211,7 +215,7 @@ describe('create-reminder wizard (browser)', () => {
     expect(await dialog.getByText('Save your signing secret').count()).toBe(1);
     expect(await dialog.getByText('It is shown only once').count()).toBe(1);
     const secret = await dialog.getByTestId('secret-value').textContent();
-    expect(secret).toMatch(/^whsec_/);
+    expect(secret).toBe(testSecret);
     await screenshot(page, 'wizard-secret-dialog-light', { fullPage: false });
     expect(new URL(page.url()).pathname).toBe('/reminders/create'); // not before the dialog closes
     await dialog.getByTestId('secret-done').click();

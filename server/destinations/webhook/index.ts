@@ -3,6 +3,7 @@ import { newWebhookSecret } from '../../lib/ids.ts';
 import { checkWebhookUrl } from '../../net/address-policy.ts';
 import type { DestinationModule } from '../types.ts';
 import { webhookSenderOf } from './sender.ts';
+import { isWebhookSecret } from './signing.ts';
 import { parseHeaders, parseTemplate } from './template.ts';
 
 export const WEBHOOK_PLATFORMS = ['generic', 'discord', 'slack'] as const;
@@ -39,8 +40,14 @@ export const webhookDestination: DestinationModule = {
     if ((template || headers) && platform !== 'generic') {
       throw new AppError('INVALID_DESTINATION', `${where}.metadata: a body template and extra headers are for generic webhooks only`);
     }
-    return { url, platform, ...(username ? { username } : {}), ...(template ?? {}), ...(headers ? { headers } : {}) };
+    // The signing secret a test send issued before the save (webhookTestSecret below).
+    if (meta.secret !== undefined && !isWebhookSecret(meta.secret)) {
+      throw new AppError('WEBHOOK_SECRET_INVALID', `${where}.metadata.secret must be a signing secret Chime issued (whsec_...)`);
+    }
+    const secret = meta.secret === undefined ? {} : { secret: meta.secret };
+    return { url, platform, ...(username ? { username } : {}), ...(template ?? {}), ...(headers ? { headers } : {}), ...secret };
   },
+  secretField: 'secret',
   issueSecret: newWebhookSecret,
   createSender: webhookSenderOf,
   label(meta) {
@@ -51,3 +58,10 @@ export const webhookDestination: DestinationModule = {
     }
   },
 };
+
+/** The secret an unsaved webhook's test is signed with: the one the client was given, or a new one. */
+export function webhookTestSecret(given: string | undefined): string {
+  if (given === undefined) return newWebhookSecret();
+  if (!isWebhookSecret(given)) throw new AppError('WEBHOOK_SECRET_INVALID', 'secret must be a signing secret Chime issued (whsec_...)');
+  return given;
+}

@@ -14,6 +14,18 @@ export function secretKey(secret: string): Buffer {
   return key;
 }
 
+/**
+ * Whether a secret given back by a client is one Chime could have issued: `whsec_` and the
+ * canonical base64 of 24 to 64 bytes. A wizard's test send issues the secret before the webhook is
+ * saved (docs/webhooks.md "Signatures"); the save then keeps it, so the test and every later
+ * delivery are signed alike.
+ */
+export function isWebhookSecret(value: unknown): value is string {
+  if (typeof value !== 'string' || !value.startsWith('whsec_') || value.length > 100) return false;
+  const key = Buffer.from(value.slice(6), 'base64');
+  return key.length >= 24 && key.length <= 64 && key.toString('base64') === value.slice(6);
+}
+
 /** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per the Standard Webhooks spec. */
 export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
   const mac = createHmac('sha256', secretKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');

@@ -10,6 +10,8 @@ const TestResult = Type.Object({
   error: Type.Optional(Type.String()),
   /** Why a test failed, as a delivery code (EMAIL_NOT_CONFIRMED, DISCORD_CANNOT_POST...): what the dashboard translates. */
   code: Type.Optional(Type.String()),
+  /** An unsaved webhook's test: the signing secret it was signed with, to save the webhook with (docs/webhooks.md). */
+  secret: Type.Optional(Type.String()),
 });
 
 const WebhookTestBody = Type.Object(
@@ -17,6 +19,8 @@ const WebhookTestBody = Type.Object(
     url: Type.String({ minLength: 1, maxLength: MAX_WEBHOOK_URL_LENGTH }),
     platform: Type.Union([Type.Literal('generic'), Type.Literal('discord'), Type.Literal('slack')]),
     username: Type.Optional(Type.String({ maxLength: 80 })),
+    /** The secret an earlier test answered: the same webhook is signed with the same secret. */
+    secret: Type.Optional(Type.String({ maxLength: 100 })),
   },
   { additionalProperties: false },
 );

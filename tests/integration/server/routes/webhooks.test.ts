@@ -19,11 +19,60 @@ describe('POST /api/webhooks/test', () => {
     const user = await signUp(server.url);
     const res = await user.api.post('/api/webhooks/test', { url: `${sink.url}/t`, platform: 'generic' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, http_status: 200 });
+    expect(res.body).toEqual({ ok: true, http_status: 200, secret: expect.stringMatching(/^whsec_/) });
     const req = sink.requests.at(-1)!;
     expect(req.path).toBe('/t');
     expect(req.json).toMatchObject({ type: 'webhook.test' });
     expect(req.json.id).toMatch(/^msg_/);
+  });
+
+  it('signs an unsaved webhook\'s test with the secret it answers, which the next test and the save keep', async () => {
+    const user = await signUp(server.url);
+    const first = await user.api.post('/api/webhooks/test', { url: `${sink.url}/signed`, platform: 'generic' });
+    const secret = first.body.secret as string;
+    expect(verifyStandardWebhook(secret, sink.requests.at(-1)!.headers, sink.requests.at(-1)!.body)).toBe(true);
+
+    const again = await user.api.post('/api/webhooks/test', { url: `${sink.url}/signed`, platform: 'generic', secret });
+    expect(again.body).toMatchObject({ ok: true, secret });
+    expect(verifyStandardWebhook(secret, sink.requests.at(-1)!.headers, sink.requests.at(-1)!.body)).toBe(true);
+
+    // Saved with it: answered once by the save (as an issued secret is), and the saved test is signed with it.
+    const created = await user.api.post('/api/reminders', {
+      date: '2031-01-01',
+      time: '09:00',
+      message: 'signed alike',
+      recurrence: 'ONCE',
+      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/signed`, platform: 'generic', secret } }],
+    });
+    expect(created.status).toBe(201);
+    const saved = created.body.destinations[0];
+    expect(saved.secret).toBe(secret);
+    expect(saved.metadata.secret).toBeUndefined();
+    expect((await user.api.get(`/api/reminders/${created.body.id}`)).body.destinations[0].secret).toBeUndefined();
+    const test = await user.api.post(`/api/reminders/${created.body.id}/destinations/${saved.id}/test`, {});
+    expect(test.body.ok).toBe(true);
+    expect(verifyStandardWebhook(secret, sink.requests.at(-1)!.headers, sink.requests.at(-1)!.body)).toBe(true);
+  });
+
+  it('refuses a secret Chime could not have issued, on a test and on a save (400 WEBHOOK_SECRET_INVALID)', async () => {
+    const user = await signUp(server.url);
+    const before = sink.requests.length;
+    for (const secret of ['whsec_c2hvcnQ=', 'hunter2', `whsec_${'A'.repeat(43)}!`, `whsec_${Buffer.alloc(66).toString('base64')}`]) {
+      const test = await user.api.post('/api/webhooks/test', { url: sink.url, platform: 'generic', secret });
+      expect(test.status).toBe(400);
+      expect(test.body.code).toBe('WEBHOOK_SECRET_INVALID');
+      const save = await user.api.post('/api/reminders', {
+        date: '2031-01-01',
+        time: '09:00',
+        message: 'bad secret',
+        recurrence: 'ONCE',
+        destinations: [{ type: 'webhook', metadata: { url: sink.url, platform: 'generic', secret } }],
+      });
+      expect(save.status).toBe(400);
+      expect(save.body.code).toBe('WEBHOOK_SECRET_INVALID');
+    }
+    expect(sink.requests.length).toBe(before);
+    expect((await user.api.get('/api/reminders')).body).toEqual([]);
   });
 
   it('a failing target is data, not an error: 200 { ok: false, http_status, error, code }', async () => {
@@ -32,7 +81,7 @@ describe('POST /api/webhooks/test', () => {
     try {
       const res = await user.api.post('/api/webhooks/test', { url: sink.url, platform: 'slack', username: 'Chime' });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ok: false, http_status: 500, error: 'HTTP 500 from 127.0.0.1', code: 'WEBHOOK_HTTP_5XX' });
+      expect(res.body).toEqual({ ok: false, http_status: 500, error: 'HTTP 500 from 127.0.0.1', code: 'WEBHOOK_HTTP_5XX', secret: expect.stringMatching(/^whsec_/) });
       expect(sink.requests.at(-1)!.json).toMatchObject({ username: 'Chime' });
       expect(typeof sink.requests.at(-1)!.json.text).toBe('string');
     } finally {

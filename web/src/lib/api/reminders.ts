@@ -43,6 +43,8 @@ export interface WebhookTestResult {
   error?: string;
   /** A delivery code, translated by the dashboard when it knows it. */
   code?: string;
+  /** An unsaved webhook's test: the secret it was signed with, which the save then keeps. */
+  secret?: string;
 }
 
 export const remindersKey = '/api/reminders';
@@ -109,7 +111,7 @@ export function reminderOccurrences(id: string, range?: { from: string; to: stri
   return api.get<Occurrences>(`/api/reminders/${id}/occurrences?${q}`);
 }
 
-export const testWebhook = (target: { url: string; platform: WebhookPlatform; username?: string }) =>
+export const testWebhook = (target: { url: string; platform: WebhookPlatform; username?: string; secret?: string }) =>
   api.post<WebhookTestResult>('/api/webhooks/test', target);
 export const testDestination = (reminderId: string, destinationId: string) =>
   api.post<WebhookTestResult>(`/api/reminders/${reminderId}/destinations/${destinationId}/test`);

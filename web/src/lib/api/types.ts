@@ -46,8 +46,11 @@ type _EveryRecurrence = Accepts<[never], [Exclude<Recurrence, (typeof RECURRENCE
 export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover');
 export type WebhookPlatform = NonNullable<DestinationOutput['metadata']['platform']> & ('generic' | 'discord' | 'slack');
 
-/** `access_token` and `app_token` are only ever sent: the server answers `token_hint` instead (docs/notifications.md). */
-export type DestinationMetadata = Omit<DestinationOutput['metadata'], 'platform'> & { platform?: WebhookPlatform; access_token?: string; app_token?: string };
+/**
+ * `access_token` and `app_token` are only ever sent: the server answers `token_hint` instead
+ * (docs/notifications.md). `secret` is a webhook's signing secret from a test send, sent with the save.
+ */
+export type DestinationMetadata = Omit<DestinationOutput['metadata'], 'platform'> & { platform?: WebhookPlatform; access_token?: string; app_token?: string; secret?: string };
 
 export type Destination = Omit<DestinationOutput, 'type' | 'metadata'> & { type: DestinationType; metadata: DestinationMetadata };
 

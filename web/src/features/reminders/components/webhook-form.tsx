@@ -1,6 +1,6 @@
 import { CheckCircle2, Plus, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -33,6 +33,9 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
   const [platform, setPlatform] = useState<WebhookPlatform>('generic');
   const [username, setUsername] = useState('');
   const [test, setTest] = useState<TestState>({ status: 'idle' });
+  // The secret the first test was signed with: later tests and the saved webhook use it too, so a
+  // receiver set up with it during the tests checks every delivery (docs/webhooks.md "Receivers").
+  const [secret, setSecret] = useState<string | undefined>(undefined);
   const [adding, setAdding] = useState(false);
   const urlCheck = useWebhookUrlCheck();
   const deliveryText = useDeliveryText();
@@ -44,7 +47,9 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
   async function sendTest() {
     setTest({ status: 'sending' });
     try {
-      setTest({ status: 'done', result: await testWebhook(target()) });
+      const result = await testWebhook({ ...target(), ...(secret ? { secret } : {}) });
+      if (result.secret) setSecret(result.secret);
+      setTest({ status: 'done', result });
     } catch (err) {
       const detail = errorDetail(err);
       setTest({ status: 'error', message: detail ? t('webhook.test.failedWithError', { error: detail }) : t('webhook.test.requestFailed') });
@@ -60,7 +65,8 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
     setAdding(true);
     const accepted = await urlCheck.check(metadata).finally(() => setAdding(false));
     if (!accepted) return;
-    onAdd({ type: 'webhook', metadata });
+    onAdd({ type: 'webhook', metadata: secret ? { ...metadata, secret } : metadata });
+    setSecret(undefined);
     setUrl('');
     urlCheck.reset();
     setUsername('');
@@ -177,6 +183,11 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
           </Button>
         </div>
       </div>
+      {test.status === 'done' && test.result.secret && (
+        <p className="text-xs text-muted-foreground" data-testid="webhook-test-secret">
+          <Trans t={t} i18nKey="webhook.test.signedWith" values={{ secret: test.result.secret }} components={{ code: <code className="font-mono break-all" /> }} />
+        </p>
+      )}
       {/* Below the buttons, and no "checking" line: a click on a button blurs the field, and the
         buttons must not move under the pointer meanwhile. */}
       {urlCheck.state.status === 'failed' && (
