@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.ts';
+import { startWebhookSink, verifyStandardWebhook, type WebhookSink } from '../helpers/webhook-sink.ts';
 import { axeViolations, MOBILE, screenshot, useE2E } from './helpers.ts';
 
 
@@ -98,6 +98,29 @@ describe('reminder details (browser)', () => {
     const warning = page.getByTestId('destination-disabled');
     await warning.waitFor();
     expect(await warning.textContent()).toContain('HTTP 410 Gone');
+  });
+
+  it("a webhook added by an edit is tested signed, and its secret, the test's, is shown once after the save", async () => {
+    const { user, reminder } = await setup();
+    const { page } = await e2e.signedInPage({ user });
+    await openDetails(page, reminder.id);
+    await page.getByTestId('edit-reminder').click();
+    await page.getByTestId('edit-form').waitFor();
+    await page.getByTestId('toggle-webhook').click();
+    await page.getByTestId('webhook-url').fill(`${sink.url}/hooks/added`);
+    const before = sink.requests.length;
+    await page.getByTestId('webhook-test').click();
+    const shown = /whsec_[^\s.]+=*/.exec((await page.getByTestId('webhook-test-secret').textContent()) ?? '')?.[0] ?? '';
+    const [test] = (await sink.waitFor(before + 1)).slice(before);
+    expect(verifyStandardWebhook(shown, test!.headers, test!.body)).toBe(true);
+    await page.getByTestId('webhook-add').click();
+    await page.getByTestId('edit-save').click();
+
+    const dialog = page.getByTestId('secret-dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('secret-value').textContent()).toBe(shown);
+    // Only the new webhook's: the one saved before keeps its secret, unseen.
+    expect(await dialog.getByTestId('secret-value').count()).toBe(1);
   });
 
   it('pauses and resumes, then edits message, time and recurrence', async () => {

@@ -36,7 +36,7 @@ import { useDestinationError } from '../components/use-destination-error';
 import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { titleFromMessage, usePageTitle } from '@/lib/use-page-title';
 import { Spinner } from '@/components/ui/spinner';
-import { SecretDialog, type SecretEntry } from '@/components/secret-dialog';
+import { SecretDialog, type SecretEntry, type SecretOrigin } from '@/components/secret-dialog';
 
 function DetailsSkeleton() {
   const { t } = useTranslation('common');
@@ -69,8 +69,8 @@ export default function ReminderDetailsPage() {
   const { data: account, error: accountError } = useAccount();
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState<Busy>(null);
-  // The copy's new webhook secrets, shown once over the copy's page.
-  const [copySecrets, setCopySecrets] = useState<SecretEntry[] | null>(null);
+  // New webhooks' signing secrets, shown once: a copy's over the copy's page, or an edit's.
+  const [newSecretsShown, setNewSecretsShown] = useState<{ entries: SecretEntry[]; origin: SecretOrigin } | null>(null);
   const duplicateKey = useIdempotencyKey();
   const destinationError = useDestinationError();
   const redirected = useRef(false);
@@ -121,7 +121,7 @@ export default function ReminderDetailsPage() {
       void mutateKey(remindersKey);
       toast.success(t('toasts.duplicated'));
       const secrets = newSecrets(copy);
-      if (secrets.length > 0) setCopySecrets(secrets);
+      if (secrets.length > 0) setNewSecretsShown({ entries: secrets, origin: 'duplicated' });
       setLocation(`/reminders/${copy.id}`);
     } catch (err) {
       duplicateKey.settle(err);
@@ -141,6 +141,9 @@ export default function ReminderDetailsPage() {
       void mutateKey(remindersKey);
       setEditing(false);
       toast.success(t('toasts.updated'));
+      // A webhook added by the edit answers its secret here, once.
+      const secrets = updated ? newSecrets(updated) : [];
+      if (secrets.length > 0) setNewSecretsShown({ entries: secrets, origin: 'created' });
     } catch (err) {
       console.error('Failed to update reminder', err);
       // The title says it failed; the description only when the server said why.
@@ -249,7 +252,7 @@ export default function ReminderDetailsPage() {
           {!editing && <DangerZone onDelete={remove} deleting={busy === 'delete'} />}
         </div>
       )}
-      <SecretDialog secrets={copySecrets} origin="duplicated" onClose={() => setCopySecrets(null)} />
+      <SecretDialog secrets={newSecretsShown?.entries ?? null} origin={newSecretsShown?.origin} onClose={() => setNewSecretsShown(null)} />
     </PageContainer>
   );
 }
