@@ -9,7 +9,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type FakeDiscord, startFakeDiscord } from '../helpers/fake-discord/index.ts';
 import { client, signUp } from '../helpers/server.ts';
-import { axeViolations, CONTEXT_DEFAULTS, DESKTOP, launchBrowser, linkDiscordAccount, MOBILE, screenshot, sessionStorageEntries } from './helpers.ts';
+import { axeViolations, CONTEXT_DEFAULTS, DESKTOP, launchBrowser, linkDiscordAccount, MOBILE, openWizardDestinations, screenshot, sessionStorageEntries } from './helpers.ts';
 
 
 /**
@@ -185,6 +185,34 @@ describe('Discord callback page (browser)', () => {
     await page.getByTestId('identity-discord').getByText('Connected as linker').waitFor();
     const account = (await user.api.get('/api/account')).body;
     expect(account.identities.map((i: { provider: string }) => i.provider).sort()).toEqual(['app', 'discord']);
+  });
+
+  it('connects Discord from the wizard and comes back to the same draft, where a DM can now be added (issue 27 #11)', async () => {
+    const user = await signUp(baseUrl);
+    const page = await newPage({ storage: sessionStorageEntries(user) });
+    await openWizardDestinations(page, baseUrl, '2031-05-05');
+    await page.getByTestId('toggle-webhook').click();
+    await page.getByTestId('webhook-url').fill('https://hooks.example.com/services/kept');
+    await page.getByTestId('webhook-add').click();
+    await page.getByTestId('destination-item').waitFor();
+    expect(await page.getByTestId('dm-hint').getAttribute('data-reason')).toBe('noIdentity');
+
+    discordUser('drafter', 'drafter@discord.example');
+    // No "leave without creating?" on the way out: the draft is kept.
+    await page.getByTestId('connect-discord').first().click();
+    await page.waitForURL((u) => u.pathname === '/reminders/create');
+    await page.getByText('Discord account connected').waitFor();
+    await page.getByTestId('wizard-step-2').waitFor();
+    expect(await page.getByTestId('destination-item').count()).toBe(1);
+    await page.waitForFunction(() => !(document.querySelector('[data-testid="add-dm"]') as HTMLButtonElement | null)?.disabled);
+    await page.getByTestId('add-dm').click();
+    await page.getByTestId('wizard-next').click();
+    expect(await page.getByTestId('review-message').textContent()).toBe('Team sync');
+    expect(await page.getByTestId('review-destination').count()).toBe(2);
+    // Taken once: a later visit to the wizard starts afresh.
+    await page.goto(url('/reminders/create'));
+    await page.getByTestId('wizard-step-1').waitFor();
+    expect(await page.inputValue('#wizard-message')).toBe('');
   });
 
   describe('says a Discord account linked to another Chime account is the problem, and leads back to the account (issue 14)', () => {

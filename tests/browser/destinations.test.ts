@@ -96,22 +96,18 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
   const picker = (page: Page) => page.getByTestId('server-picker');
   const mode = (page: Page) => picker(page).getAttribute('data-mode');
 
-  it('without a Discord identity: DM and channel are disabled with a hint linking to /account', async () => {
+  it('without a Discord identity: DM and channel are disabled with a hint that connects Discord', async () => {
     const { page } = await e2e.signedInPage();
     await toDestinations(page);
     await page.getByTestId('dm-hint').waitFor();
     expect(await page.getByTestId('add-dm').isDisabled()).toBe(true);
     expect(await page.getByTestId('add-channel').isDisabled()).toBe(true);
-    const hint = page.getByTestId('dm-hint').getByRole('link', { name: 'Connect your Discord account first' });
-    expect(await hint.getAttribute('href')).toBe('/account');
+    // In the wizard the hint connects Discord and comes back to the draft (tests/browser/callback.test.ts).
+    expect(await page.getByTestId('dm-hint').getByRole('button', { name: 'Connect your Discord account first' }).count()).toBe(1);
     expect(await page.getByTestId('channel-hint').textContent()).toBe('Connect your Discord account first');
     // Webhooks do not need Discord.
     expect(await page.getByTestId('toggle-webhook').isDisabled()).toBe(false);
     await screenshot(page, 'destinations-no-discord-light');
-    // The wizard is half-filled: following the link asks first (issue 14), then goes there.
-    await hint.click();
-    await page.getByTestId('leave-confirm').getByRole('button', { name: 'Leave' }).click();
-    await page.waitForURL(e2e.url('/account'));
   });
 
   it('with Discord: DM (then Limit reached), the picker path guild -> channel -> role -> Create, Back, bot invite; saved as chosen', async () => {

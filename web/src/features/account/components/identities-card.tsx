@@ -1,6 +1,7 @@
 import { CheckCircle2, KeyRound, Link2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { prepareDiscordLink } from '@/lib/discord-link';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -9,7 +10,6 @@ import { CardHeading } from '@/components/ui/card-heading';
 import { DiscordIcon } from '@/components/ui/discord-icon';
 import type { Account, Capabilities } from '@/lib/api/reminders';
 import { errorDetail } from '@/lib/api-client';
-import { DISCORD_LINK_MARKER, discordLinkUrl } from '../api/account-api';
 
 function IdentityRow({ icon, title, status, detail, action, testId }: { icon: ReactNode; title: string; status: ReactNode; detail: ReactNode; action?: ReactNode; testId: string }) {
   return (
@@ -39,13 +39,7 @@ export function IdentitiesCard({ account, capabilities }: { account: Account; ca
   async function connect() {
     setConnecting(true);
     try {
-      const { url } = await discordLinkUrl();
-      try {
-        sessionStorage.setItem(DISCORD_LINK_MARKER, account.id);
-      } catch {
-        /* storage blocked: the callback still recognises the same account */
-      }
-      window.location.href = url;
+      window.location.href = await prepareDiscordLink(account.id);
     } catch (err) {
       console.error('Discord link failed', err);
       toast.error(t('identities.connectFailed'), { description: errorDetail(err) ?? undefined });

@@ -20,12 +20,6 @@ export interface SetupPayload {
   timezone: string;
 }
 
-/**
- * Same key as the account feature's marker (features do not import each other): set just before a
- * "connect Discord" round trip so the callback knows it was a link, not a sign-in.
- */
-export const DISCORD_LINK_MARKER = 'chime_discord_link';
-
 export function isSetupRequired(body: CallbackResponse): body is SetupRequired {
   const b = body as Partial<SetupRequired>;
   return b.status === 'setup_required' || b.needs_setup === true;

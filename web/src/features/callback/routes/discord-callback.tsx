@@ -14,7 +14,8 @@ import { DEFAULT_AFTER_LOGIN, takeReturnPath } from '@/lib/return-to';
 import { getUser, isAuthenticated, type LoginResponse } from '@/lib/session';
 import { usePageTitle } from '@/lib/use-page-title';
 import { sleep } from '@/lib/utils';
-import { DISCORD_LINK_MARKER, exchangeCode, isSetupRequired, type SetupRequired } from '../api/callback-api';
+import { DISCORD_LINK_MARKER } from '@/lib/discord-link';
+import { exchangeCode, isSetupRequired, type SetupRequired } from '../api/callback-api';
 import { ProfileCompletionForm } from '../components/profile-completion-form';
 
 /** Wait 100 ms after a successful sign-in before going to /welcome, or back to the page an expired session left (docs/dashboard.md "Session"). */
@@ -57,7 +58,8 @@ export default function DiscordCallbackPage() {
     const back = takeReturnPath();
     if (isLink) {
       toast.success(t('linked'));
-      navigate('/account', { replace: true });
+      // Back where the link started (the wizard keeps its draft for this), else the account page.
+      navigate(back ?? '/account', { replace: true });
       return;
     }
     await sleep(POST_LOGIN_DELAY_MS);

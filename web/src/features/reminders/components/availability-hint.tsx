@@ -1,19 +1,25 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { cn } from '@/lib/utils';
+import { ConnectDiscordContext } from './connect-discord';
 import type { Availability } from './use-destination-availability';
 
 /** Why a kind of destination cannot be added (nothing while it can, or while that is still loading). */
 export function AvailabilityHint({ availability, testId }: { availability: Availability; testId: string }) {
   const { t } = useTranslation('destinations');
+  const connectDiscord = useContext(ConnectDiscordContext);
   if (availability.enabled || availability.reason === 'loading') return null;
   const text: Record<Exclude<typeof availability.reason, 'loading'>, ReactNode> = {
     limit: t('hints.limitReached'),
     notConfigured: t('hints.discordNotConfigured'),
     emailNotConfigured: t('hints.emailNotConfigured'),
     unavailable: t('hints.discordUnavailable'),
-    noIdentity: (
+    noIdentity: connectDiscord ? (
+      <button type="button" onClick={connectDiscord} className="font-medium text-primary underline-offset-4 hover:underline" data-testid="connect-discord">
+        {t('hints.connectDiscord')}
+      </button>
+    ) : (
       <Link href="/account" className="font-medium text-primary underline-offset-4 hover:underline">
         {t('hints.connectDiscord')}
       </Link>

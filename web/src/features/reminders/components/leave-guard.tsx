@@ -76,6 +76,12 @@ export function useLeaveGuard(active: boolean) {
     [navigate],
   );
 
+  /** Leaves the app for `url` (a sign-in provider) without asking: what the form holds was kept. */
+  const leaveForUrl = useCallback((url: string) => {
+    leaving.current = true;
+    window.location.assign(url);
+  }, []);
+
   function stay() {
     // Back already popped the guard entry: put it back for the next Back.
     if (pending?.kind === 'back' && !onGuardEntry()) window.history.pushState({ ...(window.history.state as object | null), [GUARD_KEY]: true }, '', window.location.href);
@@ -91,7 +97,7 @@ export function useLeaveGuard(active: boolean) {
     else navigate(target.to, { replace: onGuardEntry() });
   }
 
-  return { pending: pending !== null, stay, leave, leaveTo };
+  return { pending: pending !== null, stay, leave, leaveTo, leaveForUrl };
 }
 
 /** "Leave without creating the reminder?" with Keep editing (the default) and Leave. */

@@ -4,6 +4,29 @@ import type { EditableDestination } from '../api/destinations';
 import { todayInZone } from '@/lib/format';
 import { currentTime, isReminderFormValid, type ReminderFormState } from './reminder-form-fields';
 
+/** sessionStorage: the draft kept over a "connect Discord" round trip (this tab only, taken once). */
+const KEPT_DRAFT_KEY = 'chime_wizard_draft';
+
+interface KeptDraft {
+  form: ReminderFormState;
+  destinations: EditableDestination[];
+  dateEdited: boolean;
+  timeEdited: boolean;
+}
+
+/** The draft kept before the round trip, once: it is removed as it is read. */
+function takeKeptDraft(): KeptDraft | null {
+  try {
+    const raw = sessionStorage.getItem(KEPT_DRAFT_KEY);
+    sessionStorage.removeItem(KEPT_DRAFT_KEY);
+    const kept = raw ? (JSON.parse(raw) as Partial<KeptDraft>) : null;
+    if (!kept || typeof kept.form !== 'object' || kept.form === null || !Array.isArray(kept.destinations)) return null;
+    return { form: kept.form, destinations: kept.destinations, dateEdited: kept.dateEdited === true, timeEdited: kept.timeEdited === true };
+  } catch {
+    return null;
+  }
+}
+
 /** Today in the browser's zone: the date until the account's zone is known. */
 function browserToday(): string {
   const d = new Date();
@@ -24,20 +47,24 @@ function dateFromQuery(search: string): string {
  */
 export function useWizardDraft(timezone: string | undefined) {
   const search = useSearch();
+  const [kept] = useState(takeKeptDraft);
   const [queryDate] = useState(() => dateFromQuery(search));
   // The wizard starts on a one-off, as the edit form does (docs/decisions/specification-gaps.md).
-  const [form, setForm] = useState<ReminderFormState>(() => ({
-    date: queryDate || browserToday(),
-    time: currentTime(),
-    message: '',
-    recurrence: 'ONCE',
-    custom: null,
-    end: { kind: 'never' },
-    raw: null,
-  }));
-  const [destinations, setDestinations] = useState<EditableDestination[]>([]);
-  const timeEdited = useRef(false);
-  const dateEdited = useRef(false);
+  const [form, setForm] = useState<ReminderFormState>(
+    () =>
+      kept?.form ?? {
+        date: queryDate || browserToday(),
+        time: currentTime(),
+        message: '',
+        recurrence: 'ONCE',
+        custom: null,
+        end: { kind: 'never' },
+        raw: null,
+      },
+  );
+  const [destinations, setDestinations] = useState<EditableDestination[]>(kept?.destinations ?? []);
+  const timeEdited = useRef(kept?.timeEdited ?? false);
+  const dateEdited = useRef(kept?.dateEdited ?? false);
 
   // "Current local time" and "today" mean the account's wall clock: once the zone is known, follow
   // it unless the user already picked a time or a date (or the calendar gave one).
@@ -66,5 +93,20 @@ export function useWizardDraft(timezone: string | undefined) {
     destinations.length > 0 ||
     timeEdited.current;
 
-  return { form, updateForm, destinations, setDestinations, valid: isReminderFormValid(form), touched };
+  /** Keeps the draft for the round trip to Discord and back (issue 27 #11); `forget` if it is not taken. */
+  const keep = {
+    save() {
+      try {
+        const draft: KeptDraft = { form, destinations, dateEdited: dateEdited.current, timeEdited: timeEdited.current };
+        sessionStorage.setItem(KEPT_DRAFT_KEY, JSON.stringify(draft));
+      } catch {
+        /* storage blocked: the round trip still connects Discord, the draft is lost as before */
+      }
+    },
+    forget() {
+      takeKeptDraft();
+    },
+  };
+
+  return { form, updateForm, destinations, setDestinations, valid: isReminderFormValid(form), touched, restored: kept !== null, keep };
 }

@@ -9,8 +9,8 @@ export const TOTAL_STEPS = 3;
 export type StepTexts = Record<Step, { title: string; description: string }>;
 
 /** The step on show, and its heading (focused on each change of step). */
-export function useWizardStep() {
-  const [step, setStep] = useState<Step>(1);
+export function useWizardStep(initial: Step = 1) {
+  const [step, setStep] = useState<Step>(initial);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
 

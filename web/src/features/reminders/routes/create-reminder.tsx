@@ -1,11 +1,16 @@
 import { ArrowLeft, CircleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
 import { Link } from 'wouter';
 import { PageContainer } from '@/components/layout/page-shell';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useAccount } from '@/lib/api/reminders';
+import { errorDetail } from '@/lib/api-client';
+import { prepareDiscordLink } from '@/lib/discord-link';
+import { currentReturnPath } from '@/lib/return-to';
 import { normalizeTimezone } from '@/lib/timezones';
+import { ConnectDiscordContext } from '../components/connect-discord';
 import { DestinationsEditor } from '../components/destinations-editor';
 import { LeaveDialog } from '../components/leave-guard';
 import { ReminderFormFields } from '../components/reminder-form-fields';
@@ -26,12 +31,26 @@ export default function CreateReminder() {
   const timezone = account.data ? normalizeTimezone(account.data.timezone) : undefined;
   const discordName = account.data?.identities.find((i) => i.provider === 'discord')?.username ?? null;
 
-  const { form, updateForm, destinations, setDestinations, valid, touched } = useWizardDraft(timezone);
+  const { form, updateForm, destinations, setDestinations, valid, touched, restored, keep } = useWizardDraft(timezone);
   // Each destination is checked when added; one that fails keeps the wizard on step 2 (its reason shows next to it).
   const checks = useDestinationChecks(destinations);
-  const { step, setStep, headingRef } = useWizardStep();
+  // Back from connecting Discord: on the destinations step, where the user left.
+  const { step, setStep, headingRef } = useWizardStep(restored ? 2 : 1);
   const stepTexts = useStepTexts();
   const submit = useWizardSubmit(form, destinations, touched);
+
+  /** "Connect your Discord account": keeps the draft, connects, and comes back to it (issue 27 #11). */
+  async function connectDiscord() {
+    if (!account.data) return;
+    keep.save();
+    try {
+      submit.guard.leaveForUrl(await prepareDiscordLink(account.data.id, currentReturnPath()));
+    } catch (err) {
+      keep.forget();
+      console.error('Discord link failed', err);
+      toast.error(t('account:identities.connectFailed'), { description: errorDetail(err) ?? undefined });
+    }
+  }
 
   function goTo(target: Step) {
     if (target > 1 && !valid) return;
@@ -66,7 +85,11 @@ export default function CreateReminder() {
         </div>
         <div className="px-5 py-6 sm:px-6">
           {step === 1 && <ReminderFormFields value={form} onChange={updateForm} timezone={timezone} idPrefix="wizard" flagPast />}
-          {step === 2 && <DestinationsEditor value={destinations} onChange={setDestinations} disabled={submit.submitting} idPrefix="wizard-destinations" checks={checks} />}
+          {step === 2 && (
+            <ConnectDiscordContext.Provider value={() => void connectDiscord()}>
+              <DestinationsEditor value={destinations} onChange={setDestinations} disabled={submit.submitting} idPrefix="wizard-destinations" checks={checks} />
+            </ConnectDiscordContext.Provider>
+          )}
           {step === 3 && (
             <ReviewStep
               form={form}
