@@ -344,6 +344,8 @@ export interface ServerAuditTable {
   action: ServerAuditAction;
   reminder_id: string | null;
   summary: string;
+  /** JSON `{ kind, params }` (server/servers/audit.ts AuditDetail); null on entries older than the column. */
+  detail: string | null;
 }
 
 export interface Database {

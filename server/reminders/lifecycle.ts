@@ -15,7 +15,7 @@ export async function pauseReminder(deps: ReminderDeps, accountId: string, id: s
   const existing = await getReminder(deps, accountId, id);
   if (!existing.is_paused) {
     await updateReminder(deps.db, existing.id, { is_paused: 1 });
-    await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'pause', reminderId: id, summary: `Paused ${quoted(existing.message)}` });
+    await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'pause', reminderId: id, detail: { kind: 'paused', params: { message: quoted(existing.message) } } });
   }
   deps.scheduler.wake();
   return getReminder(deps, accountId, id);
@@ -32,7 +32,7 @@ export async function resumeReminder(deps: ReminderDeps, accountId: string, id: 
       Object.assign(patch, { snoozed_at_utc: snooze, next_occurrence_utc: next, next_fire_utc: snooze ?? next });
     }
     await updateReminder(deps.db, existing.id, patch);
-    await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'resume', reminderId: id, summary: `Resumed ${quoted(existing.message)}` });
+    await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'resume', reminderId: id, detail: { kind: 'resumed', params: { message: quoted(existing.message) } } });
   }
   deps.scheduler.wake();
   return getReminder(deps, accountId, id);
@@ -70,5 +70,5 @@ export async function removeReminder(deps: ReminderDeps, accountId: string, id: 
   const existing = await getReminder(deps, accountId, id);
   await deps.db.transaction().execute((trx) => deleteReminder(trx, existing.id));
   deps.scheduler.wake();
-  await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'delete', reminderId: id, summary: `Deleted ${quoted(existing.message)}` });
+  await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'delete', reminderId: id, detail: { kind: 'deleted', params: { message: quoted(existing.message) } } });
 }

@@ -285,7 +285,7 @@ async function createOnce(
   if (outcome.replayed) return replayCreated(deps, accountId, outcome.result);
   deps.scheduler.wake();
   destinationsSaved(deps, accountId, destinations);
-  await recordServerChange(deps.db, { guildIds: destinations.map(guildOf), actorAccountId: accountId, action: 'create', reminderId: outcome.value.id, summary: `Created ${quoted(row.message)}` });
+  await recordServerChange(deps.db, { guildIds: destinations.map(guildOf), actorAccountId: accountId, action: 'create', reminderId: outcome.value.id, detail: { kind: 'created', params: { message: quoted(row.message) } } });
   return { reminder: await getReminder(deps, accountId, outcome.value.id), secrets: outcome.value.secrets };
 }
 
@@ -326,7 +326,7 @@ export async function updateReminderFields(deps: ReminderDeps, accountId: string
     actorAccountId: accountId,
     action: 'edit',
     reminderId: existing.id,
-    summary: `Edited ${quoted(v.message)}`,
+    detail: { kind: 'edited', params: { message: quoted(v.message) } },
   });
   return { reminder: await getReminder(deps, accountId, existing.id), secrets };
 }

@@ -15,12 +15,48 @@ import { manageServer, type ServerDeps } from './membership.ts';
 export const AUDIT_RETENTION_DAYS = 90;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * What an entry says, as data: the dashboard words it in the reader's language
+ * (locales/<lng>/servers.json `audit.detail`), the API's `summary` in English (AUDIT_ENGLISH).
+ * `message` is the reminder's, quoted (one line, at most 80 characters).
+ */
+export type AuditDetail =
+  | { kind: 'created' | 'edited' | 'paused' | 'resumed' | 'deleted' | 'pausedHere' | 'resumedHere' | 'formerMemberPaused'; params: { message: string } }
+  | { kind: 'removed' | 'removedEnded'; params: { message: string; channels: string } }
+  | { kind: 'tookOver'; params: { message: string; creator: string; source: string } }
+  | { kind: 'settings'; params: { fields: string } }
+  | { kind: 'formerMemberPausedAll'; params: { creator: string } };
+
+export type AuditKind = AuditDetail['kind'];
+
+const AUDIT_ENGLISH: Record<AuditKind, string> = {
+  created: 'Created "{message}"',
+  edited: 'Edited "{message}"',
+  paused: 'Paused "{message}"',
+  resumed: 'Resumed "{message}"',
+  deleted: 'Deleted "{message}"',
+  pausedHere: 'Paused "{message}" in this server',
+  resumedHere: 'Resumed "{message}" in this server',
+  formerMemberPaused: 'Paused "{message}": its creator is no longer in the server',
+  removed: 'Removed "{message}" from {channels}',
+  removedEnded: 'Removed "{message}" from {channels}; it no longer fires',
+  tookOver: 'Took over "{message}" from {creator} (was reminder {source})',
+  settings: 'Changed {fields}',
+  formerMemberPausedAll: 'Paused the reminders of {creator}: no longer in the server',
+};
+
+/** The entry in English: the API's `summary`. */
+export function auditSummary(detail: AuditDetail): string {
+  const params = detail.params as Record<string, string>;
+  return AUDIT_ENGLISH[detail.kind].replace(/\{(\w+)\}/g, (_, name: string) => (name === 'fields' ? params.fields!.split(',').join(', ') : (params[name] ?? '')));
+}
+
 export interface ServerChange {
   guildIds: Iterable<string | null>;
   actorAccountId: string;
   action: ServerAuditAction;
   reminderId: string | null;
-  summary: string;
+  detail: AuditDetail;
 }
 
 /** Records one change in each server it touched (none: nothing to record). */
@@ -40,7 +76,8 @@ export async function recordServerChange(db: Executor, change: ServerChange): Pr
       actor_username: identity?.username ?? null,
       action: change.action,
       reminder_id: change.reminderId,
-      summary: change.summary.slice(0, 500),
+      summary: auditSummary(change.detail).slice(0, 500),
+      detail: JSON.stringify(change.detail),
     })),
   );
 }
@@ -51,7 +88,7 @@ export const guildsOf = (destinations: ReadonlyArray<Pick<Destination, 'guild_id
 /** A reminder's message as an audit entry quotes it: one line, at most 80 characters. */
 export function quoted(message: string): string {
   const line = message.replace(/\s+/g, ' ').trim();
-  return `"${line.length > 80 ? `${line.slice(0, 79)}…` : line}"`;
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 export interface AuditView {
@@ -60,6 +97,16 @@ export interface AuditView {
   action: ServerAuditAction;
   reminder_id: string | null;
   summary: string;
+  detail: AuditDetail | null;
+}
+
+function detailOf(text: string | null): AuditDetail | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as AuditDetail;
+  } catch {
+    return null;
+  }
 }
 
 const present = (e: ServerAuditEntry): AuditView => ({
@@ -68,6 +115,7 @@ const present = (e: ServerAuditEntry): AuditView => ({
   action: e.action,
   reminder_id: e.reminder_id,
   summary: e.summary,
+  detail: detailOf(e.detail),
 });
 
 function decodeCursor(text: string): { at: string; id: string } {

@@ -124,7 +124,7 @@ async function applyFormerMembers(deps: ServerDeps, viewer: ServerViewer, creato
         actorAccountId: accountId,
         action: 'pause',
         reminderId: null,
-        summary: `Paused the reminders of ${creators.get(accountId)?.username ?? 'a former member'}: no longer in the server`,
+        detail: { kind: 'formerMemberPausedAll', params: { creator: creators.get(accountId)?.username ?? creators.get(accountId)?.discord_user_id ?? '?' } },
       });
     }
   }
@@ -194,7 +194,7 @@ export async function pauseServerReminder(deps: ServerDeps, accountId: string, g
   const reminder = await serverReminder(deps, viewer, reminderId);
   if (reminder.destinations.some((d) => d.server_paused_at === null)) {
     await setServerPaused(deps.db, guildId, reminderId, new Date().toISOString());
-    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'pause', reminderId, summary: `Paused ${quoted(reminder.message)} in this server` });
+    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'pause', reminderId, detail: { kind: 'pausedHere', params: { message: quoted(reminder.message) } } });
   }
   deps.scheduler.wake();
   return viewOf(deps, viewer, reminderId);
@@ -206,7 +206,7 @@ export async function resumeServerReminder(deps: ServerDeps, accountId: string, 
   const reminder = await serverReminder(deps, viewer, reminderId);
   if (reminder.destinations.some((d) => d.server_paused_at !== null)) {
     await setServerPaused(deps.db, guildId, reminderId, null);
-    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'resume', reminderId, summary: `Resumed ${quoted(reminder.message)} in this server` });
+    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'resume', reminderId, detail: { kind: 'resumedHere', params: { message: quoted(reminder.message) } } });
   }
   deps.scheduler.wake();
   return viewOf(deps, viewer, reminderId);
@@ -244,7 +244,7 @@ export async function removeServerReminder(deps: ServerDeps, accountId: string, 
     actorAccountId: accountId,
     action: 'delete',
     reminderId,
-    summary: `Removed ${quoted(reminder.message)} from ${channelNames(reminder.destinations)}${ended ? '; it no longer fires' : ''}`,
+    detail: { kind: ended ? 'removedEnded' : 'removed', params: { message: quoted(reminder.message), channels: channelNames(reminder.destinations) } },
   });
   return { ended };
 }
@@ -293,7 +293,7 @@ export async function takeOverServerReminder(deps: ServerDeps, accountId: string
     actorAccountId: accountId,
     action: 'take_over',
     reminderId: newId,
-    summary: `Took over ${quoted(source.message)} from ${creator?.username ?? 'its creator'} (was reminder ${source.id})`,
+    detail: { kind: 'tookOver', params: { message: quoted(source.message), creator: creator?.username ?? creator?.external_id ?? '?', source: source.id } },
   });
   return viewOf(deps, viewer, newId);
 }

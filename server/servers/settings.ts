@@ -85,7 +85,7 @@ export async function putServerSettings(deps: ServerDeps, accountId: string, gui
   const after = presentSettings(row);
   const changed = (Object.keys(after) as Array<keyof ServerSettingsView>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
   if (changed.length > 0) {
-    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'settings', reminderId: null, summary: `Changed ${changed.join(', ')}` });
+    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'settings', reminderId: null, detail: { kind: 'settings', params: { fields: changed.join(',') } } });
   }
   return after;
 }

@@ -114,6 +114,18 @@ describe('Servers section', () => {
     const actions = page.getByTestId('audit-entry');
     await expect.poll(() => actions.count()).toBe(4);
     expect(await actions.evaluateAll((els) => els.map((e) => e.getAttribute('data-action')))).toEqual(['settings', 'delete', 'pause', 'create']);
+    expect(await actions.nth(0).textContent()).toContain('changed the settingsWho can make reminders here');
+    expect(await actions.nth(2).textContent()).toContain('paused“Weekly raid” in this server');
+
+    // Worded in the reader's language, not in the server's English.
+    const { page: french } = await e2e.signedInPage({ user: owner, storage: { language: 'fr' } });
+    await french.goto(e2e.url(`/servers/${GUILD}`));
+    await french.getByTestId('tab-audit').click();
+    const entries = french.getByTestId('audit-entry');
+    await expect.poll(() => entries.count()).toBe(4);
+    expect(await entries.nth(0).textContent()).toContain('a modifié les paramètresQui peut créer des rappels ici');
+    expect(await entries.nth(2).textContent()).toContain('a mis en pause« Weekly raid » dans ce serveur');
+    expect(await entries.nth(3).textContent()).not.toContain('Created');
   });
 
   it('a member sees the server without its reminders or rules', async () => {

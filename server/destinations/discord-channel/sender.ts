@@ -9,7 +9,7 @@ import type { AccessResult, ChannelAccessInput } from '../../discord/access.ts';
 import { botUserId } from '../../discord/guild-reads.ts';
 import { findIdentity } from '../../repositories/accounts.ts';
 import { findServerSettings, setServerPaused } from '../../repositories/servers.ts';
-import { recordServerChange } from '../../servers/audit.ts';
+import { quoted, recordServerChange } from '../../servers/audit.ts';
 import type { DestinationSender, SendContext, SendFailure, SendResult } from '../../scheduler/types.ts';
 import { DISCORD_CODES, discordConcurrencyKey, mapDiscordError, permanentFailure, postDeliveryMessage } from '../discord-common/delivery.ts';
 
@@ -35,7 +35,7 @@ async function pauseForFormerMember(db: DB, guildId: string, ctx: SendContext): 
     actorAccountId: ctx.account.id,
     action: 'pause',
     reminderId: ctx.reminder.id,
-    summary: `Paused "${ctx.reminder.message.slice(0, 80)}": its creator is no longer in the server`,
+    detail: { kind: 'formerMemberPaused', params: { message: quoted(ctx.reminder.message) } },
   });
   return true;
 }

@@ -84,8 +84,23 @@ export const AuditEntryOut = Type.Object({
     Type.Literal('settings'),
   ]),
   reminder_id: Nullable(Type.String()),
-  /** What changed, in English (the dashboard shows it as it is). */
+  /** What changed, in English. */
   summary: Type.String(),
+  /**
+   * What changed, as data for a reader's own language: `kind` and its `params` (the reminder's
+   * quoted message, channel names, a creator's name, a comma-separated list of settings).
+   * Null on entries written before it existed (docs/servers.md "Audit log").
+   */
+  detail: Nullable(
+    Type.Object({
+      kind: Type.Union(
+        ['created', 'edited', 'paused', 'resumed', 'deleted', 'pausedHere', 'resumedHere', 'formerMemberPaused', 'removed', 'removedEnded', 'tookOver', 'settings', 'formerMemberPausedAll'].map((k) =>
+          Type.Literal(k),
+        ),
+      ),
+      params: Type.Record(Type.String(), Type.String()),
+    }),
+  ),
 });
 
 export const AuditPage = Type.Object({

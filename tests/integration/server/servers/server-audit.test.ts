@@ -26,7 +26,14 @@ beforeEach(() => {
   f.server.app.discord!.invalidateCache();
 });
 
-type Entry = { at: string; actor: { discord_user_id: string | null; username: string | null }; action: string; reminder_id: string | null; summary: string };
+type Entry = {
+  at: string;
+  actor: { discord_user_id: string | null; username: string | null };
+  action: string;
+  reminder_id: string | null;
+  summary: string;
+  detail: { kind: string; params: Record<string, string> } | null;
+};
 
 async function audit(who: Account = owner, guild = G_MAIN): Promise<Entry[]> {
   const res = await who.api.get(`/api/servers/${guild}/audit?limit=100`);
@@ -66,6 +73,11 @@ describe('GET /api/servers/:guildId/audit', () => {
     expect(mine[0]).toMatchObject({ actor: { discord_user_id: USER.member }, summary: 'Created "Audited"' });
     expect(mine[6]!.summary).toBe('Changed max_reminders');
     expect(mine[7]!.summary).toContain('from member');
+    // The same, as data the dashboard words in the reader's language.
+    expect(mine.map((e) => e.detail?.kind)).toEqual(['created', 'edited', 'paused', 'resumed', 'pausedHere', 'resumedHere', 'settings', 'tookOver', 'removedEnded']);
+    expect(mine[1]!.detail!.params).toEqual({ message: 'Audited twice' });
+    expect(mine[6]!.detail!.params).toEqual({ fields: 'max_reminders' });
+    expect(mine[7]!.detail!.params).toEqual({ message: 'Audited twice', creator: 'member', source: id });
     expect(entries.some((e) => e.reminder_id === personal.body.id)).toBe(false);
     // Newest first.
     expect([...entries].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0)).map((e) => e.at)).toEqual(entries.map((e) => e.at));
@@ -80,7 +92,14 @@ describe('GET /api/servers/:guildId/audit', () => {
       .insertInto('server_audit')
       .values({ id: oldId, guild_id: G_MAIN, at: old, actor_account_id: null, actor_discord_user_id: null, actor_username: null, action: 'edit', reminder_id: null, summary: 'ancient' })
       .execute();
+    // An entry from before `detail` existed reads with detail null.
+    const olderId = newId();
+    await f.server.app.db
+      .insertInto('server_audit')
+      .values({ id: olderId, guild_id: G_MAIN, at: new Date().toISOString(), actor_account_id: null, actor_discord_user_id: null, actor_username: null, action: 'edit', reminder_id: null, summary: 'before detail' })
+      .execute();
     const all = await audit();
+    expect(all.find((e) => e.summary === 'before detail')?.detail).toBeNull();
     expect(all.some((e) => e.summary === 'ancient')).toBe(false);
     expect(await f.server.app.db.selectFrom('server_audit').select('id').where('id', '=', oldId).executeTakeFirst()).toBeUndefined();
     const seen: Entry[] = [];
