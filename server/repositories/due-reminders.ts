@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { DestinationType, StoredRecurrence } from '../db/database.ts';
+import { type NotNull, sql } from 'kysely';
 import type { Executor } from './executor.ts';
 import type { DeliveryLease, OutboxRow } from './outbox.ts';
 import { idLists, insertChunks, takesRowLocks } from './statement-batches.ts';
@@ -15,30 +14,13 @@ import { idLists, insertChunks, takesRowLocks } from './statement-batches.ts';
  */
 export const disabledAccountIds = (db: Executor) => db.selectFrom('accounts').select('id').where('disabled_at', 'is not', null);
 
-/** A due reminder with what its deliveries need of it and of its account. */
-export interface DueReminderRow {
-  id: string;
-  account_id: string;
-  message: string;
-  local_date: string;
-  local_time: string;
-  remind_at_utc: string;
-  timezone: string;
-  recurrence_type: StoredRecurrence;
-  rrule: string | null;
-  exceptions: string;
-  snoozed_at_utc: string | null;
-  next_fire_utc: string;
-  next_occurrence_utc: string | null;
-  account_timezone: string;
-  locale: string | null;
-  username: string;
-}
+/** A due reminder with what its deliveries need of it and of its account (dueRemindersQuery's columns). */
+export type DueReminderRow = Awaited<ReturnType<ReturnType<typeof dueRemindersQuery>['execute']>>[number];
 
 /** Up to `limit` reminders due at `nowIso`, earliest first (paused ones never). */
-export async function selectDueReminders(db: Executor, nowIso: string, limit: number): Promise<DueReminderRow[]> {
+const dueRemindersQuery = (db: Executor, nowIso: string, limit: number) =>
   // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
-  const query = db
+  db
     .selectFrom('reminders as r')
     .innerJoin('accounts as a', 'a.id', 'r.account_id')
     .select([
@@ -63,36 +45,33 @@ export async function selectDueReminders(db: Executor, nowIso: string, limit: nu
     .where('r.is_paused', '=', sql.lit(0))
     .where('r.next_fire_utc', '<=', nowIso)
     .where('a.disabled_at', 'is', null)
+    .$narrowType<{ next_fire_utc: NotNull }>()
     .orderBy('r.next_fire_utc')
     .limit(limit);
+
+export async function selectDueReminders(db: Executor, nowIso: string, limit: number): Promise<DueReminderRow[]> {
+  const query = dueRemindersQuery(db, nowIso, limit);
   // Several instances claiming at once take disjoint reminders (SQLite serializes the whole claim).
-  const rows = takesRowLocks(db) ? await query.forUpdate('r').skipLocked().execute() : await query.execute();
-  return rows as DueReminderRow[];
+  return takesRowLocks(db) ? query.forUpdate('r').skipLocked().execute() : query.execute();
 }
 
-export interface EnabledDestinationRow {
-  id: string;
-  reminder_id: string;
-  type: DestinationType;
-  metadata: string;
-  secret: string | null;
-}
+/** A destination a due reminder fires to (enabledDestinationsQuery's columns). */
+export type EnabledDestinationRow = Awaited<ReturnType<ReturnType<typeof enabledDestinationsQuery>['execute']>>[number];
+
+const enabledDestinationsQuery = (db: Executor, reminderIds: string[]) =>
+  db
+    .selectFrom('destinations')
+    .select(['id', 'reminder_id', 'type', 'metadata', 'secret'])
+    .where('reminder_id', 'in', reminderIds)
+    .where('disabled_at', 'is', null)
+    // Paused by a manager of its Discord server (docs/servers.md): the reminder's other destinations still fire.
+    .where('server_paused_at', 'is', null)
+    .orderBy('position');
 
 /** The destinations of these reminders that are not disabled, in each reminder's order. */
 export async function listEnabledDestinations(db: Executor, reminderIds: string[]): Promise<EnabledDestinationRow[]> {
   const out: EnabledDestinationRow[] = [];
-  for (const part of idLists(reminderIds)) {
-    const rows = await db
-      .selectFrom('destinations')
-      .select(['id', 'reminder_id', 'type', 'metadata', 'secret'])
-      .where('reminder_id', 'in', part)
-      .where('disabled_at', 'is', null)
-      // Paused by a manager of its Discord server (docs/servers.md): the reminder's other destinations still fire.
-      .where('server_paused_at', 'is', null)
-      .orderBy('position')
-      .execute();
-    for (const row of rows) out.push(row);
-  }
+  for (const part of idLists(reminderIds)) out.push(...(await enabledDestinationsQuery(db, part).execute()));
   return out;
 }
 

@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { DeliveryStatus, DestinationType, StoredRecurrence } from '../db/database.ts';
+import { type NotNull, sql } from 'kysely';
 import type { Executor } from './executor.ts';
 import { idLists, takesRowLocks } from './statement-batches.ts';
 import { deliveriesWithTargets } from './delivery-joins.ts';
@@ -8,30 +7,8 @@ import { deliveriesWithTargets } from './delivery-joins.ts';
  * The outbox: open deliveries (pending or retrying), each leased to the instance sending it.
  */
 
-export interface OutboxRow {
-  id: string;
-  reminder_id: string;
-  destination_id: string;
-  account_id: string;
-  occurrence_utc: string;
-  idempotency_key: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: string;
-  late: number;
-  message: string;
-  recurrence_type: StoredRecurrence;
-  reminder_timezone: string;
-  remind_at_utc: string;
-  destination_type: DestinationType;
-  metadata: string;
-  secret: string | null;
-  disabled_at: string | null;
-  disabled_reason: string | null;
-  account_timezone: string;
-  locale: string | null;
-  username: string;
-}
+/** An open delivery with what a send needs of its reminder, destination and account (loadOutboxRows' columns). */
+export type OutboxRow = Awaited<ReturnType<ReturnType<typeof outboxRowsQuery>['execute']>>[number];
 
 /**
  * Open deliveries: exactly the predicate of the partial index deliveries_open_partial_idx
@@ -123,40 +100,42 @@ export async function renewDeliveryLeases(db: Executor, ids: readonly string[], 
   }
 }
 
-/** Open deliveries by id, with what a send needs of their reminder, destination and account. */
+/** Open deliveries by id (`ids`, one statement's worth), with what a send needs of their reminder, destination and account. */
+const outboxRowsQuery = (db: Executor, ids: string[]) =>
+  deliveriesWithTargets(db)
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .select([
+      'd.id',
+      'd.reminder_id',
+      'd.destination_id',
+      'd.account_id',
+      'd.occurrence_utc',
+      'd.idempotency_key',
+      'd.status',
+      'd.attempts',
+      'd.next_attempt_at',
+      'd.late',
+      'r.message',
+      'r.recurrence_type',
+      'r.timezone as reminder_timezone',
+      'r.remind_at_utc',
+      'ds.type as destination_type',
+      'ds.metadata',
+      'ds.secret',
+      'ds.disabled_at',
+      'ds.disabled_reason',
+      'a.timezone as account_timezone',
+      'a.locale',
+      'a.username',
+    ])
+    .where('d.id', 'in', ids)
+    // Only open deliveries are leased, and an open delivery always has its next attempt's time.
+    .$narrowType<{ next_attempt_at: NotNull }>();
+
+/** Open deliveries by id, earliest first. */
 async function loadOutboxRows(db: Executor, ids: string[]): Promise<OutboxRow[]> {
   const out: OutboxRow[] = [];
-  for (const part of idLists(ids)) {
-    const rows = await deliveriesWithTargets(db)
-      .innerJoin('accounts as a', 'a.id', 'd.account_id')
-      .select([
-        'd.id',
-        'd.reminder_id',
-        'd.destination_id',
-        'd.account_id',
-        'd.occurrence_utc',
-        'd.idempotency_key',
-        'd.status',
-        'd.attempts',
-        'd.next_attempt_at',
-        'd.late',
-        'r.message',
-        'r.recurrence_type',
-        'r.timezone as reminder_timezone',
-        'r.remind_at_utc',
-        'ds.type as destination_type',
-        'ds.metadata',
-        'ds.secret',
-        'ds.disabled_at',
-        'ds.disabled_reason',
-        'a.timezone as account_timezone',
-        'a.locale',
-        'a.username',
-      ])
-      .where('d.id', 'in', part)
-      .execute();
-    out.push(...(rows as OutboxRow[]));
-  }
+  for (const part of idLists(ids)) out.push(...(await outboxRowsQuery(db, part).execute()));
   return out.sort((a, b) => (a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
