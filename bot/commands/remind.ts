@@ -11,7 +11,7 @@ import { RECURRENCE_KEYS, recurrenceLabel } from '../replies/format.ts';
 import { truncate, unix } from '../../server/discord/message-text.ts';
 import { reminderPageUrl } from '../../server/lib/reminder-page-url.ts';
 import { t } from '../../server/discord/i18n.ts';
-import { readScheduleInput } from '../parse-schedule/schedule-input.ts';
+import { readScheduleInput } from '../schedule-input.ts';
 import { replyEphemeral } from '../replies/reply.ts';
 import type { BotCommand } from '../types.ts';
 

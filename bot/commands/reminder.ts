@@ -10,7 +10,7 @@ import { formatInZone, RECURRENCE_KEYS, recurrenceLabel } from '../replies/forma
 import { oneLine, truncate, unix } from '../../server/discord/message-text.ts';
 import { t } from '../../server/discord/i18n.ts';
 import { replyEphemeral } from '../replies/reply.ts';
-import { readScheduleInput } from '../parse-schedule/schedule-input.ts';
+import { readScheduleInput } from '../schedule-input.ts';
 import type { BotCommand } from '../types.ts';
 
 /** Snooze lengths offered by /reminder snooze, in minutes, with their label keys. */

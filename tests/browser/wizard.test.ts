@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOBILE, screenshot as rawScreenshot, useE2E } from './helpers.ts';
+import { axeViolations, MOBILE, screenshot as rawScreenshot, useE2E } from './helpers.ts';
 import { verifyStandardWebhook } from '../helpers/webhook-sink.ts';
 
 /** Full-page shot from the top (a scrolled page would paint the sticky header mid-page). */
@@ -121,6 +121,35 @@ describe('create-reminder wizard (browser)', () => {
     await page.getByTestId('back-to-dashboard').click();
     await page.getByTestId('leave-confirm').getByRole('button', { name: 'Leave' }).click();
     await page.waitForURL(e2e.url('/home'));
+  });
+
+  it('"Or type when" fills the date, time and repetition from words, says what it read, and says why it cannot read others', async () => {
+    const { page } = await e2e.signedInPage();
+    await openWizard(page, e2e.url('/reminders/create'));
+    await page.getByTestId('schedule-text-input').fill('every monday at 9');
+    await page.getByTestId('schedule-text-read').click();
+    const result = page.getByTestId('schedule-text-result');
+    await page.waitForFunction(() => document.querySelector('[data-testid="schedule-text-result"]')?.getAttribute('data-status') === 'read');
+    expect(await result.textContent()).toMatch(/^Set to .*Monday.*, first on Monday/);
+    expect(await page.getByTestId('recurrence-WEEKLY').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('reminder-time').inputValue()).toBe('09:00');
+    const date = await page.getByTestId('reminder-date').inputValue();
+    expect(new Date(`${date}T12:00:00Z`).getUTCDay()).toBe(1);
+    // The fields stay the user's: the review shows what will be saved.
+    await page.getByTestId('reminder-message').fill('Stand-up');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-next').click();
+    expect(await page.getByTestId('review-recurrence').textContent()).toBe('Weekly');
+    await page.getByTestId('wizard-back').click();
+    await page.getByTestId('wizard-back').click();
+
+    await page.getByTestId('schedule-text-input').fill('whenever you like');
+    await page.getByTestId('schedule-text-read').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="schedule-text-result"]')?.getAttribute('data-status') === 'failed');
+    expect(await result.textContent()).toContain('No date or time could be read in these words');
+    // A failed reading changes nothing.
+    expect(await page.getByTestId('reminder-time').inputValue()).toBe('09:00');
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('creates a DAILY reminder with a webhook: test send, 5 occurrences, signing secret, toast, /home, saved as typed', async () => {
@@ -388,6 +417,14 @@ describe('create-reminder wizard (browser)', () => {
     await fillDetails(mobile);
     await mobile.getByTestId('recurrence-WEEKEND').click();
     await screenshot(mobile, 'wizard-step1-mobile');
+    // Words in French, read in French; the custom rule shows in words at the review.
+    await mobile.getByTestId('schedule-text-input').fill('le dernier vendredi du mois à 17h');
+    await mobile.getByTestId('schedule-text-read').click();
+    await mobile.waitForFunction(() => document.querySelector('[data-testid="schedule-text-result"]')?.getAttribute('data-status') === 'read');
+    expect(await mobile.getByTestId('schedule-text-result').textContent()).toMatch(/^Réglé sur .*vendredi/);
+    expect(await mobile.getByTestId('reminder-time').inputValue()).toBe('17:00');
+    await screenshot(mobile, 'wizard-step1-typed-mobile');
+    await mobile.getByTestId('recurrence-WEEKEND').click();
     await mobile.getByTestId('wizard-next').click();
     await mobile.getByTestId('toggle-webhook').click();
     await mobile.getByTestId('webhook-platform').click();

@@ -4,12 +4,13 @@ import { ResponseCache } from '../../lib/response-cache.ts';
 import { pauseReminder, removeReminder, resumeReminder, snoozeReminder } from '../../reminders/lifecycle.ts';
 import { listOccurrences, previewOccurrences } from '../../reminders/occurrences.ts';
 import { createReminder, duplicateReminder, getReminder, listReminders, reminderListToken, updateReminderFields } from '../../reminders/service.ts';
+import { readScheduleText } from '../../reminders/schedule-text/read-schedule-text.ts';
 import { restoreOccurrence, skipOccurrence } from '../../reminders/skip.ts';
 import { errorResponses, IdempotencyHeaders, IdParams, Ok, REPLAYED_HEADER } from '../../schemas/common.ts';
 import { languageFromHeader } from '../../lib/language.ts';
 import { recurrenceSummary } from '../../reminders/recurrence-summary.ts';
 import { presentReminder } from './present.ts';
-import { Occurrences, OccurrencesQuery, Preview, PreviewQuery, ReminderBody, ReminderOut, SkipBody, SkipParams, SnoozeBody } from './schemas.ts';
+import { Occurrences, OccurrencesQuery, Preview, PreviewQuery, ReminderBody, ReminderOut, ScheduleFromText, ScheduleTextQuery, SkipBody, SkipParams, SnoozeBody } from './schemas.ts';
 
 const optionalNumber = (value: string | undefined) => (value === undefined ? undefined : Number(value));
 
@@ -48,6 +49,13 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
     const { count, ...q } = request.query;
     const preview = await previewOccurrences(app, request.auth!.accountId, { ...q, count: optionalNumber(count) });
     return { occurrences: preview.occurrences, recurrence_text: recurrenceSummary(preview.schedule, lang(request)) };
+  });
+
+  // A schedule typed in words, read as the wizard's fields (the same reading as the bot's /remind).
+  app.get('/api/reminders/schedule-from-text', { config: read, schema: { querystring: ScheduleTextQuery, response: { 200: ScheduleFromText, ...errorResponses } } }, async (request) => {
+    const read = await readScheduleText(app, request.auth!.accountId, request.query.text);
+    const schedule = { local_date: read.date, local_time: read.time, timezone: read.timezone, recurrence_type: read.recurrence, rrule: read.rrule };
+    return { ...read, recurrence_text: recurrenceSummary(schedule, lang(request)) };
   });
 
   app.post('/api/reminders', { config: write, schema: { body: ReminderBody, headers: IdempotencyHeaders, ...created } }, async (request, reply) => {

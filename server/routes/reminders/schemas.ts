@@ -103,6 +103,30 @@ export const SnoozeBody = Type.Object({
   until: Type.Optional(Type.String({ maxLength: 40 })),
 });
 
+export const ScheduleTextQuery = Type.Object({ text: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/** A schedule read from words, in the account's zone (server/reminders/schedule-text/read-schedule-text.ts). */
+export const ScheduleFromText = Type.Object({
+  date: Type.String(),
+  time: Type.String(),
+  recurrence: Type.Union([
+    Type.Literal('ONCE'),
+    Type.Literal('HOURLY'),
+    Type.Literal('DAILY'),
+    Type.Literal('WEEKLY'),
+    Type.Literal('WORKDAYS'),
+    Type.Literal('WEEKEND'),
+    Type.Literal('MONTHLY'),
+    Type.Literal('YEARLY'),
+    Type.Literal('CUSTOM'),
+  ]),
+  rrule: Nullable(Type.String()),
+  first_occurrence_utc: Type.String(),
+  timezone: Type.String(),
+  /** The repetition in words, in the caller's language. */
+  recurrence_text: Type.String(),
+});
+
 export const PreviewQuery = Type.Object({
   date: Type.String({ maxLength: 32 }),
   time: Type.String({ maxLength: 16 }),

@@ -6,7 +6,7 @@ import { sameTimeNextDay } from '../../../server/reminders/delivered-buttons.ts'
 import { buildDeliveryMessage } from '../../../server/destinations/discord-common/delivery-message.ts';
 import { truncate } from '../../../server/discord/message-text.ts';
 import { languageOf, t } from '../../../server/discord/i18n.ts';
-import { parseWhen } from '../../../bot/parse-schedule/parse-when.ts';
+import { parseWhen } from '../../../server/reminders/schedule-text/parse-when.ts';
 
 const at = (text: string, zone: string, locale: string, nowIso: string) => {
   const r = parseWhen(text, zone, locale, Date.parse(nowIso));

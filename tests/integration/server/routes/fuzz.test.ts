@@ -480,6 +480,13 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
     ),
     800,
   ],
+  [
+    'GET /api/reminders/schedule-from-text',
+    queryRoute('GET', '/api/reminders/schedule-from-text', {
+      text: oneOfOr(fc.oneof(fc.string({ maxLength: 220 }), fc.constantFrom('every monday at 9', 'tomorrow 18:30', 'demain à 18h30', 'el primer lunes de cada mes a las 8', 'every 0 days', 'in 99999999 years', 'le 31 février', 'every 2 weeks on monday and friday 10 times'))),
+    }),
+    150,
+  ],
   ['GET /api/reminders/errors', queryRoute('GET', '/api/reminders/errors', { x: nasty }), 40],
   ['GET /api/reminders/:id/deliveries', queryRoute('GET', '/api/reminders/{id}/deliveries', { limit: oneOfOr(fc.integer({ min: -5, max: 300 }).map(String)), before: oneOfOr(fc.string({ maxLength: 80 })) }), 150],
   [

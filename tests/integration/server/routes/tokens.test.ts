@@ -28,6 +28,7 @@ async function makeToken(user: User, scopes: Scope[], extra: Record<string, unkn
 const DECISIONS: Record<string, Scope | null> = {
   'GET /api/reminders': 'reminders:read',
   'GET /api/reminders/preview': 'reminders:read',
+  'GET /api/reminders/schedule-from-text': 'reminders:read',
   'GET /api/reminders/:id': 'reminders:read',
   'GET /api/reminders/:id/occurrences': 'reminders:read',
   'GET /api/reminders/:id/deliveries': 'reminders:read',
@@ -250,6 +251,7 @@ describe('personal access tokens', () => {
       return {
         'GET /api/reminders': { call: (api) => api.get('/api/reminders'), expect: 200 },
         'GET /api/reminders/preview': { call: (api) => api.get(`/api/reminders/preview?date=${FAR_DATE}&time=09:00&recurrence=DAILY`), expect: 200 },
+        'GET /api/reminders/schedule-from-text': { call: (api) => api.get('/api/reminders/schedule-from-text?text=tomorrow%20at%209'), expect: 200 },
         'GET /api/reminders/:id': { call: (api) => api.get(`/api/reminders/${r}`), expect: 200 },
         'GET /api/reminders/:id/occurrences': { call: (api) => api.get(`/api/reminders/${r}/occurrences?count=3`), expect: 200 },
         'GET /api/reminders/:id/deliveries': { call: (api) => api.get(`/api/reminders/${r}/deliveries`), expect: 200 },

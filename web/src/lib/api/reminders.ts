@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { api, idempotencyHeaders } from '@/lib/api-client';
-import type { Account, Delivery, DeliveryProblem, DestinationCheck, DestinationInput, Occurrences, Ok, Preview, Reminder, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
+import type { Account, Delivery, DeliveryProblem, DestinationCheck, DestinationInput, Occurrences, Ok, Preview, Reminder, ScheduleFromText, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
 
 /*
  * The reminders and account API (docs/architecture.md), shared by the dashboard, the wizard, the
@@ -100,6 +100,9 @@ export function previewOccurrences(draft: { date: string; time: string; recurren
   if (draft.timezone) q.set('timezone', draft.timezone);
   return api.get<Preview>(`/api/reminders/preview?${q}`);
 }
+
+/** A schedule typed in words ("every monday at 9"), read by the server in the account's zone and language. */
+export const readScheduleText = (text: string) => api.get<ScheduleFromText>(`/api/reminders/schedule-from-text?${new URLSearchParams({ text })}`);
 
 /** Skip one occurrence of a series, or restore it. */
 export const skipOccurrence = (id: string, occurrence: string) => api.post<Reminder>(`/api/reminders/${id}/skip`, { occurrence });

@@ -20,6 +20,7 @@ import type {
   DestinationBody,
   Occurrences as OccurrencesSchema,
   Preview as PreviewSchema,
+  ScheduleFromText as ScheduleFromTextSchema,
   ReminderBody,
   ReminderOut,
   SnoozeBody,
@@ -78,6 +79,8 @@ export type DestinationCheck = Static<typeof DestinationCheckOut>;
 
 export type Occurrences = Static<typeof OccurrencesSchema>;
 export type Preview = Static<typeof PreviewSchema>;
+/** GET /api/reminders/schedule-from-text: a schedule typed in words, read in the account's zone. */
+export type ScheduleFromText = Static<typeof ScheduleFromTextSchema>;
 
 type AccountOutput = Static<typeof AccountResponse>;
 type IdentityOutput = AccountOutput['identities'][number];

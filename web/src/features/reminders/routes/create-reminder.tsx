@@ -15,6 +15,7 @@ import { DestinationsEditor } from '../components/destinations-editor';
 import { LeaveDialog } from '../components/leave-guard';
 import { ReminderFormFields } from '../components/reminder-form-fields';
 import { ReviewStep } from '../components/review-step';
+import { ScheduleTextBox } from '../components/schedule-text-box';
 import { SecretDialog } from '@/components/secret-dialog';
 import { useDestinationChecks } from '../components/use-destination-checks';
 import { useWizardDraft } from '../components/use-wizard-draft';
@@ -84,7 +85,12 @@ export default function CreateReminder() {
           <p className="text-sm text-muted-foreground">{stepTexts[step].description}</p>
         </div>
         <div className="px-5 py-6 sm:px-6">
-          {step === 1 && <ReminderFormFields value={form} onChange={updateForm} timezone={timezone} idPrefix="wizard" flagPast />}
+          {step === 1 && (
+            <div className="space-y-6">
+              <ScheduleTextBox value={form} onChange={updateForm} idPrefix="wizard" />
+              <ReminderFormFields value={form} onChange={updateForm} timezone={timezone} idPrefix="wizard" flagPast />
+            </div>
+          )}
           {step === 2 && (
             <ConnectDiscordContext.Provider value={() => void connectDiscord()}>
               <DestinationsEditor value={destinations} onChange={setDestinations} disabled={submit.submitting} idPrefix="wizard-destinations" checks={checks} />

@@ -3,11 +3,11 @@
  * reminders service takes, or the localized reason they cannot be read. Repetition in the words
  * and a repeat option must agree; a repetition is never dropped silently.
  */
-import type { RecurrenceType } from '../../server/db/database.ts';
-import { recurrenceLabel } from '../replies/format.ts';
-import { truncate } from '../../server/discord/message-text.ts';
-import { t } from '../../server/discord/i18n.ts';
-import { parseSchedule } from './index.ts';
+import type { RecurrenceType } from '../server/db/database.ts';
+import { recurrenceLabel } from './replies/format.ts';
+import { truncate } from '../server/discord/message-text.ts';
+import { t } from '../server/discord/i18n.ts';
+import { parseSchedule } from '../server/reminders/schedule-text/parse-schedule.ts';
 
 export type ScheduleInput =
   | { ok: true; date: string; time: string; instantMs: number; recurrence: RecurrenceType | 'CUSTOM'; rrule: string | null }

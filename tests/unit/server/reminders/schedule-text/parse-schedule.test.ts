@@ -1,12 +1,12 @@
-/** bot/parse-schedule/index.ts: repetition in plain words (en, fr, es) -> a preset or an RRULE, anchored on its first occurrence. */
+/** server/reminders/schedule-text/parse-schedule.ts: repetition in plain words (en, fr, es) -> a preset or an RRULE, anchored on its first occurrence. */
 import { describe, expect, it } from 'vitest';
-import { has, t } from '../../../server/discord/i18n.ts';
-import { parseSchedule, hasRepeatWords, type ParsedSchedule } from '../../../bot/parse-schedule/index.ts';
-import { parseWhen } from '../../../bot/parse-schedule/parse-when.ts';
-import type { RecurrenceType } from '../../../server/db/database.ts';
-import { firstRRuleOccurrence, parseRRule, presetToRRule, type ParsedRRule, type RRuleAnchor } from '../../../server/time/rrule.ts';
-import { rruleOccurrences } from '../../helpers/rrule-listing.ts';
-import { wallClockToInstant } from '../../../server/time/zoned.ts';
+import { has, t } from '../../../../../server/discord/i18n.ts';
+import { parseSchedule, hasRepeatWords, type ParsedSchedule } from '../../../../../server/reminders/schedule-text/parse-schedule.ts';
+import { parseWhen } from '../../../../../server/reminders/schedule-text/parse-when.ts';
+import type { RecurrenceType } from '../../../../../server/db/database.ts';
+import { firstRRuleOccurrence, parseRRule, presetToRRule, type ParsedRRule, type RRuleAnchor } from '../../../../../server/time/rrule.ts';
+import { rruleOccurrences } from '../../../../helpers/rrule-listing.ts';
+import { wallClockToInstant } from '../../../../../server/time/zoned.ts';
 
 type Now = { zone: string; iso: string };
 // Monday 2026-11-23 10:00 EST.

@@ -13,8 +13,8 @@
  * (a time typed inside a DST gap stays as typed; the reminders service derives the instant).
  */
 import * as chrono from 'chrono-node';
-import { instantToDateTime, wallClockStrings, wallClockToInstant, zonedParts } from '../../server/time/zoned.ts';
-import { languageOf } from '../../server/discord/i18n.ts';
+import { instantToDateTime, wallClockStrings, wallClockToInstant, zonedParts } from '../../time/zoned.ts';
+import { languageOf } from '../../discord/i18n.ts';
 
 const PARSERS = { en: chrono.en.casual, fr: chrono.fr.casual, es: chrono.es.casual };
 

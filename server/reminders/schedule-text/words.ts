@@ -2,7 +2,7 @@
  * The vocabulary of parse-schedule.ts, in English, French and Spanish, as regex sources over the
  * *folded* text (lower case, accents removed: "mercredi", "miercoles", "annee", "ano").
  */
-import type { RRuleFreq, RRuleWeekday } from '../../server/time/rrule.ts';
+import type { RRuleFreq, RRuleWeekday } from '../../time/rrule.ts';
 
 /** Alternation of words, longest first so "mon" never wins over "monday". */
 const alt = (words: Iterable<string>) =>

@@ -48,7 +48,7 @@
  * repeat-unparseable.
  */
 import * as chrono from 'chrono-node';
-import type { RecurrenceType } from '../../server/db/database.ts';
+import type { RecurrenceType } from '../../db/database.ts';
 import {
   firstRRuleOccurrence,
   formatRRule,
@@ -61,9 +61,9 @@ import {
   type RRuleFreq,
   type RRuleUntil,
   type RRuleWeekday,
-} from '../../server/time/rrule.ts';
-import { daysInMonth, instantToDateTime, localTimeString, wallClockStrings, wallClockToInstant, zonedParts, type WallClock } from '../../server/time/zoned.ts';
-import { languageOf, type Language } from '../../server/discord/i18n.ts';
+} from '../../time/rrule.ts';
+import { daysInMonth, instantToDateTime, localTimeString, wallClockStrings, wallClockToInstant, zonedParts, type WallClock } from '../../time/zoned.ts';
+import { languageOf, type Language } from '../../discord/i18n.ts';
 import { parseWhen } from './parse-when.ts';
 import {
   ADVERB,
