@@ -31,6 +31,7 @@ export const OPERATIONS: Record<string, OperationText> = {
   'GET /api/reminders': r('List the account’s reminders, newest first'),
   'POST /api/reminders': r('Create a reminder'),
   'GET /api/reminders/preview': r('Preview the next occurrences of a schedule before saving it'),
+  'GET /api/reminders/schedule-from-text': r('Read a schedule typed in words (en, fr, es) as date, time and repetition, in the account zone'),
   'GET /api/reminders/{id}': r('Read one reminder'),
   'PUT /api/reminders/{id}': r('Replace a reminder (same body as create)'),
   'DELETE /api/reminders/{id}': r('Delete a reminder'),
