@@ -45,6 +45,9 @@ const AUDIT_ENGLISH: Record<AuditKind, string> = {
   formerMemberPausedAll: 'Paused the reminders of {creator}: no longer in the server',
 };
 
+/** Every kind, for the API's schema of an entry. */
+export const AUDIT_KINDS = Object.keys(AUDIT_ENGLISH) as AuditKind[];
+
 /** The entry in English: the API's `summary`. */
 export function auditSummary(detail: AuditDetail): string {
   const params = detail.params as Record<string, string>;

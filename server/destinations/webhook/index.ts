@@ -41,10 +41,7 @@ export const webhookDestination: DestinationModule = {
       throw new AppError('INVALID_DESTINATION', `${where}.metadata: a body template and extra headers are for generic webhooks only`);
     }
     // The signing secret a test send issued before the save (webhookTestSecret below).
-    if (meta.secret !== undefined && !isWebhookSecret(meta.secret)) {
-      throw new AppError('WEBHOOK_SECRET_INVALID', `${where}.metadata.secret must be a signing secret Chime issued (whsec_...)`);
-    }
-    const secret = meta.secret === undefined ? {} : { secret: meta.secret };
+    const secret = meta.secret === undefined ? {} : { secret: givenSecret(meta.secret, `${where}.metadata.secret`) };
     return { url, platform, ...(username ? { username } : {}), ...(template ?? {}), ...(headers ? { headers } : {}), ...secret };
   },
   secretField: 'secret',
@@ -59,9 +56,13 @@ export const webhookDestination: DestinationModule = {
   },
 };
 
+/** A secret a client sent back, if Chime could have issued it; else 400 WEBHOOK_SECRET_INVALID naming `field`. */
+function givenSecret(value: unknown, field: string): string {
+  if (!isWebhookSecret(value)) throw new AppError('WEBHOOK_SECRET_INVALID', `${field} must be a signing secret Chime issued (whsec_...)`);
+  return value;
+}
+
 /** The secret an unsaved webhook's test is signed with: the one the client was given, or a new one. */
 export function webhookTestSecret(given: string | undefined): string {
-  if (given === undefined) return newWebhookSecret();
-  if (!isWebhookSecret(given)) throw new AppError('WEBHOOK_SECRET_INVALID', 'secret must be a signing secret Chime issued (whsec_...)');
-  return given;
+  return given === undefined ? newWebhookSecret() : givenSecret(given, 'secret');
 }

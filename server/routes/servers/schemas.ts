@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../schemas/common.ts';
+import { AUDIT_KINDS } from '../../servers/audit.ts';
 import { ReminderOut } from '../reminders/schemas.ts';
 
 // Ids are checked by the service: an id that is no server of the account's is 404 SERVER_NOT_FOUND, whatever its shape.
@@ -93,11 +94,7 @@ export const AuditEntryOut = Type.Object({
    */
   detail: Nullable(
     Type.Object({
-      kind: Type.Union(
-        ['created', 'edited', 'paused', 'resumed', 'deleted', 'pausedHere', 'resumedHere', 'formerMemberPaused', 'removed', 'removedEnded', 'tookOver', 'settings', 'formerMemberPausedAll'].map((k) =>
-          Type.Literal(k),
-        ),
-      ),
+      kind: Type.Union(AUDIT_KINDS.map((kind) => Type.Literal(kind))),
       params: Type.Record(Type.String(), Type.String()),
     }),
   ),

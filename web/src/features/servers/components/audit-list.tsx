@@ -26,7 +26,7 @@ const DETAIL = {
   tookOver: 'audit.detail.tookOver',
   settings: 'audit.detail.settings',
   formerMemberPausedAll: 'audit.detail.formerMemberPausedAll',
-} as const;
+} as const satisfies Record<NonNullable<AuditEntry['detail']>['kind'], string>;
 
 /** A changed setting by the label its form gives it. */
 const SETTING_LABEL: Record<string, string> = {
@@ -49,10 +49,10 @@ export function AuditList({ entries }: { entries: AuditEntry[] }) {
   const list = new Intl.ListFormat(i18n.language, { type: 'conjunction' });
   // In the reader's language when the entry says what changed as data; else the server's English.
   const what = (e: AuditEntry) => {
-    if (!e.detail || !(e.detail.kind in DETAIL)) return e.summary;
+    if (!e.detail) return e.summary;
     const params = { ...e.detail.params };
     if (e.detail.kind === 'settings') params.fields = list.format((params.fields ?? '').split(',').map((f) => (SETTING_LABEL[f] ? t(SETTING_LABEL[f]) : f)));
-    return t(DETAIL[e.detail.kind as keyof typeof DETAIL], params);
+    return t(DETAIL[e.detail.kind], params);
   };
   return (
     <ul className="divide-y rounded-md border" data-testid="server-audit">
