@@ -59,6 +59,15 @@ export async function chooseOption(page: Page, option: Locator): Promise<void> {
   }
 }
 
+/**
+ * Opens a dashboard route the way a click on one of its links does: a client-side navigation (the
+ * router follows history.pushState), not a page load. For a test that visits several routes on one
+ * page, this checks what a user sees while sparing a full load of the app for each route.
+ */
+export async function openInApp(page: Page, pathname: string): Promise<void> {
+  await page.evaluate((to) => history.pushState(null, '', to), pathname);
+}
+
 export const DESKTOP = { width: 1280, height: 800 } as const;
 /**
  * What every test context starts from. Reduced motion: styles.css then ends fades and slides at
