@@ -202,7 +202,7 @@ export function useE2E(options: { overrides?: Partial<Config>; env?: Record<stri
 }
 
 /** Whether screenshot() saves anything: only when asked (docs/architecture.md "Tests"), as nothing checks the images. */
-const SAVE_SCREENSHOTS = process.env.SCREENSHOTS === '1';
+export const SAVE_SCREENSHOTS = process.env.SCREENSHOTS === '1';
 
 /** With SCREENSHOTS=1, a full-page PNG in test-artifacts/screenshots/<name>.png; returns the file path. */
 export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
