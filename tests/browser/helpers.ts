@@ -68,6 +68,18 @@ export async function openInApp(page: Page, pathname: string): Promise<void> {
   await page.evaluate((to) => history.pushState(null, '', to), pathname);
 }
 
+/** Chooses a theme in the header's menu, as a user does, and waits until the page shows it. */
+export async function chooseTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  await page.getByTestId('theme-menu').click();
+  await page.getByTestId(`theme-${theme}`).click();
+  await page.waitForFunction((name) => document.documentElement.classList.contains(name), theme);
+}
+
+/** How far the page is wider than the screen, in CSS pixels (0 or less: it fits). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
 export const DESKTOP = { width: 1280, height: 800 } as const;
 /**
  * What every test context starts from. Reduced motion: styles.css then ends fades and slides at
@@ -223,7 +235,8 @@ const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_mo
 export async function axeViolations(page: Page): Promise<string[]> {
   // Fade-in animations would make colours look paler than they end up.
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
-  await page.evaluate(AXE_SOURCE);
+  // Loaded once per page load: a second evaluation would parse its half-megabyte again.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const result = await axe.run('#main', { resultTypes: ['violations'] });
