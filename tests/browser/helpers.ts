@@ -75,6 +75,13 @@ export async function chooseTheme(page: Page, theme: 'light' | 'dark'): Promise<
   await page.waitForFunction((name) => document.documentElement.classList.contains(name), theme);
 }
 
+/** Chooses a language in the header's menu, as a user does, and waits until the page speaks it. */
+export async function chooseLanguage(page: Page, language: 'en' | 'fr' | 'es'): Promise<void> {
+  await page.getByTestId('language-menu').click();
+  await page.getByTestId(`language-${language}`).click();
+  await page.waitForFunction((lng) => document.documentElement.lang === lng, language);
+}
+
 /** How far the page is wider than the screen, in CSS pixels (0 or less: it fits). */
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

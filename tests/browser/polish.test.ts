@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { MOBILE, screenshot, useE2E } from './helpers.ts';
+import { chooseLanguage, chooseTheme, DESKTOP, MOBILE, openInApp, screenshot, useE2E } from './helpers.ts';
 
 /**
  * Issue 14, "what a new user trips over": one time-zone wording, one date/time format per
@@ -14,6 +14,20 @@ const SUPPORT = 'https://support.example.org/chime/issues';
 const COMMUNITY = 'https://forum.example.org/c/chime';
 const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 const NEXT_YEAR = new Date().getUTCFullYear() + 1;
+
+/** The looks a public page is checked in: one page, the theme from the header menu, the phone by resizing. */
+const LOOKS = [
+  ['desktop-light', DESKTOP, 'light'],
+  ['desktop-dark', DESKTOP, 'dark'],
+  ['390-light', MOBILE, 'light'],
+] as const;
+
+/** The page at this size and in this theme (chosen in the header's menu when it changes). */
+async function lookAs(page: Page, viewport: { width: number; height: number }, theme: 'light' | 'dark'): Promise<Page> {
+  await page.setViewportSize(viewport);
+  if (!(await page.evaluate((name) => document.documentElement.classList.contains(name), theme))) await chooseTheme(page, theme);
+  return page;
+}
 
 /** Visible text of <main>. */
 const mainText = (page: Page) => page.locator('main').innerText();
@@ -38,7 +52,7 @@ describe('issue 14 polish (browser)', () => {
     expect(await stat.getAttribute('title')).toBe('Asia/Tokyo');
 
     // Reminder details: the overview line, the info card and the edit form's picker.
-    await page.goto(e2e.url(`/reminders/${created.body.id}`));
+    await openInApp(page, `/reminders/${created.body.id}`);
     await page.getByTestId('reminder-details').waitFor();
     expect(await page.getByTestId('view-zone').textContent()).toBe('Times are shown in your account time zone: Tokyo (UTC+09:00).');
     expect(await page.getByTestId('view-zone').getAttribute('title')).toBe('Asia/Tokyo');
@@ -57,13 +71,13 @@ describe('issue 14 polish (browser)', () => {
     expect(await mainText(page)).not.toMatch(/Asia ?\/ ?Tokyo/);
 
     // Wizard: the hint under the time and the review step.
-    await page.goto(e2e.url('/reminders/create'));
+    await openInApp(page, '/reminders/create');
     await page.getByTestId('wizard-step-1').waitFor();
     expect(await page.getByTestId('reminder-timezone').textContent()).toContain('Tokyo (UTC+09:00)');
     expect(await mainText(page)).not.toMatch(/Asia ?\/ ?Tokyo/);
 
     // Account: the select, its options and the toast.
-    await page.goto(e2e.url('/account'));
+    await openInApp(page, '/account');
     await page.getByTestId('account-page').waitFor();
     expect(await page.getByTestId('timezone-combobox').textContent()).toBe('Tokyo (UTC+09:00)');
     await page.getByTestId('timezone-combobox').click();
@@ -101,10 +115,11 @@ describe('issue 14 polish (browser)', () => {
     expect((await user.api.post(`/api/reminders/${created.body.id}/snooze`, { until: until.toISOString() })).status).toBe(200);
 
     const expected = { es: { time: /^0[12]:[01]5$/, snooze: /, 02:05\.?$/ }, fr: { time: /^0[12]:[01]5$/, snooze: /, 02:05\.?$/ }, en: { time: /^0[12]:[01]5 AM$/, snooze: /, 02:05 AM\.?$/ } } as const;
-    for (const [language, want] of Object.entries(expected)) {
-      const { page } = await e2e.signedInPage({ user, storage: { language } });
-      await page.goto(e2e.url(`/reminders/${created.body.id}`));
-      await page.getByTestId('reminder-details').waitFor();
+    const { page } = await e2e.signedInPage({ user });
+    await page.goto(e2e.url(`/reminders/${created.body.id}`));
+    await page.getByTestId('reminder-details').waitFor();
+    for (const [language, want] of Object.entries(expected) as [keyof typeof expected, (typeof expected)[keyof typeof expected]][]) {
+      await chooseLanguage(page, language);
       await page.getByTestId('occurrence').first().waitFor();
       expect(await page.getByTestId('view-time').textContent()).toMatch(want.time);
       const snoozed = (await page.getByTestId('snoozed-hint').textContent()) ?? '';
@@ -125,12 +140,14 @@ describe('issue 14 polish (browser)', () => {
       destinations: [],
     });
     const anon = await e2e.newPage();
+    // Each route is reached as a link reaches it (the title must follow a client-side navigation).
     const titleOf = async (page: Page, pathname: string, ready: string) => {
-      await page.goto(e2e.url(pathname));
+      await openInApp(page, pathname);
       await page.getByTestId(ready).first().waitFor();
       await page.waitForFunction(() => document.title !== 'Chime');
       return page.title();
     };
+    await anon.goto(e2e.url('/'));
     expect(await titleOf(anon, '/', 'hero-title')).toBe('Self-hosted reminders - Chime');
     expect(await titleOf(anon, '/login', 'sign-in-form')).toBe('Sign in - Chime');
     await anon.getByTestId('tab-signup').click();
@@ -140,26 +157,29 @@ describe('issue 14 polish (browser)', () => {
     expect(await titleOf(anon, '/auth/callback/discord?error=access_denied', 'callback-error')).toBe('Discord sign-in - Chime');
 
     const { page } = await e2e.signedInPage({ user });
+    await page.goto(e2e.url('/home'));
     expect(await titleOf(page, '/home', 'dashboard')).toBe('Dashboard - Chime');
     expect(await titleOf(page, '/reminders/create', 'wizard-step-1')).toBe('New reminder - Chime');
     expect(await titleOf(page, `/reminders/${created.body.id}`, 'view-message')).toBe('Renew the passport before the summer ho… - Chime');
     expect(await titleOf(page, '/account', 'account-page')).toBe('Account - Chime');
 
-    // In French too.
-    const { page: fr } = await e2e.signedInPage({ user, storage: { language: 'fr' } });
-    expect(await titleOf(fr, '/home', 'dashboard')).toBe('Tableau de bord - Chime');
-    expect(await titleOf(fr, '/reminders/create', 'wizard-step-1')).toBe('Nouveau rappel - Chime');
+    // In French too, as soon as it is chosen.
+    await chooseLanguage(page, 'fr');
+    await page.waitForFunction(() => document.title === 'Compte - Chime');
+    expect(await titleOf(page, '/home', 'dashboard')).toBe('Tableau de bord - Chime');
+    expect(await titleOf(page, '/reminders/create', 'wizard-step-1')).toBe('Nouveau rappel - Chime');
   });
 
   it('tells phone users the password rule under the field and checks it before sending anything', async () => {
+    const page = await e2e.newPage({ viewport: MOBILE });
+    const registers: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/auth/register')) registers.push(request.method());
+    });
+    await page.goto(e2e.url('/login'));
+    await page.getByTestId('tab-signup').click();
     for (const theme of ['light', 'dark'] as const) {
-      const page = await e2e.newPage({ viewport: MOBILE, colorScheme: theme, storage: { 'vite-ui-theme': theme } });
-      const registers: string[] = [];
-      page.on('request', (request) => {
-        if (request.url().endsWith('/api/auth/register')) registers.push(request.method());
-      });
-      await page.goto(e2e.url('/login'));
-      await page.getByTestId('tab-signup').click();
+      if (theme === 'dark') await chooseTheme(page, 'dark');
       // The strength panel is desktop-only; the rule is not.
       expect(await page.getByTestId('password-strength-panel').isVisible()).toBe(false);
       const hint = page.getByTestId('signup-password-hint');
@@ -206,20 +226,22 @@ describe('issue 14 polish (browser)', () => {
   it('has headings in order on /home (axe heading-order), desktop and 390 px', async () => {
     const user = await e2e.signUp();
     await user.api.post('/api/reminders', { date: `${NEXT_YEAR}-02-02`, time: '10:00', message: 'Heading check', recurrence: 'WEEKLY', destinations: [] });
-    for (const viewport of [undefined, MOBILE]) {
-      for (const theme of ['light', 'dark'] as const) {
-        const { page } = await e2e.signedInPage({ user, viewport, colorScheme: theme, storage: { 'vite-ui-theme': theme } });
-        await page.goto(e2e.url('/home'));
-        await page.getByTestId('dashboard').waitFor();
-        await page.getByText('Heading check').first().waitFor();
-        await page.evaluate(AXE_SOURCE);
+    const { page } = await e2e.signedInPage({ user });
+    await page.goto(e2e.url('/home'));
+    await page.getByTestId('dashboard').waitFor();
+    await page.getByText('Heading check').first().waitFor();
+    await page.evaluate(AXE_SOURCE);
+    for (const theme of ['light', 'dark'] as const) {
+      if (theme === 'dark') await chooseTheme(page, 'dark');
+      for (const viewport of [DESKTOP, MOBILE]) {
+        await page.setViewportSize(viewport);
         const found = await page.evaluate(async () => {
           const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { nodes: { target: string[] }[] }[] }> } }).axe;
           const result = await axe.run(document, { runOnly: ['heading-order'] });
           return result.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' ')));
         });
         expect(found).toEqual([]);
-        await screenshot(page, `issue14-home-${viewport ? '390' : 'desktop'}-${theme}`);
+        await screenshot(page, `issue14-home-${viewport === MOBILE ? '390' : 'desktop'}-${theme}`);
       }
     }
   });
@@ -228,14 +250,11 @@ describe('issue 14 polish (browser)', () => {
     const config = await (await fetch(e2e.url('/api/config'))).json();
     expect(config.links).toEqual({ support: SUPPORT, community: COMMUNITY });
 
-    for (const [name, viewport, theme] of [
-      ['desktop-light', undefined, 'light'],
-      ['desktop-dark', undefined, 'dark'],
-      ['390-light', MOBILE, 'light'],
-    ] as const) {
-      const page = await e2e.newPage({ viewport, colorScheme: theme, storage: { 'vite-ui-theme': theme } });
-      await page.goto(e2e.url('/contact'));
-      await page.getByTestId('contact-issues-link').waitFor();
+    const contact = await e2e.newPage();
+    await contact.goto(e2e.url('/contact'));
+    await contact.getByTestId('contact-issues-link').waitFor();
+    for (const [name, viewport, theme] of LOOKS) {
+      const page = await lookAs(contact, viewport, theme);
       expect(await page.getByTestId('contact-issues-link').getAttribute('href')).toBe(SUPPORT);
       expect(await page.getByTestId('contact-community-link').getAttribute('href')).toBe(COMMUNITY);
       expect(await page.getByTestId('contact-contribute-link').getAttribute('href')).toBe(COMMUNITY);
@@ -263,14 +282,11 @@ describe('issue 14 polish (browser)', () => {
   });
 
   it('fills the installation page with the real setup steps', async () => {
-    for (const [name, viewport, theme] of [
-      ['desktop-light', undefined, 'light'],
-      ['desktop-dark', undefined, 'dark'],
-      ['390-light', MOBILE, 'light'],
-    ] as const) {
-      const page = await e2e.newPage({ viewport, colorScheme: theme, storage: { 'vite-ui-theme': theme } });
-      await page.goto(e2e.url('/installation'));
-      await page.getByTestId('installation-discord').waitFor();
+    const installation = await e2e.newPage();
+    await installation.goto(e2e.url('/installation'));
+    await installation.getByTestId('installation-discord').waitFor();
+    for (const [name, viewport, theme] of LOOKS) {
+      const page = await lookAs(installation, viewport, theme);
       const text = await mainText(page);
       for (const needed of ['npm install && npm start', '.env.example', 'PUBLIC_URL', 'DATABASE_URL', 'SUPPORT_URL', 'COMMUNITY_URL', 'DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'DISCORD_TOKEN', '/auth/callback/discord', 'TRUST_PROXY=true', 'reverse_proxy 127.0.0.1:3000', 'User Install']) {
         expect(text, needed).toContain(needed);
