@@ -9,7 +9,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type FakeDiscord, startFakeDiscord } from '../helpers/fake-discord/index.ts';
 import { client, signUp } from '../helpers/server.ts';
-import { axeViolations, CONTEXT_DEFAULTS, DESKTOP, launchBrowser, linkDiscordAccount, MOBILE, openWizardDestinations, screenshot, sessionStorageEntries } from './helpers.ts';
+import { axeViolations, chooseTheme, CONTEXT_DEFAULTS, DESKTOP, horizontalOverflow, launchBrowser, linkDiscordAccount, MOBILE, openWizardDestinations, screenshot, sessionStorageEntries } from './helpers.ts';
 
 
 /**
@@ -224,14 +224,10 @@ describe('Discord callback page (browser)', () => {
     });
 
     // Another signed-in user tries to connect the same Discord account.
-    it.each([
-      ['light', DESKTOP, 'light'],
-      ['dark', DESKTOP, 'dark'],
-      ['390', MOBILE, 'light'],
-    ] as const)('%s', async (name, viewport, theme) => {
+    it('in light and dark, on a desktop and at 390 px', async () => {
       fake.setAuthorizingUser(taken);
       const user = await signUp(baseUrl);
-      const page = await newPage({ viewport, storage: { ...sessionStorageEntries(user), 'vite-ui-theme': theme } });
+      const page = await newPage({ storage: sessionStorageEntries(user) });
       await page.goto(url('/account'));
       await page.getByTestId('account-page').waitFor();
       await page.getByTestId('discord-connect').click();
@@ -241,8 +237,17 @@ describe('Discord callback page (browser)', () => {
       expect(await page.getByText('Discord sign-in failed').count()).toBe(0);
       expect(await page.getByTestId('back-to-login').count()).toBe(0);
       expect(await page.getByTestId('back-to-account').textContent()).toBe('Back to account');
-      await screenshot(page, `callback-link-conflict-${name}`);
-      expect(await axeViolations(page)).toEqual([]);
+      // The same screen in each look: the theme from the header menu, the phone by resizing.
+      for (const [name, viewport, theme] of [
+        ['light', DESKTOP, 'light'],
+        ['dark', DESKTOP, 'dark'],
+        ['390', MOBILE, 'light'],
+      ] as const) {
+        await page.setViewportSize(viewport);
+        if (!(await page.evaluate((t) => document.documentElement.classList.contains(t), theme))) await chooseTheme(page, theme);
+        await screenshot(page, `callback-link-conflict-${name}`);
+        expect(await axeViolations(page), name).toEqual([]);
+      }
       await page.getByTestId('back-to-account').click();
       await page.waitForURL(url('/account'));
       expect(await page.getByTestId('identity-discord').textContent()).toContain('Not connected');
@@ -275,26 +280,24 @@ describe('Discord callback page (browser)', () => {
 
   it('takes dark and 390 px screenshots of the profile-completion form', async () => {
     discordUser('grace', null);
-    const dark = await newPage({ storage: { 'vite-ui-theme': 'dark' } });
-    await continueWithDiscord(dark);
-    await dark.getByTestId('setup-form').waitFor();
+    const page = await newPage({ storage: { 'vite-ui-theme': 'dark' } });
+    await continueWithDiscord(page);
+    await page.getByTestId('setup-form').waitFor();
     // Discord gave no email: the field starts empty.
-    expect(await dark.inputValue('#setup-email')).toBe('');
-    await dark.fill('#setup-password', 'abc');
-    await screenshot(dark, 'callback-setup-dark');
-    expect(await axeViolations(dark)).toEqual([]);
+    expect(await page.inputValue('#setup-email')).toBe('');
+    await page.fill('#setup-password', 'abc');
+    await screenshot(page, 'callback-setup-dark');
+    expect(await axeViolations(page)).toEqual([]);
 
-    discordUser('hopper');
-    const mobile = await newPage({ viewport: MOBILE });
-    await continueWithDiscord(mobile);
-    await mobile.getByTestId('setup-form').waitFor();
-    const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    await screenshot(mobile, 'callback-setup-mobile');
-    expect(await axeViolations(mobile)).toEqual([]);
-    await mobile.goto(url('/auth/callback/discord?error=access_denied'));
-    await mobile.getByTestId('callback-error').waitFor();
-    expect(await axeViolations(mobile)).toEqual([]);
+    // The same form in light on a phone (the layout follows the width in CSS alone).
+    await chooseTheme(page, 'light');
+    await page.setViewportSize(MOBILE);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'callback-setup-mobile');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(url('/auth/callback/discord?error=access_denied'));
+    await page.getByTestId('callback-error').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('after a session expiry, a Discord sign-in returns to the page it interrupted, query included (issue 10)', async () => {

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, MOBILE, screenshot as rawScreenshot, useE2E } from './helpers.ts';
+import { axeViolations, MOBILE, SAVE_SCREENSHOTS, screenshot as rawScreenshot, useE2E } from './helpers.ts';
 import { verifyStandardWebhook } from '../helpers/webhook-sink.ts';
 
 /** Full-page shot from the top (a scrolled page would paint the sticky header mid-page). */
@@ -337,7 +337,8 @@ describe('create-reminder wizard (browser)', () => {
     expect((await user.api.get('/api/reminders')).body).toHaveLength(1);
   });
 
-  it('renders every step in dark mode', async () => {
+  // Pictures for the eyes only (a11y.test.ts checks every step's colours in dark): taken when saved.
+  it.runIf(SAVE_SCREENSHOTS)('renders every step in dark mode', async () => {
     const { page } = await e2e.signedInPage({ colorScheme: 'dark', storage: { 'vite-ui-theme': 'dark' } });
     await openWizard(page, e2e.url('/reminders/create'));
     await fillDetails(page);
