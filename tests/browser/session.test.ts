@@ -339,17 +339,17 @@ describe('session (browser)', () => {
     expect(await signedIn.getByTestId('start-now').count()).toBe(0);
     await signedIn.locator('header').getByText('Linus', { exact: true }).waitFor();
 
-    // Phone: the same rule inside the hamburger menu.
-    const phoneAnon = await (await newContext({}, MOBILE)).newPage();
-    await phoneAnon.goto(e2e.url('/'));
+    // Phone (the same pages at 390 px): the same rule inside the hamburger menu.
+    const phoneAnon = anon;
+    await phoneAnon.setViewportSize(MOBILE);
     await phoneAnon.getByTestId('mobile-menu-button').click();
     const menu = phoneAnon.getByTestId('mobile-menu');
     await menu.getByRole('link', { name: 'Installation', exact: true }).waitFor();
     for (const name of AUTH_LINKS) expect(await menu.getByRole('link', { name, exact: true }).count()).toBe(0);
     await menu.getByRole('link', { name: 'Start now' }).waitFor();
 
-    const phone = await (await newContext(sessionStorageEntries(user), MOBILE)).newPage();
-    await phone.goto(e2e.url('/'));
+    const phone = signedIn;
+    await phone.setViewportSize(MOBILE);
     await phone.getByTestId('mobile-menu-button').click();
     const signedInMenu = phone.getByTestId('mobile-menu');
     for (const name of AUTH_LINKS) await signedInMenu.getByRole('link', { name, exact: true }).waitFor();
