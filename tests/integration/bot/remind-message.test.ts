@@ -124,6 +124,20 @@ describe('in a server', () => {
     expect(r.content).toBe(`You can't send messages in <#${ids.readonly}>, so you can't set a reminder there.`);
   });
 
+  it('through a user install in a server without the bot: a DM reminder works, "this channel" is refused', async () => {
+    const target = env.fake.postUserMessage({ channelId: ids.otherChannel, authorId: ids.alice, content: 'Pay the invoice' });
+    const where = { guildId: ids.otherGuild, channelId: ids.otherChannel };
+    const first = await openModal(ids.alice, target, where);
+    expect((await submit(first.id, { when: 'in 1 hour', where: 'channel' })).content).toBe(
+      "Chime isn't a member of this server, so it can't post here. Ask an admin to invite it, or use direct messages.",
+    );
+    const second = await openModal(ids.alice, target, where);
+    const r = await submit(second.id, { when: 'in 1 hour' });
+    const shown = await (await apiFor(ids.alice)).get(`/api/reminders/${idFrom(r.content)}`);
+    expect(shown.body.message).toBe(`💬 **alice**\n> Pay the invoice\n${jump(ids.otherGuild, ids.otherChannel, target.id)}`);
+    expect(shown.body.destinations.map((d: any) => d.type)).toEqual(['discord_dm']);
+  });
+
   it('a message with files and no text still makes a reminder; long text is cut, not refused', async () => {
     const files = env.fake.postUserMessage({ channelId: ids.general, authorId: ids.bob, attachments: [{ filename: 'photo.png' }, { filename: 'notes.txt' }] });
     const opened = await openModal(ids.alice, files, { guildId: ids.guild, channelId: ids.general });
