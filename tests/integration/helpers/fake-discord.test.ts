@@ -5,7 +5,6 @@ import {
   ButtonStyle,
   ChannelType,
   Client,
-  ComponentType,
   Events,
   GatewayIntentBits,
   LabelBuilder,
@@ -134,7 +133,7 @@ async function handle(i: Interaction): Promise<void> {
     const shown = i.commandName === 'Too long' ? i.showModal({ ...modal.toJSON(), title: 'x'.repeat(46) }) : i.showModal(modal);
     modalErrors.push(await shown.then(() => null, (err: { code?: number }) => err.code ?? -1));
   } else if (i.isModalSubmit()) {
-    const where = i.fields.getField('where', ComponentType.StringSelect).values;
+    const where = i.fields.getStringSelectValues('where');
     await i.reply({ content: `${i.customId} ${i.fields.getTextInputValue('when')}|${i.fields.getTextInputValue('note')}|${where.join(',')}`, flags: MessageFlags.Ephemeral });
   } else if (i.isButton()) {
     await i.update({ content: `snoozed by ${i.user.id}`, components: [] });
