@@ -168,7 +168,7 @@ describe('in a server', () => {
   });
 });
 
-describe('in a DM and in French', () => {
+describe('in a DM, in French and in Spanish', () => {
   it('in the DM with the bot: no "where" field, a DM reminder, the link with @me', async () => {
     // Alice's DM with the bot exists from the deliveries above.
     const dmChannel = env.fake.dmChannelIdOf(ids.alice)!;
@@ -195,6 +195,17 @@ describe('in a DM and in French', () => {
     expect(shown.body.message).toBe(`À relire\n\n💬 **alice**\n> Revue de code\n${jump(ids.guild, ids.general, target.id)}`);
     const bad = await openModal(ids.bob, target, { guildId: ids.guild, channelId: ids.general, locale: 'fr' });
     expect((await submit(bad.id, { when: 'quand les poules auront des dents' })).content).toBe("Je n'ai pas compris « quand les poules auront des dents » comme une date ou une heure. Essayez par exemple : `dans 10 minutes`, `demain à 9h`, `vendredi 18h30`, `2027-01-05 08:00`");
+  });
+
+  it('speaks Spanish too', async () => {
+    const target = env.fake.postUserMessage({ channelId: ids.general, authorId: ids.alice, content: 'Factura' });
+    const { id, modal } = await openModal(ids.carol, target, { guildId: ids.guild, channelId: ids.general, locale: 'es-ES' });
+    expect(modal.title).toBe('Recordarme este mensaje');
+    expect(modal.components.map((c: any) => c.label)).toEqual(['Cuándo', 'Nota (opcional)', 'Dónde']);
+    expect(modal.components[2].component.options.map((o: any) => o.label)).toEqual(['Mensaje directo', 'Este canal']);
+    const r = await submit(id, { when: 'mañana a las 9' });
+    expect(r.content).toMatch(/^✅ Recordatorio programado: <t:\d+:F> \(<t:\d+:R>\)/);
+    expect(r.content).toContain('**Dónde:** tus mensajes directos');
   });
 
   it('a modal whose form is no longer known (restart, expiry) asks to run the command again', async () => {
