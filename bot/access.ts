@@ -6,9 +6,13 @@
  * destination is saved and the channel sender before each delivery. Its refusal codes become the
  * bot's own words here.
  */
-import { ApplicationIntegrationType, type ChatInputCommandInteraction } from 'discord.js';
+import { ApplicationIntegrationType, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
+import type { RawDestination } from '../server/destinations/validate.ts';
 import { type ChannelRefusal, channelRefusal } from '../server/discord/channel-rule.ts';
 import type { Vars } from '../server/discord/i18n.ts';
+
+/** Where a reminder can be asked for "this channel": a slash command, or a modal submitted there. */
+export type ChannelInteraction = ChatInputCommandInteraction | ModalSubmitInteraction;
 
 export type AccessCheck = { ok: true } | { ok: false; key: string; vars: Vars };
 
@@ -33,9 +37,9 @@ const REFUSAL_KEYS: Record<ChannelRefusal, { key: string; names?: 'channel' | 'r
 
 const fail = (key: string, vars: Vars = {}): AccessCheck => ({ ok: false, key, vars });
 
-export async function checkInteractionChannelAccess(interaction: ChatInputCommandInteraction, role: RoleLike | null): Promise<AccessCheck> {
+export async function checkInteractionChannelAccess(interaction: ChannelInteraction, role: RoleLike | null): Promise<AccessCheck> {
   const guildId = interaction.guildId;
-  const channelId = interaction.channelId;
+  const channelId = interaction.channelId ?? '';
   if (!guildId) return fail('remind.channelOnlyInGuild');
   // A user-installed app can be used in servers the bot is not in; it cannot post there.
   const owners = interaction.authorizingIntegrationOwners as Partial<Record<ApplicationIntegrationType, string>> | null;
@@ -51,4 +55,19 @@ export async function checkInteractionChannelAccess(interaction: ChatInputComman
   if (!refusal) return { ok: true };
   const { key, names } = REFUSAL_KEYS[refusal];
   return fail(key, names === 'channel' ? { channelId } : names === 'role' && role ? { roleId: role.id } : {});
+}
+
+/** The channel the interaction came from as a reminder destination (after checkInteractionChannelAccess). */
+export function interactionChannelDestination(interaction: ChannelInteraction & { guildId: string }, role: { id: string; name: string } | null): RawDestination {
+  return {
+    type: 'discord_channel',
+    metadata: {
+      guild_id: interaction.guildId,
+      channel_id: interaction.channelId!,
+      ...(role ? { mention_role_id: role.id, mention_role_name: role.name } : {}),
+      // Display names for the dashboard, as the API records them for destinations it saves.
+      ...(interaction.guild ? { guild_name: interaction.guild.name } : {}),
+      ...(interaction.channel && 'name' in interaction.channel && interaction.channel.name ? { channel_name: interaction.channel.name } : {}),
+    },
+  };
 }

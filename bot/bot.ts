@@ -1,14 +1,14 @@
 import { Client, GatewayIntentBits, Routes } from 'discord.js';
 import type { FastifyInstance } from 'fastify';
 import type { DiscordConfig } from '../server/config.ts';
-import { commands } from './commands/index.ts';
+import { commands, messageCommands } from './commands/index.ts';
 import { events } from './events/index.ts';
 import type { BotContext } from './types.ts';
 
 /** `https://discord.com/api/v10` -> `https://discord.com/api` (discord.js adds the version itself). */
 export const restBase = (apiUrl: string) => apiUrl.replace(/\/+$/, '').replace(/\/v\d+$/, '');
 
-export const commandPayloads = () => commands.map((c) => c.data.toJSON());
+export const commandPayloads = () => [...commands.map((c) => c.data.toJSON()), ...messageCommands.map((c) => c.data.toJSON())];
 
 export interface ChimeBot {
   /** The connected client; a new one after disconnect() and start(). */
@@ -69,7 +69,7 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
   async function registerCommands(): Promise<void> {
     const route = config.devGuildId ? Routes.applicationGuildCommands(config.clientId, config.devGuildId) : Routes.applicationCommands(config.clientId);
     await client.rest.put(route, { body: commandPayloads() });
-    log.info({ count: commands.length, guild: config.devGuildId ?? undefined }, 'discord slash commands registered');
+    log.info({ count: commands.length + messageCommands.length, guild: config.devGuildId ?? undefined }, 'discord slash commands registered');
   }
 
   function connected(): Promise<void> {

@@ -5,7 +5,10 @@ import type {
   ChatInputCommandInteraction,
   Client,
   ClientEvents,
+  MessageContextMenuCommandInteraction,
+  ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
+  RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord.js';
 
 export interface BotContext {
@@ -19,6 +22,22 @@ export interface BotCommand {
   data: { name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
   execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void>;
+}
+
+/**
+ * One message context-menu command (Apps > ... on a message): `bot/commands/<name>.ts` too. Its
+ * first answer is usually a modal, which cannot follow a deferral: execute must not wait on the
+ * database before showing it.
+ */
+export interface BotMessageCommand {
+  data: { name: string; toJSON(): RESTPostAPIContextMenuApplicationCommandsJSONBody };
+  execute(interaction: MessageContextMenuCommandInteraction, ctx: BotContext): Promise<void>;
+}
+
+/** A submitted modal: its custom id is `<prefix>:<...state>`, like a button's. */
+export interface BotModal {
+  prefix: string;
+  execute(interaction: ModalSubmitInteraction, ctx: BotContext): Promise<void>;
 }
 
 /**

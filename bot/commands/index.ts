@@ -1,7 +1,11 @@
-import type { BotCommand } from '../types.ts';
+import type { BotCommand, BotMessageCommand } from '../types.ts';
+import remindMessage from './remind-message.ts';
 import remind from './remind.ts';
 import reminder from './reminder.ts';
 import reminders from './reminders.ts';
 import timezone from './timezone.ts';
 
 export const commands: BotCommand[] = [remind, reminders, reminder, timezone];
+
+/** Message context-menu commands (Apps > ... on a message). */
+export const messageCommands: BotMessageCommand[] = [remindMessage];

@@ -2,14 +2,13 @@ import { SlashCommandBuilder, type APIRole, type Role } from 'discord.js';
 import type { RawDestination } from '../../server/destinations/validate.ts';
 import { AppError } from '../../server/errors.ts';
 import { RECURRENCES } from '../../server/reminders/input.ts';
-import { listOccurrences } from '../../server/reminders/occurrences.ts';
 import { createReminder } from '../../server/reminders/service.ts';
 import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
-import { checkInteractionChannelAccess } from '../access.ts';
+import { checkInteractionChannelAccess, interactionChannelDestination } from '../access.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../replies/command-text.ts';
-import { RECURRENCE_KEYS, recurrenceLabel } from '../replies/format.ts';
-import { truncate, unix } from '../../server/discord/message-text.ts';
-import { reminderPageUrl } from '../../server/lib/reminder-page-url.ts';
+import { RECURRENCE_KEYS } from '../replies/format.ts';
+import { createdReminderText } from '../replies/created-reply.ts';
+import { unix } from '../../server/discord/message-text.ts';
 import { t } from '../../server/discord/i18n.ts';
 import { readScheduleInput } from '../schedule-input.ts';
 import { replyEphemeral } from '../replies/reply.ts';
@@ -50,17 +49,7 @@ const command: BotCommand = {
       if (!interaction.inGuild()) return replyEphemeral(interaction, t(locale, 'remind.channelOnlyInGuild'));
       const access = await checkInteractionChannelAccess(interaction, role ? { id: role.id, mentionable: role.mentionable } : null);
       if (!access.ok) return replyEphemeral(interaction, t(locale, access.key, access.vars));
-      destination = {
-        type: 'discord_channel',
-        metadata: {
-          guild_id: interaction.guildId,
-          channel_id: interaction.channelId,
-          ...(role ? { mention_role_id: role.id, mention_role_name: role.name } : {}),
-          // Display names for the dashboard, as the API records them for destinations it saves.
-          ...(interaction.guild ? { guild_name: interaction.guild.name } : {}),
-          ...(interaction.channel && 'name' in interaction.channel && interaction.channel.name ? { channel_name: interaction.channel.name } : {}),
-        },
-      };
+      destination = interactionChannelDestination(interaction, role);
     } else {
       if (role) return replyEphemeral(interaction, t(locale, 'remind.roleNeedsChannel'));
       destination = { type: 'discord_dm', metadata: {} };
@@ -85,26 +74,13 @@ const command: BotCommand = {
       if (err instanceof AppError && err.code === 'REMINDER_IN_PAST') return replyEphemeral(interaction, t(locale, 'remind.past', { unix: unix(parsed.instantMs), examples }));
       throw err;
     }
-    const fireMs = Date.parse(reminder.next_fire_utc ?? reminder.remind_at_utc);
     const destinationText =
       destination.type === 'discord_dm'
         ? t(locale, 'remind.destinationDm')
         : role
           ? t(locale, 'remind.destinationChannelRole', { channelId: interaction.channelId, roleId: role.id })
           : t(locale, 'remind.destinationChannel', { channelId: interaction.channelId });
-    // A repeating reminder shows its next occurrences, so the rule can be checked at a glance.
-    const next = reminder.recurrence_type === 'ONCE' ? [] : await listOccurrences(app, account.id, reminder.id, { count: 3 }, now);
-    const top = [
-      t(locale, 'remind.created', { unix: unix(fireMs) }),
-      t(locale, 'remind.repeats', { recurrence: recurrenceLabel(locale, reminder) }),
-      ...(next.length > 1 ? [t(locale, 'remind.next', { list: next.map((iso) => `<t:${unix(Date.parse(iso))}:f>`).join(', ') })] : []),
-      t(locale, 'remind.where', { destination: destinationText }),
-    ].join('\n');
-    const link = t(locale, 'remind.link', { url: reminderPageUrl(app.config.publicUrl, reminder.id) });
-    // The echo of the message is what gets shortened when the whole reply would exceed 2000.
-    const room = 2000 - top.length - link.length - t(locale, 'remind.message', { message: '' }).length - 2;
-    const echo = t(locale, 'remind.message', { message: truncate(reminder.message, Math.max(room, 10)) });
-    await replyEphemeral(interaction, `${top}\n${echo}\n${link}`);
+    await replyEphemeral(interaction, await createdReminderText(app, account.id, locale, reminder, destinationText, now));
   },
 };
 

@@ -1,5 +1,9 @@
-import type { BotComponent } from '../types.ts';
+import type { BotComponent, BotModal } from '../types.ts';
+import remindMessageModal from './remind-message-modal.ts';
 import reminderActions from './reminder-actions.ts';
 import reminderListPage from './reminder-list-page.ts';
 
 export const components: BotComponent[] = [reminderActions, reminderListPage];
+
+/** Submitted modals, by the prefix of their custom id. */
+export const modals: BotModal[] = [remindMessageModal];

@@ -35,3 +35,8 @@ export function localized<T extends Localizable>(builder: T, nameKey: string, de
 export function localizedChoice<V extends string | number>(key: string, value: V) {
   return { name: t('en', key), name_localizations: localizations(key), value };
 }
+
+/** A context-menu command's name (they have no description): English, with fr/es localizations. */
+export function localizedName<T extends { setName(name: string): T; setNameLocalizations(l: Record<string, string>): T }>(builder: T, nameKey: string): T {
+  return builder.setName(t('en', nameKey)).setNameLocalizations(localizations(nameKey));
+}

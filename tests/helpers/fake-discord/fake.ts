@@ -35,6 +35,7 @@ import type {
   SlashCommandInput,
   StoredMessage,
   UserInput,
+  UserMessageInput,
   UserState,
   WebhookState,
 } from './types.ts';
@@ -72,6 +73,84 @@ const UNKNOWN_COMMAND = (): Reply => apiError(404, 10063, 'Unknown application c
 const formError = (errors: Record<string, unknown>): Reply =>
   apiError(400, 50035, 'Invalid Form Body', { errors });
 const fieldError = (code: string, message: string) => ({ _errors: [{ code, message }] });
+
+/**
+ * A modal (callback type 9) as Discord checks it: title 1-45, custom_id 1-100, 1-5 top-level
+ * components, each a Label (18: label max 45, description max 100) around a text input (4) or a
+ * string select (3), a Text Display (10), or a legacy Action Row (1) holding one text input with its
+ * own label. Text input: style 1/2, lengths 0-4000; string select: 1-25 options, never disabled.
+ * Returns the form errors, or null.
+ */
+function validateModal(data: any): Record<string, unknown> | null {
+  const e: Record<string, unknown> = {};
+  if (data.title.length < 1 || data.title.length > 45) e.title = fieldError('BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 45 in length.');
+  if (data.custom_id.length < 1 || data.custom_id.length > 100) e.custom_id = fieldError('BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+  if (data.components.length < 1 || data.components.length > 5) e.components = fieldError('BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 5 in length.');
+  const bad = (code: string) => fieldError(code, 'Invalid Form Body');
+  const child = (c: any, legacyLabel: boolean): Record<string, unknown> | null => {
+    if (typeof c?.custom_id !== 'string' || c.custom_id.length < 1 || c.custom_id.length > 100) return { custom_id: bad('BASE_TYPE_BAD_LENGTH') };
+    if (c.type === 4) {
+      if (c.style !== 1 && c.style !== 2) return { style: bad('BASE_TYPE_CHOICES') };
+      if (legacyLabel && (typeof c.label !== 'string' || c.label.length < 1 || c.label.length > 45)) return { label: bad('BASE_TYPE_BAD_LENGTH') };
+      for (const k of ['min_length', 'max_length']) if (c[k] !== undefined && (!Number.isInteger(c[k]) || c[k] < (k === 'max_length' ? 1 : 0) || c[k] > 4000)) return { [k]: bad('NUMBER_TYPE_MAX') };
+      if (typeof c.value === 'string' && c.value.length > 4000) return { value: bad('BASE_TYPE_MAX_LENGTH') };
+      if (typeof c.placeholder === 'string' && c.placeholder.length > 100) return { placeholder: bad('BASE_TYPE_MAX_LENGTH') };
+      return null;
+    }
+    if (c.type === 3 && !legacyLabel) {
+      if (!Array.isArray(c.options) || c.options.length < 1 || c.options.length > 25) return { options: bad('BASE_TYPE_BAD_LENGTH') };
+      if (c.disabled) return { disabled: bad('COMPONENT_DISABLED_IN_MODAL') };
+      if (c.options.some((o: any) => typeof o?.label !== 'string' || typeof o?.value !== 'string' || o.label.length > 100 || o.value.length > 100)) return { options: bad('BASE_TYPE_MAX_LENGTH') };
+      return null;
+    }
+    return { type: bad('UNION_TYPE_CHOICES') };
+  };
+  const rows: Record<string, unknown> = {};
+  data.components.forEach((row: any, i: number) => {
+    let err: Record<string, unknown> | null = null;
+    if (row?.type === 18) {
+      if (typeof row.label !== 'string' || row.label.length < 1 || row.label.length > 45) err = { label: bad('BASE_TYPE_BAD_LENGTH') };
+      else if (typeof row.description === 'string' && row.description.length > 100) err = { description: bad('BASE_TYPE_MAX_LENGTH') };
+      else {
+        const c = child(row.component, false);
+        if (c) err = { component: c };
+      }
+    } else if (row?.type === 1) {
+      if (!Array.isArray(row.components) || row.components.length !== 1) err = { components: bad('BASE_TYPE_BAD_LENGTH') };
+      else {
+        const c = child(row.components[0], true);
+        if (c) err = { components: { '0': c } };
+      }
+    } else if (row?.type === 10) {
+      if (typeof row.content !== 'string' || row.content.length < 1 || row.content.length > 4000) err = { content: bad('BASE_TYPE_BAD_LENGTH') };
+    } else err = { type: bad('UNION_TYPE_CHOICES') };
+    if (err) rows[String(i)] = err;
+  });
+  if (Object.keys(rows).length && !e.components) e.components = rows;
+  return Object.keys(e).length ? e : null;
+}
+
+/** Fills in the component ids Discord assigns when the app leaves them out: 1, 2, ... in tree order, skipping used ones. */
+function numberComponents(data: any): any {
+  const copy = structuredClone(data);
+  const used = new Set<number>();
+  const walk = (c: any, f: (c: any) => void) => {
+    f(c);
+    if (c.component) walk(c.component, f);
+    if (Array.isArray(c.components)) for (const x of c.components) walk(x, f);
+  };
+  for (const row of copy.components) walk(row, (c) => Number.isInteger(c.id) && used.add(c.id));
+  let next = 1;
+  for (const row of copy.components) {
+    walk(row, (c) => {
+      if (Number.isInteger(c.id)) return;
+      while (used.has(next)) next++;
+      c.id = next;
+      used.add(next);
+    });
+  }
+  return copy;
+}
 
 const oauthError = (status: number, error: string, description?: string): Reply =>
   json(status, description ? { error, error_description: description } : { error });
@@ -303,6 +382,36 @@ export class FakeDiscord {
   /** false = DMs to this user fail with 403 / 50007 "Cannot send messages to this user". */
   setAcceptsDms(userId: string, accepts: boolean): void {
     this.requireUser(userId).acceptsDms = accepts;
+  }
+
+  /**
+   * A message written by a user (not through the API): what a message command targets. In a guild
+   * channel, or in a DM channel (`dmChannelIdOf`). Mentions are resolved as Discord does for a
+   * user's message: users always, a role when it is mentionable or the author may mention
+   * everyone, @everyone/@here only with that permission.
+   */
+  postUserMessage(input: UserMessageInput): StoredMessage {
+    const author = this.requireUser(input.authorId);
+    const found = this.findGuildChannel(input.channelId);
+    if (!found && !this.findDmChannel(input.channelId)) throw new Error(`fake-discord: unknown channel ${input.channelId}`);
+    const guild = found?.guild ?? null;
+    const content = input.content ?? '';
+    const mayMentionAll = guild && guild.members.has(author.id) ? hasPermission(this.computePermissions(guild.id, author.id, input.channelId), PermissionFlags.MentionEveryone) : false;
+    const roleIds = [...content.matchAll(/<@&(\d{17,20})>/g)].map((m) => m[1]!);
+    const msg: StoredMessage = {
+      ...this.createMessage(input.channelId, guild, { content }, []),
+      author: this.publicUser(author),
+      mentions: [...new Set([...content.matchAll(/<@!?(\d{17,20})>/g)].map((m) => m[1]!).filter((id) => this.users.has(id)))],
+      mention_roles: guild ? [...new Set(roleIds.filter((id) => guild.roles.some((r) => r.id === id && (r.mentionable || mayMentionAll))))] : [],
+      mention_everyone: /@(everyone|here)/.test(content) && mayMentionAll,
+      attachments: (input.attachments ?? []).map((a) => {
+        const id = snowflake();
+        const url = `${this.url}/attachments/${input.channelId}/${id}/${encodeURIComponent(a.filename)}`;
+        return { id, filename: a.filename, size: a.size ?? 1024, url, proxy_url: url, content_type: a.contentType ?? 'application/octet-stream' };
+      }),
+    };
+    this.storeChannelMessage(msg);
+    return msg;
   }
 
   addGuild(input: GuildInput): GuildState {
@@ -740,6 +849,56 @@ export class FakeDiscord {
       if (msg) payload.message = this.messageJson(msg);
     }
     return payload;
+  }
+
+  /**
+   * What Discord sends when the user fills in and submits the modal that the app showed in answer
+   * to `interactionId` (callback type 9): a MODAL_SUBMIT (type 5) in the same place, by the same
+   * user, whose `data.components` mirror the modal (Label -> `{type: 18, id, component}`, a legacy
+   * Action Row -> `{type: 1, id, components}`, Text Display -> `{type: 10, id}`), text inputs with
+   * `value`, string selects with `values`. The client's own checks apply: a required field left
+   * empty, a text outside min/max_length or a value that is not an option throws (the user could
+   * not have submitted it).
+   */
+  submitModal(interactionId: string, input: { values: Record<string, string | string[]> }): Record<string, any> {
+    const shown = this.interactions.get(interactionId);
+    const modal = shown?.modal;
+    if (!shown || !modal) throw new Error(`fake-discord: interaction ${interactionId} showed no modal`);
+    const p = shown.payload;
+    const userId: string = p.member?.user?.id ?? p.user?.id;
+    const base = this.interactionBase(5, { userId, guildId: p.guild_id, channelId: p.channel_id, locale: p.locale });
+    const unused = new Set(Object.keys(input.values));
+    const answer = (c: any): Record<string, any> => {
+      unused.delete(c.custom_id);
+      const given = input.values[c.custom_id];
+      if (c.type === 4) {
+        const value = given === undefined ? (c.value ?? '') : given;
+        if (typeof value !== 'string') throw new Error(`fake-discord: text input ${c.custom_id} takes a string`);
+        const required = c.required ?? true;
+        if (required && value.length === 0) throw new Error(`fake-discord: text input ${c.custom_id} is required`);
+        if (value.length > 0 && (value.length < (c.min_length ?? 0) || value.length > (c.max_length ?? 4000))) {
+          throw new Error(`fake-discord: text input ${c.custom_id} must be ${c.min_length ?? 0}-${c.max_length ?? 4000} characters`);
+        }
+        return { type: 4, id: c.id, custom_id: c.custom_id, value };
+      }
+      if (c.type === 3) {
+        const values = given === undefined ? c.options.filter((o: any) => o.default).map((o: any) => o.value) : Array.isArray(given) ? given : [given];
+        const required = c.required ?? true;
+        const min = c.min_values ?? (required ? 1 : 0);
+        const max = c.max_values ?? 1;
+        if (values.some((v: string) => !c.options.some((o: any) => o.value === v))) throw new Error(`fake-discord: ${values} not among the options of ${c.custom_id}`);
+        if (values.length > max || (values.length < min && (required || values.length > 0))) throw new Error(`fake-discord: ${c.custom_id} takes ${min}-${max} values`);
+        return { type: 3, id: c.id, custom_id: c.custom_id, values };
+      }
+      throw new Error(`fake-discord: modal component type ${c.type} is not simulated`);
+    };
+    const components = (modal.components as any[]).map((row) => {
+      if (row.type === 18) return { type: 18, id: row.id, component: answer(row.component) };
+      if (row.type === 1) return { type: 1, id: row.id, components: row.components.map(answer) };
+      return { type: row.type, id: row.id };
+    });
+    if (unused.size) throw new Error(`fake-discord: the modal has no field ${[...unused].join(', ')}`);
+    return { ...base, ...(p.message ? { message: p.message } : {}), data: { custom_id: modal.custom_id, components } };
   }
 
   requestGatewayReconnect(): void {
@@ -1945,6 +2104,13 @@ export class FakeDiscord {
       if (seen.has(key)) e.name = fieldError('APPLICATION_COMMANDS_DUPLICATE_NAME', `Application command names must be unique`);
       seen.add(key);
       if (Array.isArray(c?.options)) checkOptions(c.options, e);
+      // User (2) and message (3) commands: no description, no options.
+      if (type !== 1 && typeof c?.description === 'string' && c.description.length > 0) {
+        e.description = fieldError('APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION', 'Context menu commands cannot have description');
+      }
+      if (type !== 1 && Array.isArray(c?.options) && c.options.length > 0) {
+        e.options = fieldError('APPLICATION_COMMAND_CONTEXT_MENU_OPTIONS', 'Context menu commands cannot have options');
+      }
       // Discord's enums: 0 GUILD_INSTALL, 1 USER_INSTALL; 0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL.
       const enumList = (v: unknown, max: number) => v === undefined || v === null || (Array.isArray(v) && v.length > 0 && v.every((x) => Number.isInteger(x) && x >= 0 && x <= max));
       if (!enumList(c?.integration_types, 1)) e.integration_types = fieldError('ENUM_TYPE_COERCE', 'Value is not a valid enum value.');
@@ -2053,12 +2219,16 @@ export class FakeDiscord {
           return formError({ data: { choices: fieldError('BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.') } });
         }
         break;
-      case 9:
+      case 9: {
         if (p.type === 5 || p.type === 4) return apiError(400, 40043, 'Interaction response type is not valid for this interaction');
         if (typeof data?.custom_id !== 'string' || typeof data?.title !== 'string' || !Array.isArray(data?.components)) {
           return formError({ data: fieldError('MODEL_TYPE_CONVERT', 'Invalid modal.') });
         }
+        const invalid = validateModal(data);
+        if (invalid) return formError({ data: invalid });
+        i.modal = numberComponents(data);
         break;
+      }
       default:
         return formError({ type: fieldError('BASE_TYPE_CHOICES', `Value must be one of {4, 5, 6, 7, 8, 9, 12}.`) });
     }

@@ -38,6 +38,13 @@ export interface UserInput {
   acceptsDms?: boolean;
 }
 
+export interface UserMessageInput {
+  channelId: string;
+  authorId: string;
+  content?: string;
+  attachments?: Array<{ filename: string; size?: number; contentType?: string }>;
+}
+
 export interface UserState {
   id: string;
   username: string;
@@ -260,6 +267,8 @@ export interface InteractionState {
   responses: InteractionResponseRecord[];
   original: StoredMessage | null;
   followups: StoredMessage[];
+  /** The modal the app showed in answer (callback type 9), with the component ids Discord assigned. */
+  modal?: { custom_id: string; title: string; components: any[] };
 }
 
 export interface DispatchedInteraction {

@@ -98,6 +98,27 @@ describe('an answer held up by the database', () => {
     expect((await server.app.db.selectFrom('reminders').select('snoozed_at_utc').where('id', '=', reminderId).executeTakeFirstOrThrow()).snoozed_at_utc).toBeNull();
   });
 
+  it('"Remind me about this" shows its modal at once whatever the database does; the submission is deferred, then answered', async () => {
+    await command(fake, { userId: ids.alice, name: 'reminders' });
+    const target = fake.postUserMessage({ channelId: ids.general, authorId: ids.bob, content: 'Quarterly report' });
+    // A modal cannot follow a deferral: the command must answer with it without the database.
+    const released = holdWriteLock(server.config.databaseUrl, 2500);
+    const cmd = fake.dispatchInteraction(fake.slashCommand({ userId: ids.alice, name: 'Remind me about this', commandType: 3, targetId: target.id, guildId: ids.guild, channelId: ids.general }));
+    const modal = await fake.waitForInteractionResponse(cmd.id, { timeoutMs: 5000 });
+    expect(modal.type).toBe(9);
+    expect(modal.at - fake.interaction(cmd.id)!.dispatchedAt).toBeLessThan(1000);
+
+    const submitted = fake.dispatchInteraction(fake.submitModal(cmd.id, { values: { when: 'in 2 hours' } }));
+    const first = await fake.waitForInteractionResponse(submitted.id, { timeoutMs: 5000 });
+    deferredInTime(first, fake.interaction(submitted.id)!.dispatchedAt, 5);
+    expect(first.data.flags & EPHEMERAL).toBe(EPHEMERAL);
+    await released;
+    const answer = await fake.waitForInteractionResponse(submitted.id, { count: 2, timeoutMs: 5000 });
+    expect(answer.kind).toBe('editOriginal');
+    expect(answer.data.content).toMatch(/^✅ Reminder set for/);
+    expect((await reminderRows(server.app)).filter((r) => r.message.includes('> Quarterly report'))).toHaveLength(1);
+  });
+
   it('an answer ready in time is a plain reply, not deferred', async () => {
     const reply = await command(fake, { userId: ids.alice, name: 'reminders' });
     expect(fake.interactionResponses(reply.id).map((r) => [r.kind, r.type])).toEqual([['callback', 4]]);

@@ -7,8 +7,13 @@ import {
   Client,
   Events,
   GatewayIntentBits,
+  LabelBuilder,
   MessageFlags,
+  ModalBuilder,
   PermissionFlagsBits,
+  StringSelectMenuBuilder,
+  TextInputBuilder,
+  TextInputStyle,
   type Interaction,
 } from 'discord.js';
 import { REST } from '@discordjs/rest';
@@ -44,6 +49,8 @@ let fake: FakeDiscord;
 let client: Client;
 const interactions: Interaction[] = [];
 const responses: string[] = [];
+/** Error codes of showModal (null when Discord took the modal). */
+const modalErrors: Array<number | null> = [];
 
 beforeAll(async () => {
   fake = await startFakeDiscord();
@@ -110,6 +117,24 @@ async function handle(i: Interaction): Promise<void> {
     await i.deferReply();
     await i.editReply('done later');
     await i.followUp({ content: 'and a follow-up', flags: MessageFlags.Ephemeral });
+  } else if (i.isMessageContextMenuCommand()) {
+    const m = i.targetMessage;
+    const modal = new ModalBuilder()
+      .setCustomId(`quote:${m.id}`)
+      .setTitle(`About ${m.author.username}`)
+      .addLabelComponents(
+        new LabelBuilder().setLabel('When').setTextInputComponent(new TextInputBuilder().setCustomId('when').setStyle(TextInputStyle.Short).setMaxLength(20)),
+        new LabelBuilder().setLabel('Note').setTextInputComponent(new TextInputBuilder().setCustomId('note').setStyle(TextInputStyle.Paragraph).setRequired(false)),
+        new LabelBuilder()
+          .setLabel('Where')
+          .setStringSelectMenuComponent(new StringSelectMenuBuilder().setCustomId('where').addOptions({ label: 'DM', value: 'dm', default: true }, { label: 'Here', value: 'here' })),
+      );
+    // The builders check lengths themselves: a raw payload reaches the fake's own checks.
+    const shown = i.commandName === 'Too long' ? i.showModal({ ...modal.toJSON(), title: 'x'.repeat(46) }) : i.showModal(modal);
+    modalErrors.push(await shown.then(() => null, (err: { code?: number }) => err.code ?? -1));
+  } else if (i.isModalSubmit()) {
+    const where = i.fields.getStringSelectValues('where');
+    await i.reply({ content: `${i.customId} ${i.fields.getTextInputValue('when')}|${i.fields.getTextInputValue('note')}|${where.join(',')}`, flags: MessageFlags.Ephemeral });
   } else if (i.isButton()) {
     await i.update({ content: `snoozed by ${i.user.id}`, components: [] });
   } else if (i.isAutocomplete()) {
@@ -260,6 +285,65 @@ describe('fake Discord with the real discord.js client', () => {
     expect(update).toMatchObject({ kind: 'callback', type: 7, messageId: original.id });
     expect(update.data).toMatchObject({ content: `snoozed by ${DEMO}`, components: [] });
     expect(original.content).toBe(`snoozed by ${DEMO}`);
+  });
+
+  it('message command: the target message resolved, a modal in Labels, its submission read by discord.js', async () => {
+    const rest = new REST({ api: `${fake.url}/api`, version: '10' }).setToken(fake.botToken);
+    // Context-menu commands take no description and no options, like Discord says.
+    await expect(rest.put(`/applications/${fake.clientId}/guilds/${GUILD}/commands`, { body: [{ type: 3, name: 'Quote', description: 'x' }] })).rejects.toMatchObject({ code: 50035 });
+    await rest.put(`/applications/${fake.clientId}/guilds/${GUILD}/commands`, { body: [{ name: 'guildonly', description: 'x' }, { type: 3, name: 'Quote it' }] });
+    expect(fake.registeredCommands(GUILD)[1]).toMatchObject({ type: 3, name: 'Quote it', description: '' });
+
+    const target = fake.postUserMessage({ channelId: GENERAL, authorId: OTHER, content: `hi <@${DEMO}> <@&${TEAM}> @everyone`, attachments: [{ filename: 'a.png', contentType: 'image/png' }] });
+    // OTHER may not mention everyone: @everyone stays text, the mentionable role and the user are mentions.
+    expect(target).toMatchObject({ mentions: [DEMO], mention_roles: [TEAM], mention_everyone: false });
+    const payload = fake.slashCommand({ name: 'Quote it', commandType: 3, targetId: target.id, userId: DEMO, guildId: GUILD, channelId: GENERAL });
+    expect(payload.data).toMatchObject({ type: 3, target_id: target.id });
+    expect(payload.data.resolved.messages[target.id]).not.toHaveProperty('guild_id');
+    const { id } = fake.dispatchInteraction(payload);
+    expect(await fake.waitForInteractionResponse(id)).toMatchObject({ kind: 'callback', type: 9 });
+    const received = interactions.find((i) => i.id === id)!;
+    expect(received.isMessageContextMenuCommand() && [received.targetMessage.content, received.targetMessage.attachments.first()?.name]).toEqual([
+      `hi <@${DEMO}> <@&${TEAM}> @everyone`,
+      'a.png',
+    ]);
+    // Discord numbers the components the app left unnumbered.
+    const modal = fake.interaction(id)!.modal!;
+    expect(modal.components.map((c) => [c.type, c.id, c.component.type, c.component.id])).toEqual([
+      [18, 1, 4, 2],
+      [18, 3, 4, 4],
+      [18, 5, 3, 6],
+    ]);
+
+    // What the client would not let through.
+    expect(() => fake.submitModal(id, { values: { when: '' } })).toThrow(/required/);
+    expect(() => fake.submitModal(id, { values: { when: 'x'.repeat(21) } })).toThrow(/characters/);
+    expect(() => fake.submitModal(id, { values: { when: 'soon', where: 'nowhere' } })).toThrow(/options/);
+    expect(() => fake.submitModal(id, { values: { when: 'soon', other: 'x' } })).toThrow(/no field other/);
+
+    const submitted = fake.submitModal(id, { values: { when: 'soon', where: 'here' } });
+    expect(submitted).toMatchObject({ type: 5, guild_id: GUILD, channel_id: GENERAL, member: { user: { id: DEMO } } });
+    expect(submitted.data).toEqual({
+      custom_id: `quote:${target.id}`,
+      components: [
+        { type: 18, id: 1, component: { type: 4, id: 2, custom_id: 'when', value: 'soon' } },
+        { type: 18, id: 3, component: { type: 4, id: 4, custom_id: 'note', value: '' } },
+        { type: 18, id: 5, component: { type: 3, id: 6, custom_id: 'where', values: ['here'] } },
+      ],
+    });
+    const answer = fake.dispatchInteraction(submitted);
+    expect((await fake.waitForInteractionResponse(answer.id)).data.content).toBe(`quote:${target.id} soon||here`);
+    // The select's default when the user leaves it.
+    const again = fake.dispatchInteraction(fake.slashCommand({ name: 'Quote it', commandType: 3, targetId: target.id, userId: DEMO, guildId: GUILD, channelId: GENERAL }));
+    await fake.waitForInteractionResponse(again.id);
+    const second = fake.dispatchInteraction(fake.submitModal(again.id, { values: { when: 'later', note: 'n' } }));
+    expect((await fake.waitForInteractionResponse(second.id)).data.content).toBe(`quote:${target.id} later|n|dm`);
+
+    // A modal Discord refuses (title over 45 characters) is a 400 Invalid Form Body, and none is shown.
+    const bad = fake.dispatchInteraction(fake.slashCommand({ name: 'Too long', commandType: 3, targetId: target.id, userId: DEMO, guildId: GUILD, channelId: GENERAL }));
+    await fake.waitFor(() => modalErrors.length === 3, 3000, 'modal refused');
+    expect(modalErrors).toEqual([null, null, 50035]);
+    expect(fake.interaction(bad.id)!.modal).toBeUndefined();
   });
 
   it('button press in a DM and a deferred reply + edit + follow-up', async () => {

@@ -111,9 +111,20 @@ describe('i18n', () => {
         seen.add(option.name);
       }
     };
-    const payloads = commandPayloads();
+    const all = commandPayloads();
+    const payloads = all.filter((c) => (c.type ?? 1) === 1);
     expect(payloads.map((c) => c.name)).toEqual(['remind', 'reminders', 'reminder', 'timezone']);
     for (const c of payloads) check(c, `/${c.name}`);
+    // Context-menu commands: any characters, 1-32 of them, no description, in every language.
+    const menus = all.filter((c) => c.type === 3);
+    expect(menus.map((c) => c.name)).toEqual(['Remind me about this']);
+    for (const c of menus) {
+      expect(c).not.toHaveProperty('description');
+      for (const name of [c.name, ...['fr', 'es-ES', 'es-419'].map((l) => c.name_localizations?.[l as 'fr'] ?? '')]) {
+        expect(name.length, name).toBeGreaterThan(0);
+        expect(name.length, name).toBeLessThanOrEqual(32);
+      }
+    }
     // Localized command names must not collide within a language either.
     for (const locale of ['fr', 'es-ES'] as const) {
       const names = payloads.map((c) => c.name_localizations?.[locale]);
