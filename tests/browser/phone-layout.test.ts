@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { refusedUrl, seedReminder } from '../helpers/webhook-sink.ts';
-import { MOBILE, useE2E } from './helpers.ts';
+import { chooseTheme, MOBILE, useE2E } from './helpers.ts';
 
 const YEAR = new Date().getUTCFullYear() + 1;
 const LONG_RULE = 'Every 2 weeks on Monday and Wednesday, 10 times';
@@ -34,6 +34,17 @@ async function expectFits(page: Page, where: string, limit: number = MOBILE.widt
     .toBeLessThanOrEqual(limit)
     .catch(() => undefined);
   expect(last.width, `${where} is ${last.width} px wide: ${last.culprits.join(', ')}`).toBeLessThanOrEqual(limit);
+}
+
+/**
+ * expectFits in light, then in dark (chosen in the header's menu, as a user does), then back in
+ * light: the same page in both themes, without loading it twice.
+ */
+async function fitsInBothThemes(page: Page, where: string) {
+  await expectFits(page, `${where} (light)`);
+  await chooseTheme(page, 'dark');
+  await expectFits(page, `${where} (dark)`);
+  await chooseTheme(page, 'light');
 }
 
 /** The first Monday of January of `year`, as YYYY-MM-DD. */
@@ -93,65 +104,63 @@ describe('phone layout with long content (browser)', () => {
     expect(await label.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)))).toBe(1);
   });
 
-  for (const theme of ['light', 'dark'] as const) {
-    const open = async () => (await e2e.signedInPage({ user, viewport: MOBILE, colorScheme: theme, storage: { 'vite-ui-theme': theme } })).page;
+  const open = async () => (await e2e.signedInPage({ user, viewport: MOBILE })).page;
 
-    it(`${theme}: the dashboard (list, delivery problems, calendar days) fits, with every status badge in view`, async () => {
-      const page = await open();
-      await page.goto(e2e.url('/home'));
-      await page.getByTestId('delivery-problem').first().waitFor();
-      await page.getByTestId('reminder-card').nth(2).waitFor();
-      await expectFits(page, 'the dashboard');
-      for (const badge of await page.getByTestId('reminder-card').getByTestId('status-badge').all()) {
-        const box = (await badge.boundingBox())!;
-        expect(box.x + box.width).toBeLessThanOrEqual(MOBILE.width);
-      }
-      const rule = page.getByTestId('reminder-card').filter({ hasText: LONG_WORD }).first().getByTestId('reminder-card-recurrence');
-      expect(await rule.textContent()).toBe(LONG_RULE);
-    });
+  it('light and dark: the dashboard (list, delivery problems, calendar days) fits, with every status badge in view', async () => {
+    const page = await open();
+    await page.goto(e2e.url('/home'));
+    await page.getByTestId('delivery-problem').first().waitFor();
+    await page.getByTestId('reminder-card').nth(2).waitFor();
+    await fitsInBothThemes(page, 'the dashboard');
+    for (const badge of await page.getByTestId('reminder-card').getByTestId('status-badge').all()) {
+      const box = (await badge.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(MOBILE.width);
+    }
+    const rule = page.getByTestId('reminder-card').filter({ hasText: LONG_WORD }).first().getByTestId('reminder-card-recurrence');
+    expect(await rule.textContent()).toBe(LONG_RULE);
+  });
 
-    it(`${theme}: the details of the long custom reminder, and its edit form, fit`, async () => {
-      const page = await open();
-      await page.goto(e2e.url(`/reminders/${customId}`));
-      await page.getByTestId('reminder-details').waitFor();
-      await page.getByTestId('occurrence').first().waitFor();
-      await expectFits(page, 'the details');
-      await page.getByTestId('edit-reminder').click();
-      await page.getByTestId('custom-repeat-editor').waitFor();
-      await expectFits(page, 'the edit form');
-    });
+  it('light and dark: the details of the long custom reminder, and its edit form, fit', async () => {
+    const page = await open();
+    await page.goto(e2e.url(`/reminders/${customId}`));
+    await page.getByTestId('reminder-details').waitFor();
+    await page.getByTestId('occurrence').first().waitFor();
+    await fitsInBothThemes(page, 'the details');
+    await page.getByTestId('edit-reminder').click();
+    await page.getByTestId('custom-repeat-editor').waitFor();
+    await fitsInBothThemes(page, 'the edit form');
+  });
 
-    it(`${theme}: each wizard step with a custom rule and a long webhook URL fits`, async () => {
-      const page = await open();
-      await page.goto(e2e.url('/reminders/create'));
-      await page.getByTestId('wizard-step-1').waitFor();
-      await page.getByTestId('reminder-date').fill(firstMonday(YEAR));
-      await page.getByTestId('reminder-time').fill('09:00');
-      await page.getByTestId('reminder-message').fill(`${LONG_WORD} again`);
-      await page.getByTestId('recurrence-CUSTOM').click();
-      await page.getByTestId('custom-interval').fill('2');
-      await page.getByTestId('custom-weekday-WE').click();
-      await page.getByTestId('ends-after').check();
-      await page.getByTestId('ends-after-count').fill('10');
-      await expect.poll(() => page.getByTestId('repeat-summary').textContent(), { timeout: 5000 }).toBe(LONG_RULE);
-      await expectFits(page, 'wizard step 1');
-      await page.getByTestId('wizard-next').click();
-      await page.getByTestId('wizard-step-2').waitFor();
-      await page.getByTestId('toggle-webhook').click();
-      await page.getByTestId('webhook-url').fill(LONG_URL);
-      await page.getByTestId('webhook-add').click();
-      await page.getByTestId('destination-item').first().waitFor();
-      await expectFits(page, 'wizard step 2');
-      await page.getByTestId('wizard-next').click();
-      await page.getByTestId('review-occurrences').waitFor();
-      await expectFits(page, 'wizard step 3');
-    });
+  it('light and dark: each wizard step with a custom rule and a long webhook URL fits', async () => {
+    const page = await open();
+    await page.goto(e2e.url('/reminders/create'));
+    await page.getByTestId('wizard-step-1').waitFor();
+    await page.getByTestId('reminder-date').fill(firstMonday(YEAR));
+    await page.getByTestId('reminder-time').fill('09:00');
+    await page.getByTestId('reminder-message').fill(`${LONG_WORD} again`);
+    await page.getByTestId('recurrence-CUSTOM').click();
+    await page.getByTestId('custom-interval').fill('2');
+    await page.getByTestId('custom-weekday-WE').click();
+    await page.getByTestId('ends-after').check();
+    await page.getByTestId('ends-after-count').fill('10');
+    await expect.poll(() => page.getByTestId('repeat-summary').textContent(), { timeout: 5000 }).toBe(LONG_RULE);
+    await fitsInBothThemes(page, 'wizard step 1');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-step-2').waitFor();
+    await page.getByTestId('toggle-webhook').click();
+    await page.getByTestId('webhook-url').fill(LONG_URL);
+    await page.getByTestId('webhook-add').click();
+    await page.getByTestId('destination-item').first().waitFor();
+    await fitsInBothThemes(page, 'wizard step 2');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('review-occurrences').waitFor();
+    await fitsInBothThemes(page, 'wizard step 3');
+  });
 
-    it(`${theme}: the account page fits`, async () => {
-      const page = await open();
-      await page.goto(e2e.url('/account'));
-      await page.getByTestId('import-export-card').waitFor();
-      await expectFits(page, 'the account page');
-    });
-  }
+  it('light and dark: the account page fits', async () => {
+    const page = await open();
+    await page.goto(e2e.url('/account'));
+    await page.getByTestId('import-export-card').waitFor();
+    await fitsInBothThemes(page, 'the account page');
+  });
 });
