@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/server.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 import type { Page } from 'playwright-core';
-import { axeViolations, screenshot as rawScreenshot, useE2E } from './helpers.ts';
+import { axeViolations, openInApp, screenshot as rawScreenshot, useE2E } from './helpers.ts';
 
 let sink: SmtpSink;
 // The server starts in useE2E's beforeAll, after this one: the sink's port is known by then.
@@ -112,7 +112,7 @@ describe('email (browser)', () => {
     const [reminder] = (await user.api.get('/api/reminders')).body as Array<{ id: string }>;
 
     // The link just went out: Send the link again waits for its minute, disabled, and says so (issue 27 #18).
-    await page.goto(e2e.url(`/reminders/${reminder!.id}`));
+    await openInApp(page, `/reminders/${reminder!.id}`);
     const emailItem = page.locator('[data-testid="destination-item"][data-type="email"]');
     const wait = emailItem.getByTestId('email-resend-wait');
     expect(await wait.textContent()).toMatch(/^You can send the link again in \d+ s\.$/);
