@@ -43,6 +43,11 @@ export interface DeliveryMessageInput {
   roleId?: string | null;
   /** Ping @everyone (a channel destination whose role is the guild's own, already allowed by its checks). */
   everyone?: boolean;
+  /**
+   * Show the mention without letting it ping (a test send): the channel sees who the reminder will
+   * call, and nobody is called for a test.
+   */
+  quiet?: boolean;
   /** The scheduled occurrence when the delivery is late (shown as a note). */
   lateOccurrenceMs?: number | null;
   /** The occurrence this message delivers (the "Tomorrow" button keeps its wall-clock time). */
@@ -64,7 +69,7 @@ const inertEveryone = (text: string): string => text.replace(/@(everyone|here)/g
  * destination's choice, ping: never users, roles or @everyone/@here typed in the message.
  */
 export function buildDeliveryMessage(input: DeliveryMessageInput): RESTPostAPIChannelMessageJSONBody {
-  const mention = input.everyone ? '@everyone ' : input.roleId ? `<@&${input.roleId}> ` : '';
+  const mention = input.everyone ? (input.quiet ? '@\u200beveryone ' : '@everyone ') : input.roleId ? `<@&${input.roleId}> ` : '';
   const head = `${mention}${t(input.locale, 'delivery.header')}\n`;
   const tail = input.lateOccurrenceMs ? `\n${t(input.locale, 'delivery.late', { unix: unix(input.lateOccurrenceMs) })}` : '';
   const room = Math.max(MAX_CONTENT - head.length - tail.length, 1);
@@ -72,7 +77,7 @@ export function buildDeliveryMessage(input: DeliveryMessageInput): RESTPostAPICh
   const content = truncate(`${head}${truncate(message, room)}${tail}`, MAX_CONTENT);
   return {
     content,
-    allowed_mentions: input.everyone ? { parse: [AllowedMentionsTypes.Everyone] } : input.roleId ? { parse: [], roles: [input.roleId] } : { parse: [] },
+    allowed_mentions: input.quiet ? { parse: [] } : input.everyone ? { parse: [AllowedMentionsTypes.Everyone] } : input.roleId ? { parse: [], roles: [input.roleId] } : { parse: [] },
     components: input.buttons === false ? [] : [reminderButtons(input.reminderId, input.locale, input.occurrenceMs)],
     nonce: input.nonce.slice(0, 25),
     enforce_nonce: true,

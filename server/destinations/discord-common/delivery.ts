@@ -80,6 +80,7 @@ export async function postDeliveryMessage(rest: REST, channelId: string, ctx: Se
     locale: ctx.account.locale,
     roleId,
     everyone,
+    quiet: ctx.test,
     lateOccurrenceMs: ctx.late ? Date.parse(ctx.occurrenceUtc) : null,
     occurrenceMs: Date.parse(ctx.occurrenceUtc),
     nonce: ctx.idempotencyKey,

@@ -80,6 +80,18 @@ describe('saving a reminder that mentions @everyone', () => {
     expect(message!.mention_roles).toEqual([]);
   });
 
+  it('a test send shows @everyone without pinging anyone', async () => {
+    const made = await member.api.post('/api/reminders', everyone(CH.general, 'Quiet test'));
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const destination = made.body.destinations.find((d: { type: string }) => d.type === 'discord_channel');
+    const sent = await member.api.post(`/api/reminders/${made.body.id}/destinations/${destination.id}/test`, {});
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const [message] = await waitForMessages(f.fake, () => f.fake.messagesIn(CH.general).filter((m) => String(m.content).includes('Quiet test')));
+    expect(String(message!.content).startsWith('@\u200beveryone ⏰')).toBe(true);
+    expect(message!.allowed_mentions).toEqual({ parse: [] });
+    expect(message!.mention_everyone).toBe(false);
+  });
+
   it('an edit to @everyone meets the same checks', async () => {
     const made = await member.api.post('/api/reminders', channelReminder(CH.general));
     expect(made.status).toBe(201);
