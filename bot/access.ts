@@ -8,7 +8,7 @@
  */
 import { ApplicationIntegrationType, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
 import type { RawDestination } from '../server/destinations/validate.ts';
-import { type ChannelRefusal, channelRefusal } from '../server/discord/channel-rule.ts';
+import { type ChannelRefusal, channelRefusal, isEveryoneRole } from '../server/discord/channel-rule.ts';
 import type { Vars } from '../server/discord/i18n.ts';
 
 /** Where a reminder can be asked for "this channel": a slash command, or a modal submitted there. */
@@ -29,10 +29,12 @@ const REFUSAL_KEYS: Record<ChannelRefusal, { key: string; names?: 'channel' | 'r
   USER_CANNOT_SEND: { key: 'remind.userCannotSend', names: 'channel' },
   BOT_NOT_IN_GUILD: { key: 'remind.botNotInGuild' },
   BOT_CANNOT_SEND: { key: 'remind.botCannotSend', names: 'channel' },
-  // A role picked in the command always exists: only @everyone (the guild's own id) is refused.
-  UNKNOWN_ROLE: { key: 'remind.everyoneRole' },
+  // A role picked in the command exists; it could only have been deleted meanwhile.
+  UNKNOWN_ROLE: { key: 'remind.unknownRole' },
   USER_CANNOT_MENTION_ROLE: { key: 'remind.userCannotMentionRole', names: 'role' },
   BOT_CANNOT_MENTION_ROLE: { key: 'remind.botCannotMentionRole', names: 'role' },
+  USER_CANNOT_MENTION_EVERYONE: { key: 'remind.userCannotMentionEveryone', names: 'channel' },
+  BOT_CANNOT_MENTION_EVERYONE: { key: 'remind.botCannotMentionEveryone', names: 'channel' },
 };
 
 const fail = (key: string, vars: Vars = {}): AccessCheck => ({ ok: false, key, vars });
@@ -50,7 +52,8 @@ export async function checkInteractionChannelAccess(interaction: ChannelInteract
     channelType: interaction.channel?.type ?? null,
     userPermissions: interaction.memberPermissions?.bitfield ?? null,
     botPermissions: interaction.appPermissions.bitfield,
-    role: role ? (role.id === guildId ? 'missing' : { mentionable: role.mentionable }) : null,
+    // Discord gives @everyone as the role whose id is the guild's.
+    role: role ? (isEveryoneRole(guildId, role.id) ? 'everyone' : { mentionable: role.mentionable }) : null,
   });
   if (!refusal) return { ok: true };
   const { key, names } = REFUSAL_KEYS[refusal];

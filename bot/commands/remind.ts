@@ -77,8 +77,10 @@ const command: BotCommand = {
     const destinationText =
       destination.type === 'discord_dm'
         ? t(locale, 'remind.destinationDm')
-        : role
-          ? t(locale, 'remind.destinationChannelRole', { channelId: interaction.channelId, roleId: role.id })
+        : role && role.id === interaction.guildId
+          ? t(locale, 'remind.destinationChannelEveryone', { channelId: interaction.channelId })
+          : role
+            ? t(locale, 'remind.destinationChannelRole', { channelId: interaction.channelId, roleId: role.id })
           : t(locale, 'remind.destinationChannel', { channelId: interaction.channelId });
     await replyEphemeral(interaction, await createdReminderText(app, account.id, locale, reminder, destinationText, now));
   },

@@ -96,6 +96,7 @@ const SERVER_RULE_KEYS: Record<string, string> = {
   channel: 'errors.serverRules.channel',
   roleMentionsNobody: 'errors.serverRules.roleMentionsNobody',
   roleMentionsManagers: 'errors.serverRules.roleMentionsManagers',
+  everyoneMention: 'errors.serverRules.everyoneMention',
   maxReminders: 'errors.serverRules.maxReminders',
 };
 
@@ -124,6 +125,9 @@ function refusalText(locale: string | null | undefined, err: AppError): string |
   }
   if (reason === 'DISCORD_ROLE_NOT_MENTIONABLE' && who && typeof params.role === 'string') {
     return t(locale, who === 'bot' ? 'errors.refused.botCannotMentionRole' : 'errors.refused.userCannotMentionRole', { role: params.role });
+  }
+  if (reason === 'DISCORD_CANNOT_MENTION_EVERYONE' && who && typeof params.channel === 'string') {
+    return t(locale, who === 'bot' ? 'errors.refused.botCannotMentionEveryone' : 'errors.refused.userCannotMentionEveryone', { channel: params.channel });
   }
   if (reason === 'DISCORD_NOT_MEMBER' && typeof params.guild === 'string') return t(locale, 'errors.refused.notMember', { guild: params.guild });
   const explanation = DISCORD_FAILURE_EXPLANATIONS[reason];

@@ -1,6 +1,6 @@
 import type { REST } from '@discordjs/rest';
 import { AppError } from '../errors.ts';
-import { type ChannelRefusal, channelRefusal, isPostableChannelType } from './channel-rule.ts';
+import { type ChannelRefusal, channelRefusal, isEveryoneRole, isPostableChannelType } from './channel-rule.ts';
 import {
   canViewAndSend,
   computeBasePermissions,
@@ -22,6 +22,7 @@ export type AccessFailureCode =
   | 'DISCORD_NOT_MEMBER'
   | 'DISCORD_CANNOT_POST'
   | 'DISCORD_ROLE_NOT_MENTIONABLE'
+  | 'DISCORD_CANNOT_MENTION_EVERYONE'
   | 'DISCORD_UNKNOWN_CHANNEL'
   | 'DISCORD_UNKNOWN_ROLE';
 
@@ -106,10 +107,11 @@ export async function checkChannelAccess(rest: REST, input: ChannelAccessInput):
   return refusal ? refused(refusal, guild, found, input.mentionRoleId ?? null) : { ok: true };
 }
 
-function roleFact(guild: GuildSnapshot, roleId: string | null): { mentionable: boolean } | 'missing' | null {
+function roleFact(guild: GuildSnapshot, roleId: string | null): { mentionable: boolean } | 'everyone' | 'missing' | null {
   if (!roleId) return null;
+  if (isEveryoneRole(guild.id, roleId)) return 'everyone';
   const role = guild.roles.find((r) => r.id === roleId);
-  return !role || role.id === guild.id ? 'missing' : { mentionable: role.mentionable };
+  return role ? { mentionable: role.mentionable } : 'missing';
 }
 
 /** The API's code and English words for a refusal, with the names they quote. */
@@ -137,6 +139,18 @@ function refused(refusal: ChannelRefusal, guild: GuildSnapshot, channel: GuildCh
       return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The role @${role} can't be mentioned by you`, { role, who: 'user' });
     case 'BOT_CANNOT_MENTION_ROLE':
       return fail('DISCORD_ROLE_NOT_MENTIONABLE', `The bot can't mention @${role}. Make the role mentionable or give the bot the Mention Everyone permission.`, { role, who: 'bot' });
+    case 'USER_CANNOT_MENTION_EVERYONE':
+      return fail('DISCORD_CANNOT_MENTION_EVERYONE', `You can't mention @everyone in #${channel.name}: you need the Mention Everyone permission there`, {
+        channel: channel.name,
+        permission: 'MENTION_EVERYONE',
+        who: 'user',
+      });
+    case 'BOT_CANNOT_MENTION_EVERYONE':
+      return fail('DISCORD_CANNOT_MENTION_EVERYONE', `The bot can't mention @everyone in #${channel.name}. Give it the Mention Everyone permission there.`, {
+        channel: channel.name,
+        permission: 'MENTION_EVERYONE',
+        who: 'bot',
+      });
   }
 }
 
@@ -175,8 +189,17 @@ export async function listPostableChannels(rest: REST, guildId: string, userId: 
   });
 }
 
-/** Roles the user may mention, without @everyone and managed roles, highest first (picker, step 3). */
-export async function listMentionableRoles(rest: REST, guildId: string, userId: string): Promise<Array<{ id: string; name: string; color: number; managed: boolean }>> {
+/**
+ * Roles the user may mention, without managed roles, highest first (picker, step 3). @everyone
+ * (the role whose id is the guild's, named "@everyone" by Discord) comes first, and only when the
+ * user and the bot may mention everyone and `everyoneAllowed` (the server's rules) says so.
+ */
+export async function listMentionableRoles(
+  rest: REST,
+  guildId: string,
+  userId: string,
+  everyoneAllowed: () => Promise<boolean> = async () => false,
+): Promise<Array<{ id: string; name: string; color: number; managed: boolean }>> {
   const { guild, member } = await guildAndMember(rest, guildId, userId);
   // A non-mentionable role is only pinged when both the user and the bot may mention everyone
   // (the bot is asked only when the user may: most users may not, and that costs no lookup).
@@ -185,10 +208,14 @@ export async function listMentionableRoles(rest: REST, guildId: string, userId: 
     const bot = await botMember(rest, guildId);
     mayMentionAll = !!bot && hasPermission(memberGuildPermissions(guild, await botUserId(rest), bot), MENTION_EVERYONE);
   }
-  return guild.roles
+  const roles = guild.roles
     .filter((r) => r.id !== guild.id && !r.managed && (r.mentionable || mayMentionAll))
     .sort((a, b) => b.position - a.position || (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
     .map((r) => ({ id: r.id, name: r.name, color: r.color, managed: r.managed }));
+  // Guild-wide permissions, like the other roles: a channel that denies Mention Everyone is
+  // refused when the destination is saved (checkChannelAccess), with the permission named.
+  if (mayMentionAll && (await everyoneAllowed())) roles.unshift({ id: guild.id, name: '@everyone', color: 0, managed: false });
+  return roles;
 }
 
 async function guildAndMember(rest: REST, guildId: string, userId: string) {

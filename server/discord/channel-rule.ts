@@ -10,6 +10,9 @@ import { ADMINISTRATOR, ALL_PERMISSIONS, hasPermission, MENTION_EVERYONE, SEND_M
 /** Discord channel type of a guild text channel: the only kind reminders post to. */
 export const GUILD_TEXT = 0;
 
+/** Discord's own model: the @everyone role's id is the guild's id. */
+export const isEveryoneRole = (guildId: string, roleId: string | null | undefined): boolean => !!roleId && roleId === guildId;
+
 export const isPostableChannelType = (type: number): boolean => type === GUILD_TEXT;
 
 /** A permission value, or where to get it (the server reads members only as far as the rule needs them). */
@@ -22,8 +25,11 @@ export interface ChannelFacts {
   userPermissions: Lazy<bigint | null>;
   /** The bot's permissions in the channel; null when the bot is not a member of the guild. */
   botPermissions: Lazy<bigint | null>;
-  /** The role to mention: null for none, 'missing' when it does not exist or is @everyone. */
-  role: { mentionable: boolean } | 'missing' | null;
+  /**
+   * The role to mention: null for none, 'everyone' for the @everyone role (its id is the guild's),
+   * 'missing' when it does not exist.
+   */
+  role: { mentionable: boolean } | 'everyone' | 'missing' | null;
 }
 
 export type ChannelRefusal =
@@ -35,7 +41,9 @@ export type ChannelRefusal =
   | 'BOT_CANNOT_SEND'
   | 'UNKNOWN_ROLE'
   | 'USER_CANNOT_MENTION_ROLE'
-  | 'BOT_CANNOT_MENTION_ROLE';
+  | 'BOT_CANNOT_MENTION_ROLE'
+  | 'USER_CANNOT_MENTION_EVERYONE'
+  | 'BOT_CANNOT_MENTION_EVERYONE';
 
 const value = async <T>(lazy: Lazy<T>): Promise<T> => (typeof lazy === 'function' ? await (lazy as () => T | Promise<T>)() : lazy);
 
@@ -61,6 +69,13 @@ export async function channelRefusal(facts: ChannelFacts): Promise<ChannelRefusa
   if (!hasPermission(bot, VIEW_CHANNEL | SEND_MESSAGES)) return 'BOT_CANNOT_SEND';
 
   if (facts.role === 'missing') return 'UNKNOWN_ROLE';
+  // @everyone pings only with Mention Everyone, whatever the role's flags: the bot needs it to
+  // ping, and the owner needs it too, or the bot would ping everyone on their behalf.
+  if (facts.role === 'everyone') {
+    if (!hasPermission(user, MENTION_EVERYONE)) return 'USER_CANNOT_MENTION_EVERYONE';
+    if (!hasPermission(bot, MENTION_EVERYONE)) return 'BOT_CANNOT_MENTION_EVERYONE';
+    return null;
+  }
   // Discord only pings a role that is not mentionable when the sender (the bot) may mention
   // everyone; the owner must be allowed to as well, or the bot would ping on their behalf.
   if (facts.role && !facts.role.mentionable) {

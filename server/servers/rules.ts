@@ -5,10 +5,12 @@
  * server's managers are held to none of them but Discord's own permissions.
  */
 import type { DestinationInput } from '../destinations/validate.ts';
+import { isEveryoneRole } from '../discord/channel-rule.ts';
+import { listMentionableRoles } from '../discord/access.ts';
 import { AppError } from '../errors.ts';
 import { findIdentity } from '../repositories/accounts.ts';
 import { countServerRemindersOfAccount, findServerSettings } from '../repositories/servers.ts';
-import { type ServerDeps, viewServerAs } from './membership.ts';
+import { type ServerDeps, viewServerAs, withDiscord } from './membership.ts';
 import { allowedChannelsOf } from './settings-values.ts';
 
 interface ChannelTarget {
@@ -62,7 +64,16 @@ export async function enforceServerRules(deps: ServerDeps, accountId: string, de
         const channel = guild.channels.find((c) => c.id === target.channelId)?.name ?? target.channelId;
         throw new AppError('SERVER_RULE_CHANNEL', `${guild.name} does not allow reminders in #${channel}`, 403, { rule: 'allowed_channel_ids', kind: 'channel', params: { guild: guild.name, channel } });
       }
-      if (target.mentionRoleId && settings.role_mentions !== 'everyone') {
+      // @everyone (the role whose id is the guild's) has its own setting; role_mentions is about roles.
+      if (isEveryoneRole(guildId, target.mentionRoleId)) {
+        if (!settings.everyone_mention) {
+          throw new AppError('SERVER_RULE_EVERYONE_MENTION', `In ${guild.name}, only the server's managers can mention @everyone`, 403, {
+            rule: 'everyone_mention',
+            kind: 'everyoneMention',
+            params: { guild: guild.name },
+          });
+        }
+      } else if (target.mentionRoleId && settings.role_mentions !== 'everyone') {
         const rule = settings.role_mentions === 'nobody' ? `${guild.name} does not allow reminders to mention roles` : `In ${guild.name}, only the server's managers can mention roles`;
         throw new AppError('SERVER_RULE_ROLE_MENTIONS', rule, 403, {
           rule: 'role_mentions',
@@ -82,4 +93,28 @@ export async function enforceServerRules(deps: ServerDeps, accountId: string, de
       }
     }
   }
+}
+
+/**
+ * Whether the server's rules let this account have a reminder mention @everyone there (the role
+ * picker offers it only then; Discord's Mention Everyone permission is checked by the picker
+ * itself). Managers may; a member may unless the server's settings say `everyone_mention: false`.
+ * A server whose managers never saved settings costs no Discord lookup.
+ */
+export async function everyoneMentionAllowedByRules(deps: ServerDeps, accountId: string, guildId: string): Promise<boolean> {
+  const discord = deps.discord;
+  if (!discord) return false;
+  const saved = await findServerSettings(deps.db, guildId);
+  if (!saved || saved.everyone_mention) return true;
+  const identity = await findIdentity(deps.db, accountId, 'discord');
+  if (!identity) return false;
+  const viewer = await viewServerAs(deps, discord, accountId, identity.external_id, identity.username, guildId);
+  return viewer.role === 'manager';
+}
+
+/** The role picker's list (GET roles route): Discord's mentionable roles, and @everyone when the server's rules allow it. */
+export async function pickerRoles(deps: ServerDeps, accountId: string, discordUserId: string, guildId: string) {
+  const discord = deps.discord;
+  if (!discord) return [];
+  return withDiscord(deps, () => listMentionableRoles(discord.rest, guildId, discordUserId, () => everyoneMentionAllowedByRules(deps, accountId, guildId)));
 }

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeDiscord, startFakeDiscord } from '../helpers/fake-discord/index.ts';
+import { type FakeDiscord, PermissionFlags, startFakeDiscord } from '../helpers/fake-discord/index.ts';
 import { linkDiscordAccount, MOBILE, openWizardDestinations, screenshot as rawScreenshot, useE2E } from './helpers.ts';
 
 const PUBLIC_URL = 'http://localhost:5173';
@@ -16,7 +16,7 @@ const DEMO_GUILD = '1187000000000001000';
 const SIDE_GUILD = '1187000000000002000';
 const ART_GUILD = '1187000000000003000';
 const CH = { category: '1187000000000001100', general: '1187000000000001101', reminders: '1187000000000001102', voice: '1187000000000001104' };
-const ROLE = { team: '1187000000000001201', plain: '1187000000000001202', admins: '1187000000000001203', bot: '1187000000000001204' };
+const ROLE = { team: '1187000000000001201', plain: '1187000000000001202', admins: '1187000000000001203', bot: '1187000000000001204', heralds: '1187000000000001205' };
 const FUTURE_DATE = `${new Date().getUTCFullYear() + 2}-03-10`;
 /** 1x1 PNG served for the CDN icon of the "Art Club" guild (the sandbox has no internet). */
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -57,9 +57,15 @@ beforeAll(async () => {
       { id: ROLE.plain, name: 'Plain', color: 0, mentionable: true },
       { id: ROLE.admins, name: 'Admins', color: 0xe74c3c, mentionable: true },
       { id: ROLE.bot, name: 'Chime', managed: true, permissions: 0x400n | 0x800n | 0x4000n | 0x10000n },
+      // Mention Everyone: the demo user and the bot may ping @everyone (and roles that are not mentionable).
+      { id: ROLE.heralds, name: 'Heralds', color: 0, mentionable: false, permissions: PermissionFlags.MentionEveryone },
     ],
-    members: [DISCORD_USER, DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId, roles: [ROLE.team] })),
+    members: [
+      { userId: DISCORD_USER, roles: [ROLE.team, ROLE.heralds] },
+      ...[DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId, roles: [ROLE.team] })),
+    ],
     botMember: true,
+    botRoles: [ROLE.heralds],
   });
   fake.addGuild({ id: SIDE_GUILD, name: 'Side Project', ownerId: DISCORD_USER, channels: [{ id: '1187000000000002101', name: 'general', type: 0 }], members: [DISCORD_USER, DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId })), botMember: false });
   fake.addGuild({ id: ART_GUILD, name: 'Art Club', icon: 'a1b2c3d4e5f6', ownerId: DISCORD_USER, channels: [{ id: '1187000000000003101', name: 'gallery', type: 0 }], members: [DISCORD_USER, DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId })) });
@@ -115,13 +121,14 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     await linkDiscord(user);
     const { page } = await e2e.signedInPage({ user });
     await preparePage(page);
-    // The server already drops @everyone and managed roles; add them back to prove the dialog filters too.
+    // The server offers @everyone (the demo user and the bot may mention everyone) and drops managed
+    // roles; add a managed role and a role merely named "@everyone" to prove the dialog filters too.
     await page.route('**/api/discord/guilds/roles', async (route) => {
       const response = await route.fetch();
       const roles = (await response.json()) as unknown[];
       await route.fulfill({
         response,
-        json: [...roles, { id: DEMO_GUILD, name: '@everyone', color: 0, managed: false }, { id: ROLE.bot, name: 'Chime', color: 0, managed: true }],
+        json: [...roles, { id: '1187000000000001299', name: '@everyone', color: 0, managed: false }, { id: ROLE.bot, name: 'Chime', color: 0, managed: true }],
       });
     });
     await toDestinations(page);
@@ -186,12 +193,13 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     await picker(page).getByTestId(`channel-${CH.general}`).click();
     await screenshot(page, 'picker-channel-light', { fullPage: false });
 
-    // Step 3: roles with colour dots (grey for 0), no @everyone, no managed role.
+    // Step 3: @everyone first, then roles with colour dots (grey for 0), no managed role.
     await picker(page).getByTestId('picker-add-role').click();
     await picker(page).getByTestId('role-list').waitFor();
     expect(await mode(page)).toBe('role');
     const roleNames = await picker(page).getByTestId('role-list').getByRole('radio').allTextContents();
-    expect(roleNames.sort()).toEqual(['@Admins', '@Plain', '@Team']);
+    expect(roleNames[0]).toBe('@everyone');
+    expect(roleNames.slice(1).sort()).toEqual(['@Admins', '@Heralds', '@Plain', '@Team']);
     expect(await picker(page).getByTestId(`role-${ROLE.team}`).getByTestId('role-color').getAttribute('data-color')).toBe('#2ecc71');
     expect(await picker(page).getByTestId(`role-${ROLE.plain}`).getByTestId('role-color').getAttribute('data-color')).toBe('none');
     const teamDot = await picker(page)
@@ -209,12 +217,12 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     await picker(page).getByTestId('picker-add-role').click();
     await picker(page).getByTestId('role-list').waitFor();
     expect(await picker(page).locator('[role="radio"][aria-checked="true"]').count()).toBe(0);
-    await picker(page).getByTestId(`role-${ROLE.team}`).click();
+    await picker(page).getByTestId(`role-${DEMO_GUILD}`).click();
     await screenshot(page, 'picker-role-light', { fullPage: false });
     await picker(page).getByTestId('picker-create').click();
     await picker(page).waitFor({ state: 'detached' });
     const titles = await page.getByTestId('destination-title').allTextContents();
-    expect(titles).toContain('#general in Demo Server (@Team)');
+    expect(titles).toContain('#general in Demo Server (@everyone)');
 
     // Reopening starts over at the server step; Skip role adds a channel without a mention.
     await page.getByTestId('add-channel').click();
@@ -257,7 +265,7 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
         { type: 'discord_dm', metadata: {} },
         {
           type: 'discord_channel',
-          metadata: { guild_id: DEMO_GUILD, channel_id: CH.general, mention_role_id: ROLE.team, guild_name: 'Demo Server', channel_name: 'general', mention_role_name: 'Team' },
+          metadata: { guild_id: DEMO_GUILD, channel_id: CH.general, mention_role_id: DEMO_GUILD, guild_name: 'Demo Server', channel_name: 'general', mention_role_name: '@everyone' },
         },
         { type: 'discord_channel', metadata: { guild_id: DEMO_GUILD, channel_id: CH.reminders, guild_name: 'Demo Server', channel_name: 'reminders' } },
       ]),

@@ -104,8 +104,14 @@ describe('Servers section', () => {
     await page.getByTestId('tab-settings').click();
     await screenshot(page, 'server-settings');
     await page.getByTestId('settings-who-can-create').selectOption('managers');
+    // @everyone mentions: allowed by default, turned off here for members.
+    const everyoneMention = page.getByTestId('settings-everyone-mention');
+    expect(await everyoneMention.getAttribute('aria-checked')).toBe('true');
+    await page.getByLabel('Members may mention @everyone').click();
+    expect(await everyoneMention.getAttribute('aria-checked')).toBe('false');
     await page.getByTestId('settings-save').click();
     await page.getByText('Settings saved.').waitFor();
+    expect((await owner.api.get(`/api/servers/${GUILD}/settings`)).body).toMatchObject({ who_can_create: 'managers', everyone_mention: false });
     const refused = await member.api.post('/api/reminders', channelReminder(CH.events, 'Not allowed'));
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('SERVER_RULE_WHO_CAN_CREATE');
@@ -114,7 +120,9 @@ describe('Servers section', () => {
     const actions = page.getByTestId('audit-entry');
     await expect.poll(() => actions.count()).toBe(4);
     expect(await actions.evaluateAll((els) => els.map((e) => e.getAttribute('data-action')))).toEqual(['settings', 'delete', 'pause', 'create']);
-    expect(await actions.nth(0).textContent()).toContain('changed the settingsWho can make reminders here');
+    expect(await actions.nth(0).textContent()).toContain('changed the settings');
+    expect(await actions.nth(0).textContent()).toContain('Who can make reminders here');
+    expect(await actions.nth(0).textContent()).toContain('@everyone mentions');
     expect(await actions.nth(2).textContent()).toContain('paused“Weekly raid” in this server');
 
     // Worded in the reader's language, not in the server's English.

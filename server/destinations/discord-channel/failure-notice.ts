@@ -32,6 +32,7 @@ export const DISCORD_FAILURE_EXPLANATIONS: Record<string, string> = {
   DISCORD_NOT_MEMBER: 'failureNotice.explain.notMember',
   DISCORD_CANNOT_POST: 'failureNotice.explain.cannotPost',
   DISCORD_ROLE_NOT_MENTIONABLE: 'failureNotice.explain.roleNotMentionable',
+  DISCORD_CANNOT_MENTION_EVERYONE: 'failureNotice.explain.cannotMentionEveryone',
   DISCORD_UNKNOWN_ROLE: 'failureNotice.explain.unknownRole',
   DISCORD_REJECTED: 'failureNotice.explain.rejected',
   DISCORD_INVALID_DESTINATION: 'failureNotice.explain.invalidDestination',

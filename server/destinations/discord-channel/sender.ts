@@ -6,6 +6,7 @@ import type { REST } from '@discordjs/rest';
 import { t } from '../../discord/i18n.ts';
 import type { DB } from '../../db/connection.ts';
 import type { AccessResult, ChannelAccessInput } from '../../discord/access.ts';
+import { isEveryoneRole } from '../../discord/channel-rule.ts';
 import { botUserId } from '../../discord/guild-reads.ts';
 import { findIdentity } from '../../repositories/accounts.ts';
 import { findServerSettings, setServerPaused } from '../../repositories/servers.ts';
@@ -61,7 +62,8 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
         access = await deps.checkChannelAccess({ userId: await botUserId(rest), guildId, channelId, mentionRoleId: roleId });
       }
       if (!access.ok) return permanentFailure(access.code, access.message);
-      await postDeliveryMessage(rest, channelId, ctx, roleId);
+      // The role whose id is the guild's is @everyone: the check above allowed it to ping.
+      await postDeliveryMessage(rest, channelId, ctx, roleId, isEveryoneRole(guildId, roleId));
       return { ok: true, httpStatus: 200 };
     } catch (err) {
       return mapDiscordError(err, locale);

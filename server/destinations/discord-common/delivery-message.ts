@@ -1,4 +1,4 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type RESTPostAPIChannelMessageJSONBody } from 'discord.js';
+import { ActionRowBuilder, AllowedMentionsTypes, ButtonBuilder, ButtonStyle, type RESTPostAPIChannelMessageJSONBody } from 'discord.js';
 import { t } from '../../discord/i18n.ts';
 import { truncate, unix } from '../../discord/message-text.ts';
 import type { DeliveredAction } from '../../reminders/delivered-buttons.ts';
@@ -41,6 +41,13 @@ export interface DeliveryMessageInput {
   /** Account locale: the header and buttons are in the owner's language. */
   locale: string | null | undefined;
   roleId?: string | null;
+  /** Ping @everyone (a channel destination whose role is the guild's own, already allowed by its checks). */
+  everyone?: boolean;
+  /**
+   * Show the mention without letting it ping (a test send): the channel sees who the reminder will
+   * call, and nobody is called for a test.
+   */
+  quiet?: boolean;
   /** The scheduled occurrence when the delivery is late (shown as a note). */
   lateOccurrenceMs?: number | null;
   /** The occurrence this message delivers (the "Tomorrow" button keeps its wall-clock time). */
@@ -51,17 +58,26 @@ export interface DeliveryMessageInput {
 }
 
 /**
- * `<@&role> ⏰ Reminder\n<message>` cut to Discord's 2000 characters. allowed_mentions only ever
- * lets the chosen role ping: never @everyone/@here, never users or roles typed in the message.
+ * Discord pings for "@everyone" and "@here" anywhere in the content once `parse` holds
+ * 'everyone': a zero-width space after the @ keeps the ones typed in the message inert.
+ */
+const inertEveryone = (text: string): string => text.replace(/@(everyone|here)/g, '@\u200b$1');
+
+/**
+ * `<@&role> ⏰ Reminder\n<message>` (or `@everyone ⏰ Reminder\n<message>`) cut to Discord's 2000
+ * characters. allowed_mentions only ever lets the chosen role, or @everyone when it is the
+ * destination's choice, ping: never users, roles or @everyone/@here typed in the message.
  */
 export function buildDeliveryMessage(input: DeliveryMessageInput): RESTPostAPIChannelMessageJSONBody {
-  const head = `${input.roleId ? `<@&${input.roleId}> ` : ''}${t(input.locale, 'delivery.header')}\n`;
+  const mention = input.everyone ? (input.quiet ? '@\u200beveryone ' : '@everyone ') : input.roleId ? `<@&${input.roleId}> ` : '';
+  const head = `${mention}${t(input.locale, 'delivery.header')}\n`;
   const tail = input.lateOccurrenceMs ? `\n${t(input.locale, 'delivery.late', { unix: unix(input.lateOccurrenceMs) })}` : '';
   const room = Math.max(MAX_CONTENT - head.length - tail.length, 1);
-  const content = truncate(`${head}${truncate(input.message, room)}${tail}`, MAX_CONTENT);
+  const message = input.everyone ? inertEveryone(input.message) : input.message;
+  const content = truncate(`${head}${truncate(message, room)}${tail}`, MAX_CONTENT);
   return {
     content,
-    allowed_mentions: input.roleId ? { parse: [], roles: [input.roleId] } : { parse: [] },
+    allowed_mentions: input.quiet ? { parse: [] } : input.everyone ? { parse: [AllowedMentionsTypes.Everyone] } : input.roleId ? { parse: [], roles: [input.roleId] } : { parse: [] },
     components: input.buttons === false ? [] : [reminderButtons(input.reminderId, input.locale, input.occurrenceMs)],
     nonce: input.nonce.slice(0, 25),
     enforce_nonce: true,

@@ -72,13 +72,15 @@ export function permanentFailure(code: string, error: string): SendFailure {
   return { ok: false, code, retryable: false, disableDestination: true, error };
 }
 
-/** Posts the delivery message (header, text, buttons) to a channel. */
-export async function postDeliveryMessage(rest: REST, channelId: string, ctx: SendContext, roleId: string | null): Promise<APIMessage> {
+/** Posts the delivery message (header, text, buttons) to a channel; `everyone`: ping @everyone instead of the role. */
+export async function postDeliveryMessage(rest: REST, channelId: string, ctx: SendContext, roleId: string | null, everyone = false): Promise<APIMessage> {
   const body = buildDeliveryMessage({
     reminderId: ctx.reminder.id,
     message: ctx.reminder.message,
     locale: ctx.account.locale,
     roleId,
+    everyone,
+    quiet: ctx.test,
     lateOccurrenceMs: ctx.late ? Date.parse(ctx.occurrenceUtc) : null,
     occurrenceMs: Date.parse(ctx.occurrenceUtc),
     nonce: ctx.idempotencyKey,

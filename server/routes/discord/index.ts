@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireDiscordUserId } from '../../accounts/discord-accounts.ts';
-import { listMentionableRoles, listPostableChannels } from '../../discord/access.ts';
+import { listPostableChannels } from '../../discord/access.ts';
 import { botGuildIds } from '../../discord/guild-reads.ts';
 import { botRestFailure } from '../../discord/errors.ts';
 import { EMBED_LINKS, READ_MESSAGE_HISTORY, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
 import type { DiscordService } from '../../discord/service.ts';
 import { AppError } from '../../errors.ts';
 import { errorResponses, Nullable } from '../../schemas/common.ts';
+import { pickerRoles } from '../../servers/rules.ts';
 
 /**
  * What the bot needs in a channel to deliver: see it, post, embed the reminder, read history
@@ -94,7 +95,8 @@ const discord: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/discord/guilds/roles', { schema: { body: GuildBody, response: { 200: Type.Array(RoleOut), ...errorResponses } } }, async (request) => {
     const guildId = requireGuildId(request.body.guild_id);
     const userId = await requireDiscordUserId(app.db, request.auth!.accountId);
-    return bot(() => listMentionableRoles(service().rest, guildId, userId));
+    service();
+    return pickerRoles(app, request.auth!.accountId, userId, guildId);
   });
 
   app.get('/api/discord/invite-url', { schema: { querystring: InviteQuery, response: { 200: UrlOut, ...errorResponses } } }, async (request) => {

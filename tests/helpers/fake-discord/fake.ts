@@ -1452,8 +1452,11 @@ export class FakeDiscord {
     return null;
   }
 
-  /** Resolves mentions like Discord: allowed_mentions filters what actually pings. */
-  private resolveMentions(content: string, allowed: any, guild: GuildState | null): { users: string[]; roles: string[]; everyone: boolean } {
+  /**
+   * Resolves mentions like Discord: allowed_mentions filters what actually pings; @everyone/@here
+   * and roles that are not mentionable need the bot's Mention Everyone in that channel.
+   */
+  private resolveMentions(content: string, allowed: any, guild: GuildState | null, channelId?: string): { users: string[]; roles: string[]; everyone: boolean } {
     const parse: string[] | null = allowed && typeof allowed === 'object' ? (Array.isArray(allowed.parse) ? allowed.parse : []) : null;
     const allowedUsers: string[] = Array.isArray(allowed?.users) ? allowed.users : [];
     const allowedRoles: string[] = Array.isArray(allowed?.roles) ? allowed.roles : [];
@@ -1462,7 +1465,8 @@ export class FakeDiscord {
     const mentionsEveryone = /@(everyone|here)/.test(content);
     const canUsers = (id: string) => parse === null || parse.includes('users') || allowedUsers.includes(id);
     // A user-installed app answers in servers it is not a member of: it mentions nobody there.
-    const botCanMentionAll = guild && guild.members.has(this.clientId) ? hasPermission(this.computePermissions(guild.id, this.clientId), PermissionFlags.MentionEveryone) : false;
+    const inChannel = guild?.channels.some((c) => c.id === channelId) ? channelId : undefined;
+    const botCanMentionAll = guild && guild.members.has(this.clientId) ? hasPermission(this.computePermissions(guild.id, this.clientId, inChannel), PermissionFlags.MentionEveryone) : false;
     const canRoles = (id: string) => {
       if (!(parse === null || parse.includes('roles') || allowedRoles.includes(id))) return false;
       const role = guild?.roles.find((r) => r.id === id);
@@ -1483,7 +1487,7 @@ export class FakeDiscord {
     extra: Partial<StoredMessage> = {},
   ): StoredMessage {
     const content: string = typeof body.content === 'string' ? body.content : '';
-    const mentions = this.resolveMentions(content, body.allowed_mentions, guild);
+    const mentions = this.resolveMentions(content, body.allowed_mentions, guild, channelId);
     const attachments = files.map((f, i) => {
       const id = snowflake();
       const meta = Array.isArray(body.attachments) ? body.attachments[i] : undefined;
@@ -1531,7 +1535,7 @@ export class FakeDiscord {
     const guild = msg.guild_id ? (this.guilds.get(msg.guild_id) ?? null) : null;
     if (typeof body.content === 'string' || body.content === null) {
       msg.content = body.content ?? '';
-      const mentions = this.resolveMentions(msg.content, body.allowed_mentions ?? msg.allowed_mentions, guild);
+      const mentions = this.resolveMentions(msg.content, body.allowed_mentions ?? msg.allowed_mentions, guild, msg.channel_id);
       msg.mentions = mentions.users;
       msg.mention_roles = mentions.roles;
       msg.mention_everyone = mentions.everyone;

@@ -172,7 +172,10 @@ describe('/remind', () => {
     expect((await inGuild(ids.readonly)).content).toBe(`You can't send messages in <#${ids.readonly}>, so you can't set a reminder there.`);
     expect((await inGuild(ids.hidden)).content).toContain(`I can't send messages in <#${ids.hidden}>`);
     expect((await inGuild(ids.general, [{ name: 'role', value: ids.locked }])).content).toContain(`You can't mention <@&${ids.locked}>`);
-    expect((await inGuild(ids.general, [{ name: 'role', value: ids.guild }])).content).toContain("can't mention @everyone");
+    // @everyone (the guild's own id) takes the Mention Everyone permission, which alice lacks.
+    expect((await inGuild(ids.general, [{ name: 'role', value: ids.guild }])).content).toBe(
+      `You can't mention @everyone in <#${ids.general}>: you don't have the Mention @everyone, @here and All Roles permission there.`,
+    );
     expect((await inGuild(ids.voice)).content).toContain('only be posted in text channels');
     // A server the bot is not a member of (the user has the app installed on their account).
     const client = env.app.bot!.client;

@@ -22,6 +22,12 @@ export interface CodeContext {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
+/**
+ * A role's name for "@{{role}}": Discord names the @everyone role "@everyone" (its id is the
+ * server's), the other roles without the @.
+ */
+export const bareRoleName = (name: string): string => name.replace(/^@/, '');
+
 /** Host of a webhook URL, or null when it does not parse. */
 
 export function useDeliveryText() {
@@ -52,7 +58,7 @@ export function useDeliveryText() {
     const m = ctx.metadata ?? {};
     return t(`codes.${code}`, {
       channel: str(p.channel) ?? m.channel_name ?? m.channel_id ?? '?',
-      role: str(p.role) ?? m.mention_role_name ?? m.mention_role_id ?? '?',
+      role: str(p.role) ?? (m.mention_role_name ? bareRoleName(m.mention_role_name) : undefined) ?? m.mention_role_id ?? '?',
       guild: str(p.guild) ?? m.guild_name ?? m.guild_id ?? '?',
       status: ctx.httpStatus ?? str(p.status) ?? '?',
       // DISCORD_CANNOT_POST_user...: the user, not the bot, lacks the permission.
@@ -84,7 +90,7 @@ export function useDeliveryText() {
     if (type === 'discord_channel') {
       if (!m.channel_name || !m.guild_name) return TYPES.discord_channel as string;
       return m.mention_role_name
-        ? t('labels.channelWithRole', { channel: m.channel_name, guild: m.guild_name, role: m.mention_role_name })
+        ? t('labels.channelWithRole', { channel: m.channel_name, guild: m.guild_name, role: bareRoleName(m.mention_role_name) })
         : t('labels.channel', { channel: m.channel_name, guild: m.guild_name });
     }
     if (type === 'email') {

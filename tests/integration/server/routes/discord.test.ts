@@ -313,10 +313,11 @@ describe('POST /api/discord/guilds/roles', () => {
     ]);
   });
 
-  it('with Mention @everyone the user may mention non-mentionable roles too', async () => {
+  it('with Mention @everyone the user may mention non-mentionable roles too, and @everyone (first)', async () => {
     const staffer = await linkedAccount(STAFFER);
     const res = await staffer.api.post('/api/discord/guilds/roles', { guild_id: G_MAIN });
     expect(res.body).toEqual([
+      { id: G_MAIN, name: '@everyone', color: 0, managed: false },
       { id: ROLE.staff, name: 'Staff', color: 0x3498db, managed: false },
       { id: ROLE.secret, name: 'Secret', color: 0, managed: false },
       { id: ROLE.fans, name: 'Fans', color: 0xff0000, managed: false },
@@ -468,8 +469,9 @@ describe('reminders with a Discord channel destination', () => {
     expect(voice.body).toMatchObject({ code: 'INVALID_DESTINATION', error: '#Voice is not a text channel' });
     const role = await member.api.post('/api/reminders', channelReminder(CH.general, sf(399)));
     expect(role.body).toMatchObject({ code: 'INVALID_DESTINATION', reason: 'DISCORD_UNKNOWN_ROLE' });
+    // @everyone is the role whose id is the guild's: it takes Mention Everyone, which a member lacks.
     const everyone = await member.api.post('/api/reminders', channelReminder(CH.general, G_MAIN));
-    expect(everyone.body.reason).toBe('DISCORD_UNKNOWN_ROLE');
+    expect(everyone.body).toMatchObject({ code: 'DISCORD_PERMISSION_DENIED', reason: 'DISCORD_CANNOT_MENTION_EVERYONE', params: { who: 'user', permission: 'MENTION_EVERYONE' } });
     const outsider = await linkedAccount(OUTSIDER);
     const stranger = await outsider.api.post('/api/reminders', channelReminder(CH.general));
     expect(stranger.status).toBe(403);

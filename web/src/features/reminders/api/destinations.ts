@@ -42,7 +42,12 @@ export function initials(name: string): string {
 /** Text channels only (Discord type 0). */
 export const TEXT_CHANNEL = 0;
 
-/** Roles one may mention: neither @everyone (id = guild id, or the name) nor bot-managed roles. */
+/**
+ * Roles one may mention, without bot-managed roles. @everyone (its id is the guild's) comes first
+ * when the server offers it (the creator and the bot may mention everyone and the server's rules
+ * allow it); a role merely named "@everyone" is not it.
+ */
 export function mentionableRoles<R extends { id: string; name: string; managed: boolean }>(roles: readonly R[], guildId: string): R[] {
-  return roles.filter((r) => !r.managed && r.id !== guildId && r.name !== '@everyone');
+  const usable = roles.filter((r) => !r.managed && (r.id === guildId || r.name !== '@everyone'));
+  return [...usable.filter((r) => r.id === guildId), ...usable.filter((r) => r.id !== guildId)];
 }

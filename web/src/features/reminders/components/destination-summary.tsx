@@ -1,3 +1,4 @@
+import { bareRoleName } from '@/lib/delivery-text';
 import { AtSign, Bell, BellRing, Hash, type LucideIcon, Mail, MessageCircle, Smartphone, Webhook } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
@@ -59,7 +60,7 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
       const named =
         m.channel_name && m.guild_name
           ? m.mention_role_name
-            ? t('channelLabelWithRole', { channel: m.channel_name, guild: m.guild_name, role: m.mention_role_name })
+            ? t('channelLabelWithRole', { channel: m.channel_name, guild: m.guild_name, role: bareRoleName(m.mention_role_name) })
             : t('channelLabel', { channel: m.channel_name, guild: m.guild_name })
           : null;
       return {

@@ -2,6 +2,7 @@ import { Shield, TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import type { Channel, Role } from '@/lib/api/reminders';
+import { bareRoleName } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
 import { roleColor } from '../api/destinations';
 import { Option } from './picker-options';
@@ -41,7 +42,7 @@ export function PickerRoleStep({ roles, role, channel, loading, onSelect }: Pick
               />
               <Shield className="size-3.5 shrink-0 text-muted-foreground" aria-hidden />
               <span className="min-w-0 flex-1 truncate" style={color ? { color } : undefined}>
-                @{r.name}
+                @{bareRoleName(r.name)}
               </span>
             </Option>
           );

@@ -1,3 +1,4 @@
+import { bareRoleName } from '@/lib/delivery-text';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
@@ -31,7 +32,7 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
   function create(withRole: Role | null) {
     if (!guild || !channel) return;
     const label = withRole
-      ? t('channelLabelWithRole', { channel: channel.name, guild: guild.name, role: withRole.name })
+      ? t('channelLabelWithRole', { channel: channel.name, guild: guild.name, role: bareRoleName(withRole.name) })
       : t('channelLabel', { channel: channel.name, guild: guild.name });
     onCreate({
       type: 'discord_channel',

@@ -75,6 +75,21 @@ export function SettingsForm({ guildId, settings, roles, channels, onSaved }: Pr
           <option value="nobody">{t('settings.mentions.nobody')}</option>
         </select>
       </div>
+      <div className="space-y-1.5">
+        <div className="flex items-center gap-2">
+          <Checkbox
+            id="everyone-mention"
+            checked={draft.everyone_mention}
+            onCheckedChange={(v) => set('everyone_mention', v === true)}
+            aria-describedby="everyone-mention-help"
+            data-testid="settings-everyone-mention"
+          />
+          <Label htmlFor="everyone-mention">{t('settings.everyoneMention')}</Label>
+        </div>
+        <p id="everyone-mention-help" className="text-sm text-muted-foreground">
+          {t('settings.everyoneMentionHelp')}
+        </p>
+      </div>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">{t('settings.channels')}</legend>
         <div className="flex items-center gap-2">

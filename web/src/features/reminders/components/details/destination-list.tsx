@@ -20,7 +20,7 @@ import { CardHeading } from '@/components/ui/card-heading';
 import { CopyButton } from '@/components/ui/copy-button';
 import { type Destination, enableDestination, rotateDestinationSecret, testDestination } from '@/lib/api/reminders';
 import { errorDetail } from '@/lib/api-client';
-import { useDeliveryText } from '@/lib/delivery-text';
+import { bareRoleName, useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
 import { maskWebhookUrl } from '../../api/destinations';
 import { OPTION_KINDS } from '../destination-option-row';
@@ -181,7 +181,7 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
       channel: m.channel_name ? `#${m.channel_name}` : (m.channel_id ?? '?'),
       guild: m.guild_name ?? m.guild_id ?? '?',
     });
-    extra = m.mention_role_id ? t('destinations.mentionRole', { role: m.mention_role_name ? `@${m.mention_role_name}` : m.mention_role_id }) : null;
+    extra = m.mention_role_id ? t('destinations.mentionRole', { role: m.mention_role_name ? `@${bareRoleName(m.mention_role_name)}` : m.mention_role_id }) : null;
   } else if (destination.type === 'webhook') {
     Icon = Webhook;
     title = t('destinations.webhook');
