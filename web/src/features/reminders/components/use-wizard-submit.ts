@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { useSWRConfig } from 'swr';
 import { ApiError, errorMessage } from '@/lib/api-client';
+import { emailAddressesKey } from '@/lib/api/email';
 import { createReminder, newSecrets, remindersKey } from '@/lib/api/reminders';
 import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { type EditableDestination, toDestinationInputs } from '../api/destinations';
@@ -64,6 +65,9 @@ export function useWizardSubmit(form: ReminderFormState, destinations: EditableD
       idempotency.settle();
       setSaved(true);
       void mutate(remindersKey);
+      // Saving mailed a confirmation link to each new address: its state is no longer what the
+      // wizard last read, and the reminder's page must not show that older state.
+      if (destinations.some((d) => d.type === 'email')) void mutate(emailAddressesKey);
       const fresh = newSecrets(created);
       if (fresh.length > 0) setSecrets(fresh);
       else finish();

@@ -20,6 +20,7 @@ import {
   useAccount,
   useReminder,
 } from '@/lib/api/reminders';
+import { emailAddressesKey } from '@/lib/api/email';
 import { ApiError, errorDetail, isNetworkError } from '@/lib/api-client';
 import { reminderStatus } from '@/lib/reminder-status';
 import { normalizeTimezone } from '@/lib/timezones';
@@ -139,6 +140,8 @@ export default function ReminderDetailsPage() {
       const updated = await updateReminder(reminder.id, payload);
       await mutate(updated ?? undefined, { revalidate: true });
       void mutateKey(remindersKey);
+      // An address the edit added was mailed its confirmation link: its state changed too.
+      if (payload.destinations.some((d) => d.type === 'email')) void mutateKey(emailAddressesKey);
       setEditing(false);
       toast.success(t('toasts.updated'));
       // A webhook added by the edit answers its secret here, once.
