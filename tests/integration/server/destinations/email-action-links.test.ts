@@ -166,6 +166,20 @@ describe('action links in reminder emails', () => {
     expect(await reminder(b.id)).toEqual(beforeB);
   });
 
+  it('a one-off’s mail carries the three links too, and its Tomorrow brings it back a day later, as push links do', async () => {
+    const when = dueSoon();
+    const created = await fr.api.post('/api/reminders', { ...when, recurrence: 'ONCE', message: 'Une seule fois', destinations: [{ type: 'email', metadata: { address } }] });
+    expect(created.status).toBe(201);
+    await settle(created.body.id);
+    const mail = await sink.waitFor((m) => m.to.includes(address) && m.subject === 'Rappel : Une seule fois');
+    const links = textLinks(mail);
+    expect((await reminder(created.body.id)).completed_at).not.toBeNull();
+    expect((await tapPage(links.tomorrow)).status).toBe(200);
+    const after = await reminder(created.body.id);
+    expect(after.completed_at).toBeNull();
+    expect(after.next_fire_utc).toBe(new Date(Date.parse(`${when.date}T${when.time}Z`) + 86_400_000).toISOString());
+  });
+
   it('a test send carries no action links (there is no delivery to act on), as push test sends', async () => {
     const saved = await fr.api.post('/api/reminders', { ...later, message: 'Pour tester', destinations: [{ type: 'email', metadata: { address } }] });
     const destinationId = saved.body.destinations[0].id as string;
