@@ -31,6 +31,8 @@ function page(lang: Language, body: string): string {
 
 const button = (href: string, label: string) =>
   `<p style="margin:24px 0"><a href="${escapeHtml(href)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;padding:10px 18px;border-radius:8px;font-weight:600">${escapeHtml(label)}</a></p>`;
+const actionLink = (href: string, label: string) =>
+  `<a href="${escapeHtml(href)}" style="display:inline-block;margin:0 8px 8px 0;border:1px solid #c7d2fe;color:#4338ca;text-decoration:none;padding:6px 14px;border-radius:8px;font-weight:600">${escapeHtml(label)}</a>`;
 const small = (text: string) => `<p style="font-size:13px;color:#6b7280">${escapeHtml(text)}</p>`;
 const paragraphs = (text: string) =>
   text
@@ -47,6 +49,13 @@ export interface ReminderMailInput {
   late: boolean;
   /** The reminder's page; null for a test send. */
   link: string | null;
+  /**
+   * Action links (docs/notifications.md "Action links"): label and signed link of Snooze 10 min,
+   * Tomorrow and Done, shown under the message; none for a test send. Opening one only shows a
+   * confirmation page (GET /a/:token changes nothing; its button POSTs), so a mail scanner that
+   * fetches every link acts on nothing.
+   */
+  actions?: ReadonlyArray<{ label: string; url: string }>;
   address: string;
   username: string;
   test: boolean;
@@ -67,13 +76,25 @@ export function reminderMail(input: ReminderMailInput): MailContent {
   const late = input.late ? mt(lang, 'reminder.late') : null;
   const open = input.link ? mt(lang, 'reminder.open') : null;
   const footer = mt(lang, 'reminder.footer', { address: input.address, username: input.username });
-  const text = [input.message, '', scheduled, ...(late ? [late] : []), ...(open && input.link ? ['', labelled(lang, open, input.link)] : []), '', '-- ', footer].join('\n');
+  const actions = input.actions ?? [];
+  const text = [
+    input.message,
+    '',
+    scheduled,
+    ...(late ? [late] : []),
+    ...(actions.length > 0 ? ['', ...actions.map((a) => labelled(lang, a.label, a.url))] : []),
+    ...(open && input.link ? ['', labelled(lang, open, input.link)] : []),
+    '',
+    '-- ',
+    footer,
+  ].join('\n');
   const html = page(
     lang,
     [
       paragraphs(input.message),
       `<p style="margin:16px 0 0;color:#374151">${escapeHtml(scheduled)}</p>`,
       late ? `<p style="color:#b45309">${escapeHtml(late)}</p>` : '',
+      actions.length > 0 ? `<p style="margin:20px 0 0">${actions.map((a) => actionLink(a.url, a.label)).join('')}</p>` : '',
       input.link && open ? button(input.link, open) : '',
       `<hr style="border:none;border-top:1px solid #e5e7eb;margin:24px 0 12px">`,
       small(footer),

@@ -6,6 +6,9 @@ import { reminderMail } from '../../mail/templates.ts';
 import { createMailer, EMAIL_CODES } from '../../mail/transport.ts';
 import type { DestinationSender, SendResult } from '../../scheduler/types.ts';
 import { reminderPageUrl } from '../../lib/reminder-page-url.ts';
+import { LINK_ACTIONS } from '../../lib/action-token.ts';
+import { actionLinksFor } from '../../reminders/action-link-urls.ts';
+import { ACTION_LABEL_KEYS, nt } from '../../reminders/action-page.ts';
 import { emailAddressOf } from './address.ts';
 
 /**
@@ -34,13 +37,22 @@ export function emailSenderOf(app: Pick<FastifyInstance, 'db' | 'config'>): Dest
           retryable: false,
         };
       }
+      // Snooze 10 min, Tomorrow, Done: signed per delivery and action, as ntfy and push sign theirs
+      // (push-common/notification.ts), for every recurrence. A test send has no reminder to act
+      // on, so no links. A mail scanner or link checker that fetches them acts on nothing: a GET
+      // of an action link only shows a confirmation page whose button POSTs (routes/actions).
+      const links = ctx.test
+        ? null
+        : await actionLinksFor(app, { deliveryId: ctx.deliveryId, reminderId: ctx.reminder.id, occurrenceUtc: ctx.occurrenceUtc });
+      const language = mailLanguage(ctx.account.locale);
       const content = reminderMail({
-        lang: mailLanguage(ctx.account.locale),
+        lang: language,
         message: ctx.reminder.message,
         occurrenceUtc: ctx.occurrenceUtc,
         timezone: ctx.reminder.timezone,
         late: ctx.late,
         link: ctx.test ? null : reminderPageUrl(app.config.publicUrl, ctx.reminder.id),
+        actions: links ? LINK_ACTIONS.map((action) => ({ label: nt(language, ACTION_LABEL_KEYS[action]), url: links[action] })) : [],
         address,
         username: ctx.account.username,
         test: ctx.test === true,

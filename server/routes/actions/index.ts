@@ -31,6 +31,9 @@ const CODES: Record<ActionLinkOutcome['kind'], string | null> = {
  * Action links (docs/notifications.md "Action links"): public, the signed token is the
  * credential. GET shows what the link will do (link checkers fetch links: a GET changes
  * nothing); POST does it, answering a page to a browser and JSON to an app (ntfy's http action).
+ * This is what makes the links safe in reminder emails too: mail scanners (Outlook Safe Links,
+ * Gmail's proxy, antivirus gateways) GET every link of a message before anyone reads it, and
+ * only a person pressing the confirmation page's button POSTs.
  */
 const actionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
