@@ -1,16 +1,11 @@
 import { SlashCommandBuilder, type APIRole, type Role } from 'discord.js';
 import type { RawDestination } from '../../server/destinations/validate.ts';
-import { AppError } from '../../server/errors.ts';
 import { RECURRENCES } from '../../server/reminders/input.ts';
-import { createReminder } from '../../server/reminders/service.ts';
-import { ensureAccountForDiscordUser } from '../../server/accounts/discord-accounts.ts';
 import { checkInteractionChannelAccess, interactionChannelDestination } from '../access.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../replies/command-text.ts';
 import { RECURRENCE_KEYS } from '../replies/format.ts';
-import { createdReminderText } from '../replies/created-reply.ts';
-import { unix } from '../../server/discord/message-text.ts';
 import { t } from '../../server/discord/i18n.ts';
-import { readScheduleInput } from '../schedule-input.ts';
+import { createReminderFromWords } from '../replies/create-from-words.ts';
 import { replyEphemeral } from '../replies/reply.ts';
 import type { BotCommand } from '../types.ts';
 
@@ -55,25 +50,6 @@ const command: BotCommand = {
       destination = { type: 'discord_dm', metadata: {} };
     }
 
-    const account = await ensureAccountForDiscordUser(app.db, interaction.user, locale, interaction.guildId);
-    const examples = t(locale, 'remind.examples');
-    const now = Date.now();
-    const parsed = readScheduleInput(when, repeatOption, account.timezone, locale, now);
-    if (!parsed.ok) return replyEphemeral(interaction, parsed.text);
-
-    // The same call, rules and error codes as POST /api/reminders.
-    let reminder;
-    try {
-      ({ reminder } = await createReminder(
-        app,
-        account.id,
-        { message, date: parsed.date, time: parsed.time, timezone: account.timezone, recurrence: parsed.recurrence, rrule: parsed.rrule, destinations: [destination] },
-        { nowMs: now },
-      ));
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'REMINDER_IN_PAST') return replyEphemeral(interaction, t(locale, 'remind.past', { unix: unix(parsed.instantMs), examples }));
-      throw err;
-    }
     const destinationText =
       destination.type === 'discord_dm'
         ? t(locale, 'remind.destinationDm')
@@ -82,7 +58,7 @@ const command: BotCommand = {
           : role
             ? t(locale, 'remind.destinationChannelRole', { channelId: interaction.channelId, roleId: role.id })
           : t(locale, 'remind.destinationChannel', { channelId: interaction.channelId });
-    await replyEphemeral(interaction, await createdReminderText(app, account.id, locale, reminder, destinationText, now));
+    await createReminderFromWords(app, interaction, { message, when, repeat: repeatOption, destination, destinationText });
   },
 };
 
