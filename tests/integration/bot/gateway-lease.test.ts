@@ -4,7 +4,7 @@
  * answering. And the gateway is sharded as Discord recommends.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeEach, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,25 +14,37 @@ import { closeBotRest, createBotRest } from '../../../server/discord/rest.ts';
 import { startFakeDiscord, type FakeDiscord } from '../../helpers/fake-discord/index.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { command, discordEnv, ids, seedDiscord } from '../../helpers/bot-harness.ts';
-import { onPostgres, testDatabaseUrl } from '../../helpers/test-database.ts';
+import { onPostgres, releaseTestDatabase, testDatabaseUrl } from '../../helpers/test-database.ts';
 
 // Longer on PostgreSQL, so "taken over before a lease could have expired" has room under load.
 const LEASE = onPostgres ? { ttlMs: 3000, renewEveryMs: 250 } : { ttlMs: 1500, renewEveryMs: 250 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Each test has its own fake Discord and its own database, so no test waits for an earlier test's
+ * servers to let go of the gateway: what a test counts (gateway connections, command
+ * registrations, lock holders) is only its own instances'. Every server closes in afterAll.
+ */
 let fake: FakeDiscord;
 let dir: string;
+const fakes: FakeDiscord[] = [];
+const dirs: string[] = [];
 const servers: TestServer[] = [];
 
-beforeAll(async () => {
+beforeEach(async () => {
   fake = await startFakeDiscord();
   seedDiscord(fake);
+  fakes.push(fake);
   dir = mkdtempSync(path.join(tmpdir(), 'chime-lease-'));
+  dirs.push(dir);
 });
 afterAll(async () => {
   for (const s of servers) await s.close().catch(() => {});
-  await fake?.close();
-  rmSync(dir, { recursive: true, force: true });
+  for (const f of fakes) await f.close();
+  for (const d of dirs) {
+    await releaseTestDatabase(d);
+    rmSync(d, { recursive: true, force: true });
+  }
 });
 
 const start = async () => {
@@ -40,6 +52,17 @@ const start = async () => {
   servers.push(server);
   return server;
 };
+
+/** A step with no bound of its own (a login, a server start), bounded so a hang names itself. */
+async function within<T>(ms: number, step: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${step}: not done within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 const commandRegistrations = () => fake.requests.filter((r) => r.method === 'PUT' && /\/applications\/\d+\/commands$/.test(r.path)).length;
 
 it('one instance holds the gateway; when it dies another takes over within the lease and answers commands', async () => {
@@ -58,7 +81,7 @@ it('one instance holds the gateway; when it dies another takes over within the l
   const killedAt = Date.now();
   a.app.gatewayLeadership!.halt();
   await a.app.bot!.disconnect();
-  await fake.waitFor(() => fake.gatewayConnections === 0, 3000, 'gateway closed');
+  await fake.waitFor(() => fake.gatewayConnections === 0, 10_000, 'gateway closed');
   await fake.waitFor(() => b.app.gatewayLeadership!.isLeader, LEASE.ttlMs + LEASE.renewEveryMs * 8, 'b takes the gateway');
   const takeoverMs = Date.now() - killedAt;
   if (onPostgres) {
@@ -83,30 +106,15 @@ it('one instance holds the gateway; when it dies another takes over within the l
   expect(Date.now() - before).toBeLessThan(LEASE.ttlMs);
 });
 
-/**
- * Closes the servers an earlier test started and waits until the fake has no gateway connection
- * left. A precondition, not a check of speed: on a loaded machine (PostgreSQL, two test files at
- * once) a closing socket once took more than 3 s to reach the fake.
- */
-async function closeEarlierServers(): Promise<void> {
-  for (const s of servers.splice(0)) await s.close();
-  await fake.waitFor(() => fake.gatewayConnections === 0, 15_000, 'the earlier servers\' gateways closed');
-}
-
 it('connects as many shards as Discord recommends, each receiving its own guilds', async () => {
-  await closeEarlierServers();
   fake.recommendedShards = 2;
-  try {
-    const server = await start();
-    await server.app.bot!.whenReady();
-    await fake.waitFor(() => fake.gatewayConnections === 2, 3000, 'two shards');
-    await fake.waitFor(() => server.app.bot!.client.guilds.cache.has(ids.guild), 3000, 'guild cache');
-    expect(server.app.bot!.client.options.shardCount).toBe(2);
-    const reply = await command(fake, { userId: ids.alice, name: 'reminders', guildId: ids.guild, channelId: ids.general });
-    expect(reply.content).not.toBe('');
-  } finally {
-    fake.recommendedShards = 1;
-  }
+  const server = await start();
+  await server.app.bot!.whenReady();
+  await fake.waitFor(() => fake.gatewayConnections === 2, 3000, 'two shards');
+  await fake.waitFor(() => server.app.bot!.client.guilds.cache.has(ids.guild), 3000, 'guild cache');
+  expect(server.app.bot!.client.options.shardCount).toBe(2);
+  const reply = await command(fake, { userId: ids.alice, name: 'reminders', guildId: ids.guild, channelId: ids.general });
+  expect(reply.content).not.toBe('');
 });
 
 it('keeps the Discord requests of every instance within one global budget', async () => {
@@ -134,7 +142,6 @@ it('keeps the Discord requests of every instance within one global budget', asyn
 });
 
 it.runIf(onPostgres)('a holder whose lock connection drops stops the gateway at once, and one instance takes it again', async () => {
-  await closeEarlierServers();
   const a = await start();
   await a.app.bot!.whenReady();
   const b = await start();
@@ -169,9 +176,8 @@ it.runIf(onPostgres)('a holder whose lock connection drops stops the gateway at 
 });
 
 it('an instance that lost the gateway takes it back and answers again', async () => {
-  await closeEarlierServers();
-  const a = await start();
-  await a.app.bot!.whenReady();
+  const a = await within(10_000, 'a started', start());
+  await within(10_000, 'a ready', a.app.bot!.whenReady());
   const registered = commandRegistrations();
   if (onPostgres) {
     // PostgreSQL ends the lock's session.
@@ -181,9 +187,9 @@ it('an instance that lost the gateway takes it back and answers again', async ()
     await sql`update leases set owner = 'another-instance', expires_at = ${new Date(Date.now() + LEASE.ttlMs).toISOString()}`.execute(a.app.db);
   }
   await fake.waitFor(() => !a.app.gatewayLeadership!.isLeader, LEASE.ttlMs, 'a steps down');
-  await fake.waitFor(() => fake.gatewayConnections === 0, 3000, 'gateway closed');
+  await fake.waitFor(() => fake.gatewayConnections === 0, 10_000, 'gateway closed');
   await fake.waitFor(() => a.app.gatewayLeadership!.isLeader, LEASE.ttlMs * 2, 'a takes it back');
-  await a.app.bot!.whenReady();
+  await within(10_000, 'a ready again', a.app.bot!.whenReady());
   expect(a.app.bot!.client.isReady()).toBe(true);
   expect(commandRegistrations()).toBe(registered + 1);
   await fake.waitFor(() => a.app.bot!.client.guilds.cache.has(ids.guild), 3000, 'guild cache');
