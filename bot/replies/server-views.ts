@@ -1,4 +1,4 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, escapeMarkdown } from 'discord.js';
 import type { FastifyInstance } from 'fastify';
 import type { Destination } from '../../server/db/database.ts';
 import { oneLine, truncate, unix } from '../../server/discord/message-text.ts';
@@ -29,7 +29,8 @@ const channelsOf = (destinations: Destination[]) =>
   [...new Set(destinations.map((d) => (JSON.parse(d.metadata) as { channel_id?: string }).channel_id).filter((id): id is string => !!id))].map((id) => `<#${id}>`).join(', ');
 
 export function creatorName(locale: string | null | undefined, creator: Creator): string {
-  const name = creator.username ?? (creator.discord_user_id ? `<@${creator.discord_user_id}>` : st(locale, 'list.unknownCreator'));
+  // A Discord name may hold markdown (`_`, `*`); a mention of someone gone would read as "unknown user".
+  const name = creator.username ? escapeMarkdown(creator.username) : creator.discord_user_id ? `<@${creator.discord_user_id}>` : st(locale, 'list.unknownCreator');
   return creator.still_member ? name : st(locale, 'list.leftServer', { creator: name });
 }
 

@@ -1,3 +1,4 @@
+// Runs on SQLite only: the commands and buttons call the servers service, which servers-api.test.ts runs on both databases (vitest.config.ts).
 /**
  * `/server reminders` and `/server settings` (issue 28) against the fake Discord: a manager pages
  * through the server's reminders and pauses, resumes and removes them (after a confirmation) with
@@ -5,8 +6,8 @@
  * refused as the API refuses them; in a DM the command says where to use it; French.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { command, EPHEMERAL, interact } from '../../helpers/bot-harness.ts';
-import { CH, channelReminder, DEFAULT_SERVER_SETTINGS, type Fixture, G_MAIN, linkedAccount, ROLE, startServersFixture, USER, webhook } from '../../helpers/servers-fixture.ts';
+import { accountOf, command, EPHEMERAL, interact } from '../../helpers/bot-harness.ts';
+import { CH, channelReminder, DEFAULT_SERVER_SETTINGS, type Fixture, G_MAIN, G_NOBOT, linkedAccount, ROLE, startServersFixture, USER, webhook } from '../../helpers/servers-fixture.ts';
 
 let f: Fixture;
 type Account = Awaited<ReturnType<typeof linkedAccount>>;
@@ -171,8 +172,11 @@ describe('/server reminders', () => {
     expect(forged.data.content).toBe(refused.content);
     expect(await serverPaused(target.id)).toBeNull();
     // A holder of the server's "Chime managers" role is a manager, without any Discord permission.
+    // They have no Chime account yet: like /reminders, the command makes it, then asks the service.
+    expect(await accountOf(f.server.app, USER.chime)).toBeUndefined();
     const chime = await server(USER.chime, 'reminders');
     expect(chime.content).toBe(refused.content);
+    expect(await accountOf(f.server.app, USER.chime)).toBeDefined();
     const saved = await owner.api.put(`/api/servers/${G_MAIN}/settings`, { ...DEFAULT_SERVER_SETTINGS, manager_role_id: ROLE.chime });
     expect(saved.status).toBe(200);
     expect((await server(USER.chime, 'reminders')).content).toContain('> Task 3');
@@ -184,6 +188,10 @@ describe('/server reminders', () => {
     expect(dm.content).toBe("Use /server in a Discord server's channel: it shows that server's reminders and rules. Your own reminders are in /reminders.");
     const fr = await command(f.fake, { userId: USER.member, name: 'server', options: [{ name: 'settings', options: [] }], locale: 'fr' });
     expect(fr.content).toMatch(/^Utilisez \/serveur dans un salon d'un serveur Discord/);
+
+    // Through a user install, in a server without Chime's bot: the API's SERVER_NOT_FOUND, in words.
+    const nobot = await command(f.fake, { userId: USER.member, name: 'server', guildId: G_NOBOT, channelId: CH.nobot, options: [{ name: 'reminders', options: [] }] });
+    expect(nobot.content).toBe("Chime's bot isn't in this server, so Chime has no reminders or rules here.");
   });
 });
 
