@@ -142,7 +142,7 @@ export function renderServerSettings(locale: string | null | undefined, settings
     st(locale, 'settings.maxReminders', { value: settings.max_reminders === null ? st(locale, 'settings.noLimit') : settings.max_reminders }),
     st(locale, 'settings.formerMembers', { value: st(locale, FORMER_KEYS[settings.former_members]) }),
     st(locale, 'settings.defaultTimezone', { value: settings.default_timezone ?? st(locale, 'settings.noTimezone') }),
-    st(locale, 'settings.changeThere'),
+    st(locale, 'settings.changeThere', { url: `<${dashboardUrl}>` }),
   ];
   const row = new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setURL(dashboardUrl).setLabel(st(locale, 'settings.open')).setStyle(ButtonStyle.Link)).toJSON();
   return { content: truncate(lines.join('\n'), 2000), components: [row] };

@@ -223,9 +223,20 @@ describe('/server settings', () => {
       '**Reminders per member**: 3',
       '**When a creator leaves the server**: their reminders are paused in this server',
       '**Time zone of members new to Chime**: Europe/Paris',
-      "Managers change these rules on the server's page in the dashboard.",
+      `Managers change these rules on the server's page in the dashboard: <http://localhost:5173/servers/${G_MAIN}>`,
     ]);
     expect(shown.data.components).toEqual([{ type: 1, components: [{ type: 2, style: 5, label: 'Open in the dashboard', url: `http://localhost:5173/servers/${G_MAIN}` }] }]);
+
+    // Discord refusing the link button (a PUBLIC_URL it does not take as a link): the same answer
+    // without the button, the address being in the text.
+    f.fake.failNext({
+      pathPattern: /\/interactions\/\d+\/[^/]+\/callback/,
+      status: 400,
+      body: { code: 50035, message: 'Invalid Form Body', errors: { data: { components: { 0: { components: { 0: { url: { _errors: [{ code: 'URL_TYPE_INVALID_URL', message: 'Not a well formed URL.' }] } } } } } } } },
+    });
+    const plain = await server(USER.owner, 'settings');
+    expect(plain.content).toBe(shown.content);
+    expect(plain.data.components).toEqual([]);
   });
 
   it('answers in French, the rules and the list alike', async () => {
