@@ -155,6 +155,12 @@ describe('/server reminders', () => {
     expect(ended.data.content).toMatch(/^🗑️ Removed from this server: Task 2\. It had no other destination, so it ended\./);
     expect((await f.server.app.db.selectFrom('reminders').select('next_fire_utc').where('id', '=', only.id).executeTakeFirstOrThrow()).next_fire_utc).toBeNull();
 
+    // Four are left: one page. A Next pressed on an older message shows the last page there is.
+    const stale = await press(USER.owner, 'srv:page:1', messageId);
+    expect(stale.data.content).toContain('**1.**');
+    expect(stale.data.content).toContain('**4.**');
+    expect(buttons(stale.data).map(([id]) => id)).not.toContain('srv:page:0');
+
     const deletes = (await audit()).filter((e) => e.action === 'delete');
     expect(deletes.map((e) => [e.reminder_id, e.actor.discord_user_id])).toEqual([
       [only.id, USER.owner],
