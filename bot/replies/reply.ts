@@ -76,6 +76,8 @@ const ERROR_KEYS: Partial<Record<ErrorCode, string>> = {
   DESTINATION_LIMIT: 'errors.DESTINATION_LIMIT',
   REMINDER_LIMIT: 'errors.REMINDER_LIMIT',
   DISCORD_UNAVAILABLE: 'errors.DISCORD_UNAVAILABLE',
+  NOT_SERVER_MANAGER: 'errors.NOT_SERVER_MANAGER',
+  SERVER_NOT_FOUND: 'errors.SERVER_NOT_FOUND',
   DISCORD_BOT_NOT_IN_GUILD: 'failureNotice.explain.botNotInGuild',
 };
 

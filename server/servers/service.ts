@@ -188,6 +188,12 @@ async function viewOf(deps: ServerDeps, viewer: ServerViewer, reminderId: string
   return asView(reminder, creators.get(reminder.account_id)!);
 }
 
+/** One of the server's reminders as managers see it (what a confirmation quotes before an action). */
+export async function getServerReminder(deps: ServerDeps, accountId: string, guildId: string, reminderId: string): Promise<ServerReminderView> {
+  const viewer = await manageServer(deps, accountId, guildId);
+  return viewOf(deps, viewer, reminderId);
+}
+
 /** Stops the server's part of a reminder; the creator's other destinations keep firing. */
 export async function pauseServerReminder(deps: ServerDeps, accountId: string, guildId: string, reminderId: string): Promise<ServerReminderView> {
   const viewer = await manageServer(deps, accountId, guildId);

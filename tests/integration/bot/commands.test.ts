@@ -31,7 +31,7 @@ describe('connection and registration', () => {
     const identify = env.fake.gateway.received.find((p) => p.op === 2);
     expect((identify?.d as { intents: number }).intents).toBe(1);
     const commands = env.fake.registeredCommands();
-    expect(commands.filter((c) => c.type === 1).map((c) => c.name).sort()).toEqual(['remind', 'reminder', 'reminders', 'timezone']);
+    expect(commands.filter((c) => c.type === 1).map((c) => c.name).sort()).toEqual(['remind', 'reminder', 'reminders', 'server', 'timezone']);
     // The message command: tests/integration/bot/remind-message.test.ts.
     expect(commands.filter((c) => c.type !== 1).map((c) => [c.type, c.name])).toEqual([[3, 'Remind me about this']]);
     const remindCmd = commands.find((c) => c.name === 'remind') as any;

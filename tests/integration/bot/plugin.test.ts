@@ -17,7 +17,7 @@ afterAll(async () => {
 it('registers the commands in the dev guild only when DISCORD_DEV_GUILD_ID is set, and disconnects on close', async () => {
   const server = await startTestServer({ env: { ...discordEnv(fake), DISCORD_DEV_GUILD_ID: ids.guild } });
   await server.app.bot!.whenReady();
-  expect(fake.registeredCommands(ids.guild).map((c) => c.name).sort()).toEqual(['Remind me about this', 'remind', 'reminder', 'reminders', 'timezone']);
+  expect(fake.registeredCommands(ids.guild).map((c) => c.name).sort()).toEqual(['Remind me about this', 'remind', 'reminder', 'reminders', 'server', 'timezone']);
   expect(fake.registeredCommands()).toEqual([]);
   expect(fake.gatewayConnections).toBe(1);
   await server.close();

@@ -4,8 +4,8 @@ import { getUser } from './session';
 
 /**
  * Locale files come from the repo-level `locales/` folder (shared with the Discord bot). A new
- * `locales/<lng>/<namespace>.json` is picked up without touching this file. `bot.json` is the
- * bot's alone and is never shipped to the browser.
+ * `locales/<lng>/<namespace>.json` is picked up without touching this file. `bot.json` and
+ * `bot-*.json` are the bot's alone and are never shipped to the browser.
  *
  * English (the fallback) is bundled; the other languages are one lazy chunk each (grouped in
  * vite.config.ts), loaded before the first render when stored and on demand when switching.
@@ -17,11 +17,11 @@ export const FALLBACK_LANGUAGE: Language = 'en';
 
 type Bundle = Record<string, Record<string, unknown>>;
 
-const fallbackFiles = import.meta.glob<Record<string, unknown>>(['../../../locales/en/*.json', '!../../../locales/en/bot.json'], {
+const fallbackFiles = import.meta.glob<Record<string, unknown>>(['../../../locales/en/*.json', '!../../../locales/en/bot.json', '!../../../locales/en/bot-*.json'], {
   eager: true,
   import: 'default',
 });
-const lazyFiles = import.meta.glob<Record<string, unknown>>(['../../../locales/*/*.json', '!../../../locales/en/*.json', '!../../../locales/*/bot.json'], {
+const lazyFiles = import.meta.glob<Record<string, unknown>>(['../../../locales/*/*.json', '!../../../locales/en/*.json', '!../../../locales/*/bot.json', '!../../../locales/*/bot-*.json'], {
   import: 'default',
 });
 
