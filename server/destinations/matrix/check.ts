@@ -1,0 +1,43 @@
+/**
+ * The check when a Matrix destination is added (every save, and POST /api/destinations/check):
+ * an alias is resolved (`GET /directory/room/{alias}`), then the bot joins the room
+ * (`POST /join/{roomIdOrAlias}`), which accepts the invitation the room sent it and is harmless
+ * when it is already in. The room id the homeserver answers is stored (`room_id`) and used by
+ * every delivery. A refusal is PUSH_CHECK_FAILED with the precise MATRIX_ code in `reason`.
+ */
+import type { Config } from '../../config.ts';
+import { AppError } from '../../errors.ts';
+import { createPushClient } from '../push-common/http.ts';
+import type { DestinationMetadata } from '../types.ts';
+import { MATRIX_CODES } from './answers.ts';
+import { matrixCall, segment } from './client.ts';
+import { parseRoom } from './room.ts';
+
+/** A check waits at most this long: the dashboard is waiting. */
+const CHECK_TIMEOUT_MS = 8_000;
+
+const refused = (result: { ok: false; code: string; error: string }) => new AppError('PUSH_CHECK_FAILED', result.error, 400, { reason: result.code });
+
+export async function checkMatrixRoom(config: Pick<Config, 'matrix' | 'webhookAllowPrivateTargets'>, metadata: DestinationMetadata): Promise<void> {
+  const matrix = config.matrix;
+  if (!matrix) throw new AppError('MATRIX_NOT_CONFIGURED', 'Matrix is not configured on this server: ask its administrator');
+  const room = parseRoom(metadata.room);
+  if (!room) throw new AppError('INVALID_DESTINATION', 'metadata.room must be a Matrix room id (!abc:example.org) or alias (#room:example.org)');
+  const client = createPushClient({ allowPrivateTargets: config.webhookAllowPrivateTargets, timeoutMs: CHECK_TIMEOUT_MS });
+  try {
+    let resolved: string | null = null;
+    if (room.kind === 'alias') {
+      const found = await matrixCall(client, matrix, { method: 'GET', path: `/_matrix/client/v3/directory/room/${segment(room.value)}`, what: 'resolving the alias' });
+      if (!found.result.ok) throw refused(found.result);
+      resolved = typeof found.json?.room_id === 'string' ? found.json.room_id : null;
+      if (!resolved) throw refused({ ok: false, code: MATRIX_CODES.REJECTED, error: `The homeserver answered no room id for ${room.value}` });
+    }
+    const joined = await matrixCall(client, matrix, { method: 'POST', path: `/_matrix/client/v3/join/${segment(room.value)}`, body: {}, what: 'joining the room' });
+    if (!joined.result.ok) throw refused(joined.result);
+    const roomId = typeof joined.json?.room_id === 'string' ? joined.json.room_id : (resolved ?? (room.kind === 'id' ? room.value : null));
+    if (!roomId || !parseRoom(roomId) || !roomId.startsWith('!')) throw refused({ ok: false, code: MATRIX_CODES.REJECTED, error: 'The homeserver answered the join without a room id' });
+    metadata.room_id = roomId;
+  } finally {
+    await client.close();
+  }
+}
