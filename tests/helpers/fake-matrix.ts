@@ -5,6 +5,7 @@
  * - Authentication ("Client authentication"): `Authorization: Bearer <access_token>`. No token on
  *   an endpoint that needs one is 401 `M_MISSING_TOKEN`; an unknown or revoked one 401
  *   `M_UNKNOWN_TOKEN`. Errors are `{ errcode, error }` ("Standard error response").
+ * - `GET /_matrix/client/v3/account/whoami` ("Current account information"): 200 `{ user_id }`.
  * - `GET /_matrix/client/v3/directory/room/{roomAlias}` ("Room aliases"; requires no
  *   authentication): 200 `{ room_id, servers }`, or 404 `M_NOT_FOUND`.
  * - `POST /_matrix/client/v3/join/{roomIdOrAlias}` ("Joining rooms"): 200 `{ room_id }`; accepts a
@@ -123,6 +124,12 @@ export async function startFakeMatrix(serverName = 'chime.test'): Promise<FakeMa
         return user;
       };
 
+      // GET /account/whoami
+      if (req.method === 'GET' && parts.length === 2 && parts[0] === 'account' && parts[1] === 'whoami') {
+        const user = authenticated();
+        if (!user) return;
+        return answer(200, { user_id: user, is_guest: false });
+      }
       // GET /directory/room/{roomAlias}
       if (req.method === 'GET' && parts.length === 3 && parts[0] === 'directory' && parts[1] === 'room') {
         const roomId = aliases.get(parts[2]!);

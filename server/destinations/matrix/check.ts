@@ -18,6 +18,21 @@ const CHECK_TIMEOUT_MS = 8_000;
 
 const refused = (result: { ok: false; code: string; error: string }) => new AppError('PUSH_CHECK_FAILED', result.error, 400, { reason: result.code });
 
+/** Who the homeserver says the bot's token belongs to (`GET /account/whoami`): the administrator's check (npm run admin -- doctor). */
+export async function whoamiMatrix(config: Pick<Config, 'matrix' | 'webhookAllowPrivateTargets'>): Promise<{ ok: true; userId: string } | { ok: false; code: string; error: string }> {
+  const matrix = config.matrix;
+  if (!matrix) return { ok: false, code: 'MATRIX_NOT_CONFIGURED', error: 'Matrix is not configured' };
+  const client = createPushClient({ allowPrivateTargets: config.webhookAllowPrivateTargets, timeoutMs: CHECK_TIMEOUT_MS });
+  try {
+    const who = await matrixCall(client, matrix, { method: 'GET', path: '/_matrix/client/v3/account/whoami', what: 'checking the token' });
+    if (!who.result.ok) return { ok: false, code: who.result.code, error: who.result.error };
+    const userId = typeof who.json?.user_id === 'string' ? who.json.user_id : null;
+    return userId ? { ok: true, userId } : { ok: false, code: MATRIX_CODES.REJECTED, error: 'The homeserver answered whoami without a user id' };
+  } finally {
+    await client.close();
+  }
+}
+
 export async function checkMatrixRoom(config: Pick<Config, 'matrix' | 'webhookAllowPrivateTargets'>, metadata: DestinationMetadata): Promise<void> {
   const matrix = config.matrix;
   if (!matrix) throw new AppError('MATRIX_NOT_CONFIGURED', 'Matrix is not configured on this server: ask its administrator');

@@ -5,6 +5,7 @@
  * the transaction id that makes a retry idempotent, 429's retry_after_ms, and final failures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkMatrix } from '../../../../../server/admin/doctor.ts';
 import { ConfigError, loadConfig } from '../../../../../server/config.ts';
 import { matrixSenderOf } from '../../../../../server/destinations/matrix/sender.ts';
 import { type FakeMatrix, startFakeMatrix } from '../../../../helpers/fake-matrix.ts';
@@ -178,7 +179,15 @@ describe('Matrix destination', () => {
   });
 });
 
-describe('Matrix homeserver address and the SSRF guard', () => {
+describe('Matrix for the administrator: doctor, the start check and the SSRF guard', () => {
+  it("npm run admin -- doctor checks the bot's token with whoami, and says what to fix", async () => {
+    expect(await checkMatrix(server.config)).toMatchObject({ name: 'matrix', status: 'ok', detail: expect.stringContaining(BOT) });
+    const revoked = await withTokenRevoked(() => checkMatrix(server.config));
+    expect(revoked).toMatchObject({ status: 'fail', detail: expect.stringContaining('MATRIX_UNAUTHORIZED'), fix: expect.stringContaining('MATRIX_ACCESS_TOKEN') });
+    expect(JSON.stringify(revoked)).not.toContain(TOKEN);
+    expect(await checkMatrix({ ...server.config, matrix: null, matrixMissing: ['MATRIX_HOMESERVER_URL', 'MATRIX_ACCESS_TOKEN'] })).toMatchObject({ status: 'skipped' });
+  });
+
   it('a loopback homeserver is refused at start unless private targets are allowed, and at send time by the guard', async () => {
     const env = { MATRIX_HOMESERVER_URL: matrix.url, MATRIX_ACCESS_TOKEN: TOKEN };
     expect(() => loadConfig(env)).toThrow(ConfigError);
