@@ -1,13 +1,15 @@
 /**
  * The check when a Matrix destination is added (every save, and POST /api/destinations/check):
- * an alias is resolved (`GET /directory/room/{alias}`), then the bot joins the room
- * (`POST /join/{roomIdOrAlias}`), which accepts the invitation the room sent it and is harmless
- * when it is already in. The room id the homeserver answers is stored (`room_id`) and used by
+ * an alias is resolved (`GET /directory/room/{alias}`); unless the bot is already in the room
+ * (`GET /joined_rooms`), the room must have invited it (its pending invites, from a `/sync`
+ * filtered to that one room): a public room the bot was never invited to is refused, so nobody
+ * can send the administrator's bot into rooms that did not ask for it. Then the bot joins
+ * (`POST /join/{roomIdOrAlias}`), which accepts the invitation and is harmless when it is in. The room id the homeserver answers is stored (`room_id`) and used by
  * every delivery. A refusal is PUSH_CHECK_FAILED with the precise MATRIX_ code in `reason`.
  */
-import type { Config } from '../../config.ts';
+import type { Config, MatrixConfig } from '../../config.ts';
 import { AppError } from '../../errors.ts';
-import { createPushClient } from '../push-common/http.ts';
+import { createPushClient, type PushClient } from '../push-common/http.ts';
 import type { DestinationMetadata } from '../types.ts';
 import { MATRIX_CODES } from './answers.ts';
 import { matrixCall, segment } from './client.ts';
@@ -17,6 +19,19 @@ import { parseRoom } from './room.ts';
 const CHECK_TIMEOUT_MS = 8_000;
 
 const refused = (result: { ok: false; code: string; error: string }) => new AppError('PUSH_CHECK_FAILED', result.error, 400, { reason: result.code });
+
+/**
+ * Whether the bot has a pending invite to `roomId`: `GET /sync` with `timeout=0` and a filter
+ * that keeps that room only and no events (its `rooms.invite` holds the room while invited).
+ */
+async function invitedTo(client: PushClient, matrix: MatrixConfig, roomId: string): Promise<boolean> {
+  const none = { types: [] as string[] };
+  const filter = { presence: none, account_data: none, room: { rooms: [roomId], timeline: { limit: 0 }, state: none, ephemeral: none, account_data: none } };
+  const sync = await matrixCall(client, matrix, { method: 'GET', path: `/_matrix/client/v3/sync?timeout=0&filter=${encodeURIComponent(JSON.stringify(filter))}`, what: "reading the bot's invites" });
+  if (!sync.result.ok) throw refused(sync.result);
+  const rooms = sync.json?.rooms as { invite?: Record<string, unknown> } | undefined;
+  return Boolean(rooms?.invite && Object.hasOwn(rooms.invite, roomId));
+}
 
 /** Who the homeserver says the bot's token belongs to (`GET /account/whoami`): the administrator's check (npm run admin -- doctor). */
 export async function whoamiMatrix(config: Pick<Config, 'matrix' | 'webhookAllowPrivateTargets'>): Promise<{ ok: true; userId: string } | { ok: false; code: string; error: string }> {
@@ -46,6 +61,13 @@ export async function checkMatrixRoom(config: Pick<Config, 'matrix' | 'webhookAl
       if (!found.result.ok) throw refused(found.result);
       resolved = typeof found.json?.room_id === 'string' ? found.json.room_id : null;
       if (!resolved) throw refused({ ok: false, code: MATRIX_CODES.REJECTED, error: `The homeserver answered no room id for ${room.value}` });
+    }
+    const target = resolved ?? room.value;
+    const rooms = await matrixCall(client, matrix, { method: 'GET', path: '/_matrix/client/v3/joined_rooms', what: "listing the bot's rooms" });
+    if (!rooms.result.ok) throw refused(rooms.result);
+    const member = Array.isArray(rooms.json?.joined_rooms) && rooms.json.joined_rooms.includes(target);
+    if (!member && !(await invitedTo(client, matrix, target))) {
+      throw refused({ ok: false, code: MATRIX_CODES.FORBIDDEN, error: `The room ${room.value} has not invited Chime's bot (or does not exist): invite the bot to the room first` });
     }
     const joined = await matrixCall(client, matrix, { method: 'POST', path: `/_matrix/client/v3/join/${segment(room.value)}`, body: {}, what: 'joining the room' });
     if (!joined.result.ok) throw refused(joined.result);

@@ -24,6 +24,7 @@ beforeAll(async () => {
   matrix.addRoom('!family:chime.test', { aliases: ['#family:chime.test'], invite: [BOT] });
   matrix.addRoom('!work:chime.test', { invite: [BOT] });
   matrix.addRoom('!private:chime.test', { aliases: ['#private:chime.test'] });
+  matrix.addRoom('!lobby:chime.test', { aliases: ['#lobby:chime.test'], public: true });
   server = await startTestServer({ env: { MATRIX_HOMESERVER_URL: `${matrix.url}/`, MATRIX_ACCESS_TOKEN: TOKEN } });
   server.app.scheduler.setOptions({ retryDelaysMs: [60, 120, 180], retryJitter: 0, shutdownTimeoutMs: 200 });
   user = await signUp(server.url);
@@ -79,11 +80,19 @@ describe('Matrix destination', () => {
   it('refuses, when added, an unknown alias or room, a room that did not invite the bot, a revoked bot token, and a malformed room', async () => {
     const check = (room: string) => user.api.post('/api/destinations/check', { type: 'matrix', metadata: { room } });
     expect((await check('#nowhere:chime.test')).body).toMatchObject({ ok: false, code: 'MATRIX_NOT_FOUND' });
-    expect((await check('!nowhere:chime.test')).body).toMatchObject({ ok: false, code: 'MATRIX_NOT_FOUND' });
+    // A room id tells nothing before a join, and the bot joins only rooms that invited it: an
+    // unknown id is refused as not inviting the bot (which is what to fix either way).
+    const unknownId = await check('!nowhere:chime.test');
+    expect(unknownId.body).toMatchObject({ ok: false, code: 'MATRIX_FORBIDDEN' });
+    expect(unknownId.body.error).toContain('has not invited');
     const notInvited = await check('#private:chime.test');
     expect(notInvited.body).toMatchObject({ ok: false, code: 'MATRIX_FORBIDDEN' });
-    expect(notInvited.body.error).toContain('M_FORBIDDEN');
+    expect(notInvited.body.error).toContain('has not invited');
     expect(matrix.rooms.get('!private:chime.test')!.joined.size).toBe(0);
+    // A public room would let the bot in, but it did not invite it: the bot does not join.
+    expect((await check('#lobby:chime.test')).body).toMatchObject({ ok: false, code: 'MATRIX_FORBIDDEN' });
+    expect(matrix.rooms.get('!lobby:chime.test')!.joined.size).toBe(0);
+    expect(matrix.requests.some((r) => r.method === 'POST' && r.path.includes('lobby'))).toBe(false);
     const revoked = await withTokenRevoked(() => check('!work:chime.test'));
     expect(revoked.body).toMatchObject({ ok: false, code: 'MATRIX_UNAUTHORIZED' });
     expect(revoked.body.error).toContain('M_UNKNOWN_TOKEN');
