@@ -6,10 +6,9 @@
  *   an endpoint that needs one is 401 `M_MISSING_TOKEN`; an unknown or revoked one 401
  *   `M_UNKNOWN_TOKEN`. Errors are `{ errcode, error }` ("Standard error response").
  * - `GET /_matrix/client/v3/account/whoami` ("Current account information"): 200 `{ user_id }`.
- * - `GET /_matrix/client/v3/joined_rooms` ("Room membership"): 200 `{ joined_rooms: [...] }`.
  * - `GET /_matrix/client/v3/sync?filter=...&timeout=0` ("Syncing", "Filtering"): only what a
- *   filter of `room.rooms` asks about invites: `rooms.invite[roomId].invite_state.events` for each
- *   listed room the user is invited to, `rooms.join` for those it is in.
+ *   filter of `room.rooms` asks: `rooms.invite[roomId].invite_state.events` for each listed room
+ *   the user is invited to, `rooms.join[roomId]` for those it is in.
  * - `GET /_matrix/client/v3/directory/room/{roomAlias}` ("Room aliases"; requires no
  *   authentication): 200 `{ room_id, servers }`, or 404 `M_NOT_FOUND`.
  * - `POST /_matrix/client/v3/join/{roomIdOrAlias}` ("Joining rooms"): 200 `{ room_id }`; accepts a
@@ -133,12 +132,6 @@ export async function startFakeMatrix(serverName = 'chime.test'): Promise<FakeMa
         const user = authenticated();
         if (!user) return;
         return answer(200, { user_id: user, is_guest: false });
-      }
-      // GET /joined_rooms
-      if (req.method === 'GET' && parts.length === 1 && parts[0] === 'joined_rooms') {
-        const user = authenticated();
-        if (!user) return;
-        return answer(200, { joined_rooms: [...rooms.values()].filter((r) => r.joined.has(user)).map((r) => r.id) });
       }
       // GET /sync (invites and joins of the rooms the filter lists)
       if (req.method === 'GET' && parts.length === 1 && parts[0] === 'sync') {

@@ -1,11 +1,11 @@
 /**
  * The check when a Matrix destination is added (every save, and POST /api/destinations/check):
- * an alias is resolved (`GET /directory/room/{alias}`); unless the bot is already in the room
- * (`GET /joined_rooms`), the room must have invited it (its pending invites, from a `/sync`
- * filtered to that one room): a public room the bot was never invited to is refused, so nobody
- * can send the administrator's bot into rooms that did not ask for it. Then the bot joins
- * (`POST /join/{roomIdOrAlias}`), which accepts the invitation and is harmless when it is in. The room id the homeserver answers is stored (`room_id`) and used by
- * every delivery. A refusal is PUSH_CHECK_FAILED with the precise MATRIX_ code in `reason`.
+ * an alias is resolved (`GET /directory/room/{alias}`); the bot must be in the room already or
+ * invited to it (a `/sync` filtered to that one room and no events says which): a public room
+ * the bot was never invited to is refused, so nobody can send the administrator's bot into rooms
+ * that did not ask for it. Then the bot joins (`POST /join/{roomIdOrAlias}`), which accepts the
+ * invitation and is harmless when it is in. The room id the homeserver answers is stored
+ * (`room_id`) and used by every delivery. A refusal is PUSH_CHECK_FAILED with the precise MATRIX_ code in `reason`.
  */
 import type { Config, MatrixConfig } from '../../config.ts';
 import { AppError } from '../../errors.ts';
@@ -17,20 +17,23 @@ import { parseRoom } from './room.ts';
 
 /** A check waits at most this long: the dashboard is waiting. */
 const CHECK_TIMEOUT_MS = 8_000;
+/** A /sync answer, even filtered to one room, carries the account's to-device and device-list parts. */
+const MAX_SYNC_BYTES = 1024 * 1024;
 
 const refused = (result: { ok: false; code: string; error: string }) => new AppError('PUSH_CHECK_FAILED', result.error, 400, { reason: result.code });
 
 /**
- * Whether the bot has a pending invite to `roomId`: `GET /sync` with `timeout=0` and a filter
- * that keeps that room only and no events (its `rooms.invite` holds the room while invited).
+ * Whether the bot is in `roomId` or invited to it: `GET /sync` with `timeout=0` and a filter that
+ * keeps that room only and no events (`rooms.join` or `rooms.invite` then holds it). Not
+ * `/joined_rooms`: a bot serving many users is in many rooms.
  */
-async function invitedTo(client: PushClient, matrix: MatrixConfig, roomId: string): Promise<boolean> {
+async function joinedOrInvited(client: PushClient, matrix: MatrixConfig, roomId: string): Promise<boolean> {
   const none = { types: [] as string[] };
   const filter = { presence: none, account_data: none, room: { rooms: [roomId], timeline: { limit: 0 }, state: none, ephemeral: none, account_data: none } };
   const sync = await matrixCall(client, matrix, { method: 'GET', path: `/_matrix/client/v3/sync?timeout=0&filter=${encodeURIComponent(JSON.stringify(filter))}`, what: "reading the bot's invites" });
   if (!sync.result.ok) throw refused(sync.result);
-  const rooms = sync.json?.rooms as { invite?: Record<string, unknown> } | undefined;
-  return Boolean(rooms?.invite && Object.hasOwn(rooms.invite, roomId));
+  const rooms = sync.json?.rooms as { join?: Record<string, unknown>; invite?: Record<string, unknown> } | undefined;
+  return [rooms?.join, rooms?.invite].some((section) => section !== undefined && section !== null && typeof section === 'object' && Object.hasOwn(section, roomId));
 }
 
 /** Who the homeserver says the bot's token belongs to (`GET /account/whoami`): the administrator's check (npm run admin -- doctor). */
@@ -53,7 +56,7 @@ export async function checkMatrixRoom(config: Pick<Config, 'matrix' | 'webhookAl
   if (!matrix) throw new AppError('MATRIX_NOT_CONFIGURED', 'Matrix is not configured on this server: ask its administrator');
   const room = parseRoom(metadata.room);
   if (!room) throw new AppError('INVALID_DESTINATION', 'metadata.room must be a Matrix room id (!abc:example.org) or alias (#room:example.org)');
-  const client = createPushClient({ allowPrivateTargets: config.webhookAllowPrivateTargets, timeoutMs: CHECK_TIMEOUT_MS });
+  const client = createPushClient({ allowPrivateTargets: config.webhookAllowPrivateTargets, timeoutMs: CHECK_TIMEOUT_MS, maxAnswerBytes: MAX_SYNC_BYTES });
   try {
     let resolved: string | null = null;
     if (room.kind === 'alias') {
@@ -63,10 +66,7 @@ export async function checkMatrixRoom(config: Pick<Config, 'matrix' | 'webhookAl
       if (!resolved) throw refused({ ok: false, code: MATRIX_CODES.REJECTED, error: `The homeserver answered no room id for ${room.value}` });
     }
     const target = resolved ?? room.value;
-    const rooms = await matrixCall(client, matrix, { method: 'GET', path: '/_matrix/client/v3/joined_rooms', what: "listing the bot's rooms" });
-    if (!rooms.result.ok) throw refused(rooms.result);
-    const member = Array.isArray(rooms.json?.joined_rooms) && rooms.json.joined_rooms.includes(target);
-    if (!member && !(await invitedTo(client, matrix, target))) {
+    if (!(await joinedOrInvited(client, matrix, target))) {
       throw refused({ ok: false, code: MATRIX_CODES.FORBIDDEN, error: `The room ${room.value} has not invited Chime's bot (or does not exist): invite the bot to the room first` });
     }
     const joined = await matrixCall(client, matrix, { method: 'POST', path: `/_matrix/client/v3/join/${segment(room.value)}`, body: {}, what: 'joining the room' });
