@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_LOGIN_THROTTLE, type ThrottlePolicy } from './accounts/login-throttle.ts';
+import { checkWebhookUrl } from './net/address-policy.ts';
 
 export interface DiscordConfig {
   token: string;
@@ -23,6 +24,16 @@ export interface MailConfig {
   from: string;
   /** Reminder and confirmation mails one account may send per hour (MAIL_HOURLY_LIMIT). */
   hourlyLimit: number;
+}
+
+/**
+ * The Matrix bot account (MATRIX_HOMESERVER_URL, MATRIX_ACCESS_TOKEN); null when Matrix
+ * destinations are off. The token is the bot's credential: never logged, never answered.
+ */
+export interface MatrixConfig {
+  /** https://matrix.example.org, without a trailing slash: the client-server API's base. */
+  homeserverUrl: string;
+  accessToken: string;
 }
 
 /** Password-reset requests allowed per email and per network within `windowMs`. */
@@ -84,6 +95,10 @@ export interface Config {
   mail: MailConfig | null;
   /** Which mail settings are missing, for the "not configured" explanation. */
   mailMissing: string[];
+  /** Matrix destinations' bot account (docs/notifications.md "Matrix"); null without both settings. */
+  matrix: MatrixConfig | null;
+  /** Which Matrix settings are missing, for the "not configured" explanation. */
+  matrixMissing: string[];
   /** Throttle of POST /api/auth/password-reset; tests shorten it. */
   resetThrottle: ResetThrottlePolicy;
   /** Requests per personal access token and window (docs/api.md); tests shorten it. */
@@ -278,6 +293,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     : null;
 
   const mail = parseMail(env, problems);
+  const webhookAllowPrivateTargets = parseBoolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, false, problems);
+  const matrix = parseMatrix(env, webhookAllowPrivateTargets, problems);
 
   const roles = parseRoles(env.CHIME_ROLES, problems);
   const repo = repositoryUrl();
@@ -291,7 +308,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logFormat,
     discord,
     discordMissing,
-    webhookAllowPrivateTargets: parseBoolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, false, problems),
+    webhookAllowPrivateTargets,
     deliveryLogRetentionDays: parseInteger('DELIVERY_LOG_RETENTION_DAYS', env.DELIVERY_LOG_RETENTION_DAYS, 30, 1, 3650, problems),
     deliveryLeaseMs: parseInteger('DELIVERY_LEASE_SECONDS', env.DELIVERY_LEASE_SECONDS, 30, 2, 3600, problems) * 1000,
     instanceId: env.CHIME_INSTANCE_ID?.trim() || defaultInstanceId(databaseUrl, port),
@@ -305,6 +322,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     communityUrl: parseOptionalUrl('COMMUNITY_URL', env.COMMUNITY_URL, repo ? `${repo}/discussions` : null, problems),
     mail: mail.config,
     mailMissing: mail.missing,
+    matrix: matrix.config,
+    matrixMissing: matrix.missing,
     resetThrottle: DEFAULT_RESET_THROTTLE,
     tokenThrottle: DEFAULT_TOKEN_THROTTLE,
     gatewayLease: DEFAULT_LEASE_TIMING,
@@ -342,6 +361,40 @@ function parseMail(env: Env, problems: string[]): { config: MailConfig | null; m
   if (!from) problems.push('MAIL_FROM is required when SMTP_URL is set (for example "Chime <chime@example.com>")');
   else if (!MAIL_FROM_PATTERN.test(from)) problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${from}")`);
   return { config: urlOk && from ? { smtpUrl, from, hourlyLimit } : null, missing };
+}
+
+/**
+ * MATRIX_HOMESERVER_URL and MATRIX_ACCESS_TOKEN: both or neither. The homeserver is checked like a
+ * self-hosted push server (the SSRF guard's address policy): a loopback or private address needs
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS=true, and every request is checked again after DNS. Problems never
+ * quote the token.
+ */
+function parseMatrix(env: Env, allowPrivateTargets: boolean, problems: string[]): { config: MatrixConfig | null; missing: string[] } {
+  const rawUrl = env.MATRIX_HOMESERVER_URL?.trim() ?? '';
+  const accessToken = env.MATRIX_ACCESS_TOKEN?.trim() ?? '';
+  const missing = [...(rawUrl ? [] : ['MATRIX_HOMESERVER_URL']), ...(accessToken ? [] : ['MATRIX_ACCESS_TOKEN'])];
+  if (missing.length === 2) return { config: null, missing };
+  if (missing.length === 1) {
+    problems.push(`${missing[0]} is required when ${missing[0] === 'MATRIX_ACCESS_TOKEN' ? 'MATRIX_HOMESERVER_URL' : 'MATRIX_ACCESS_TOKEN'} is set (Matrix destinations need both)`);
+    return { config: null, missing };
+  }
+  const before = problems.length;
+  if (!/^[\x21-\x7e]+$/.test(accessToken)) problems.push('MATRIX_ACCESS_TOKEN must be one word of visible characters (value not shown)');
+  const problem = checkWebhookUrl(rawUrl, allowPrivateTargets);
+  let homeserverUrl = rawUrl;
+  if (problem) {
+    const why = problem.message.replace(/^Webhook (URL|target)/, 'the address');
+    problems.push(
+      problem.code === 'WEBHOOK_TARGET_FORBIDDEN'
+        ? `MATRIX_HOMESERVER_URL is refused by the SSRF guard (${why}); for a homeserver on your own network set WEBHOOK_ALLOW_PRIVATE_TARGETS=true`
+        : `MATRIX_HOMESERVER_URL must be the homeserver's http(s) address, like https://matrix.example.org (${why})`,
+    );
+  } else {
+    const url = new URL(rawUrl);
+    if (url.search || url.hash) problems.push('MATRIX_HOMESERVER_URL must be a plain address, without a query or a fragment');
+    homeserverUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  }
+  return { config: problems.length > before ? null : { homeserverUrl, accessToken }, missing: [] };
 }
 
 /**

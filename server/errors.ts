@@ -83,6 +83,8 @@ export const ERROR_CODES = {
   WEBHOOK_TEST_FAILED: 502,
   // Email (server/mail): "not configured" is the caller's business (ask the administrator), not an outage.
   MAIL_NOT_CONFIGURED: 400,
+  // Matrix destinations without the administrator's bot account (MATRIX_HOMESERVER_URL, MATRIX_ACCESS_TOKEN).
+  MATRIX_NOT_CONFIGURED: 400,
   RESET_TOKEN_INVALID: 400,
   RESET_TOKEN_USED: 410,
   RESET_TOKEN_EXPIRED: 410,

@@ -107,6 +107,7 @@ export function startSummary(config: Config) {
     roles: config.roles.join(','),
     discord: config.discord ? 'configured' : missing(config.discordMissing),
     email: config.mail ? 'configured' : config.mailMissing.length ? missing(config.mailMissing) : 'not configured',
+    matrix: config.matrix ? 'configured' : missing(config.matrixMissing),
     dashboard: hasRole(config, 'web') && config.serveWeb ? 'served' : 'not served',
   };
 }

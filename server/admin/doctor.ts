@@ -8,6 +8,7 @@ import { isClockOff, measureClockSkew, TOLERANCE_MS } from '../lib/clock-skew.ts
 import { loadNodemailer } from '../lib/load-on-use.ts';
 import { describeDatabase } from '../logging.ts';
 import { classifyMailError } from '../mail/transport.ts';
+import { whoamiMatrix } from '../destinations/matrix/check.ts';
 import { appliedMigrationNames } from '../repositories/admin.ts';
 import { readPostgresClock } from '../repositories/database-clock.ts';
 import type { CommandResult } from './result.ts';
@@ -155,6 +156,23 @@ async function checkSmtp(config: Config): Promise<Check> {
   }
 }
 
+/** The Matrix bot's token against its homeserver (`GET /account/whoami`), through the SSRF guard like every delivery. */
+export async function checkMatrix(config: Config): Promise<Check> {
+  if (!config.matrix) return { name: 'matrix', status: 'skipped', detail: `Not configured (missing ${config.matrixMissing.join(', ')}).` };
+  const host = new URL(config.matrix.homeserverUrl).host;
+  const who = await whoamiMatrix(config);
+  if (who.ok) return { name: 'matrix', status: 'ok', detail: `The homeserver at ${host} knows MATRIX_ACCESS_TOKEN as ${who.userId}: users invite that account to their rooms.` };
+  const unauthorized = who.code === 'MATRIX_UNAUTHORIZED';
+  return {
+    name: 'matrix',
+    status: 'fail',
+    detail: `${who.error} (${who.code}).`,
+    fix: unauthorized
+      ? "Set MATRIX_ACCESS_TOKEN to a valid access token of the bot's account (Element: Settings > Help & About > Access token, or log in with POST /_matrix/client/v3/login)."
+      : 'Check MATRIX_HOMESERVER_URL (the client-server API address, e.g. https://matrix.example.org) and that this machine may reach it; a homeserver on your own network needs WEBHOOK_ALLOW_PRIVATE_TARGETS=true.',
+  };
+}
+
 async function checkPublicUrl(config: Config): Promise<Check> {
   const url = `${config.publicUrl}/healthz`;
   try {
@@ -206,6 +224,7 @@ export async function runDoctor(config: Config): Promise<Check[]> {
     const discord = await checkDiscord(config);
     checks.push(...discord.checks);
     checks.push(await checkSmtp(config));
+    checks.push(await checkMatrix(config));
     checks.push(await checkPublicUrl(config));
     checks.push(await checkClock(config, handle, discord.discordClockMs));
   } finally {

@@ -101,7 +101,7 @@ export interface RemindersTable {
   server_notice: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover';
+export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix';
 
 export interface DestinationsTable {
   id: string;

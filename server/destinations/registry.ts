@@ -7,9 +7,10 @@ import { webhookDestination } from './webhook/index.ts';
 import { ntfyDestination } from './ntfy/index.ts';
 import { gotifyDestination } from './gotify/index.ts';
 import { pushoverDestination } from './pushover/index.ts';
+import { matrixDestination } from './matrix/index.ts';
 
 /** Every destination type Chime can deliver to: one module each. */
-export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination, emailDestination, ntfyDestination, gotifyDestination, pushoverDestination];
+export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination, emailDestination, ntfyDestination, gotifyDestination, pushoverDestination, matrixDestination];
 
 const byType = new Map<string, DestinationModule>(DESTINATION_MODULES.map((m) => [m.type, m]));
 

@@ -36,6 +36,8 @@ export const DestinationMetadataBody = Type.Object({
   /** Pushover. */
   user_key: Type.Optional(Type.String({ maxLength: 64 })),
   device: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  /** Matrix: a room id or alias as typed; the resolved `room_id` comes from the homeserver, never a client. */
+  room: Type.Optional(Type.String({ maxLength: 300 })),
 });
 
 /** The metadata keys a client may send: an imported file's destinations keep these and no others. */

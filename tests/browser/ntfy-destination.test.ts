@@ -1,16 +1,32 @@
 /**
  * Adding an ntfy destination in the wizard (docs/notifications.md): "Check and add" asks the
  * server's check first, so a token ntfy refuses is not added and its reason shows under the form;
- * the right token is added and shown only by its last four characters.
+ * the right token is added and shown only by its last four characters. The same form adds a Matrix
+ * room (the server here has a Matrix bot account, on a fake homeserver).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeMatrix, startFakeMatrix } from '../helpers/fake-matrix.ts';
 import { type FakeNtfy, startFakeNtfy } from '../helpers/fake-ntfy.ts';
 import { openWizardDestinations, useE2E } from './helpers.ts';
 
 const TOKEN = 'tk_e2e0123456789abcdefghijwxyz';
+const MATRIX_BOT = '@chime:chime.test';
 
 describe('ntfy in the wizard (browser)', () => {
-  const e2e = useE2E();
+  // The server's Matrix settings name the fake homeserver: it starts first (hooks run in order).
+  const matrixEnv: Record<string, string> = {};
+  let matrix: FakeMatrix;
+  beforeAll(async () => {
+    matrix = await startFakeMatrix();
+    matrix.tokens.set('syt_e2e_bot_token', MATRIX_BOT);
+    matrix.addRoom('!fam:chime.test', { aliases: ['#family:chime.test'], invite: [MATRIX_BOT] });
+    matrix.addRoom('!priv:chime.test', { aliases: ['#private:chime.test'] });
+    Object.assign(matrixEnv, { MATRIX_HOMESERVER_URL: matrix.url, MATRIX_ACCESS_TOKEN: 'syt_e2e_bot_token' });
+  });
+  afterAll(async () => {
+    await matrix?.close();
+  });
+  const e2e = useE2E({ env: matrixEnv });
   let ntfy: FakeNtfy;
   beforeAll(async () => {
     ntfy = await startFakeNtfy();
@@ -20,7 +36,7 @@ describe('ntfy in the wizard (browser)', () => {
     await ntfy?.close();
   });
 
-  it('a refused token is not added, with its reason; the right one is added, masked', async () => {
+  it('a refused token is not added, with its reason; the right one is added, masked (and a Matrix room likewise)', async () => {
     const { page } = await e2e.signedInPage();
     await openWizardDestinations(page, e2e.server.url, '2031-05-05');
     await page.getByTestId('toggle-ntfy').click();
@@ -41,6 +57,22 @@ describe('ntfy in the wizard (browser)', () => {
     expect(item).toContain('…wxyz');
     expect(item).not.toContain(TOKEN);
     expect(ntfy.requests.some((r) => r.path === '/v1/account' && r.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+
+    // Matrix, on the same page: a room that did not invite the bot is refused with its reason; by
+    // alias, once the bot could join it, the room is added.
+    await page.getByTestId('toggle-matrix').click();
+    await page.getByTestId('matrix-room').fill('#private:chime.test');
+    await page.getByTestId('matrix-add').click();
+    await page.getByTestId('matrix-error').waitFor();
+    expect(await page.getByTestId('matrix-error').textContent()).toContain('invite it to the room');
+    expect(await page.getByTestId('destination-count').textContent()).toBe('1');
+    await page.getByTestId('matrix-room').fill('#family:chime.test');
+    await page.getByTestId('matrix-add').click();
+    const room = page.locator('[data-testid="destination-item"][data-type="matrix"]');
+    await room.waitFor();
+    expect(await room.textContent()).toContain('#family:chime.test');
+    expect(await page.getByTestId('destination-count').textContent()).toBe('2');
+    expect(matrix.rooms.get('!fam:chime.test')!.joined.has(MATRIX_BOT)).toBe(true);
   });
 
   it("the reminder's page names a saved ntfy destination by server and topic, and Send test publishes to it", async () => {

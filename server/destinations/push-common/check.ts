@@ -17,7 +17,7 @@ export async function checkRequest(
   config: Pick<Config, 'webhookAllowPrivateTargets'>,
   family: PushFamily,
   url: URL,
-  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  init: { method: 'GET' | 'POST' | 'PUT'; headers: Record<string, string>; body?: string },
   /** Statuses that mean "this server cannot tell" rather than "refused" (an older server without the endpoint). */
   inconclusive: number[] = [],
   /** A service whose refusals are not told by status alone reads its answer here first. */

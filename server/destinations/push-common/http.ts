@@ -19,7 +19,7 @@ export interface PushAnswer {
 
 export interface PushClient {
   /** Resolves to the answer, or rejects with the network error (undici's, or ForbiddenTargetError). */
-  send(url: URL, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }, signal?: AbortSignal): Promise<PushAnswer>;
+  send(url: URL, init: { method: 'GET' | 'POST' | 'PUT'; headers: Record<string, string>; body?: string }, signal?: AbortSignal): Promise<PushAnswer>;
   readonly timeoutMs: number;
   close(): Promise<void>;
 }
@@ -28,13 +28,15 @@ export interface PushClientOptions {
   allowPrivateTargets: boolean;
   timeoutMs?: number;
   lookup?: GuardOptions['lookup'];
+  /** How much of an answer is kept (8 KB by default): a service whose successes Chime reads (Matrix's /sync) may need more. */
+  maxAnswerBytes?: number;
 }
 
-async function readCapped(body: AsyncIterable<Buffer>): Promise<string> {
+async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    if (size < MAX_ANSWER_BYTES) chunks.push(chunk.subarray(0, MAX_ANSWER_BYTES - size));
+    if (size < max) chunks.push(chunk.subarray(0, max - size));
     size += chunk.length;
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -63,7 +65,7 @@ export function createPushClient(options: PushClientOptions): PushClient {
         signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
       });
       const retryAfter = res.headers['retry-after'];
-      return { status: res.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text: await readCapped(res.body) };
+      return { status: res.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text: await readCapped(res.body, options.maxAnswerBytes ?? MAX_ANSWER_BYTES) };
     },
     async close() {
       await agent.close().catch(() => agent.destroy());

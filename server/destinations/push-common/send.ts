@@ -7,7 +7,7 @@ export async function sendPush(
   client: PushClient,
   family: PushFamily,
   url: URL,
-  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  init: { method: 'GET' | 'POST' | 'PUT'; headers: Record<string, string>; body?: string },
   signal: AbortSignal | undefined,
   /** A service whose refusals are not told by status alone (Pushover's 400s) reads its answer here first. */
   read?: (answer: PushAnswer) => SendResult | null,

@@ -16,6 +16,11 @@ const PublicConfig = Type.Object({
     configured: Type.Boolean(),
     missing: Type.Array(Type.String()),
   }),
+  /** MATRIX_HOMESERVER_URL and MATRIX_ACCESS_TOKEN: without them Matrix destinations are not offered. */
+  matrix: Type.Object({
+    configured: Type.Boolean(),
+    missing: Type.Array(Type.String()),
+  }),
   public_url: Type.String(),
   version: Type.String(),
   /** SUPPORT_URL and COMMUNITY_URL: the dashboard hides a link that is null. */
@@ -39,6 +44,7 @@ const config: FastifyPluginAsyncTypebox = async (app) => {
         missing: app.config.discordMissing,
       },
       email: { configured: app.config.mail !== null, missing: app.config.mailMissing },
+      matrix: { configured: app.config.matrix !== null, missing: app.config.matrixMissing },
       public_url: app.config.publicUrl,
       version: process.env.npm_package_version ?? '0.1.0',
       links: { support: app.config.supportUrl, community: app.config.communityUrl },

@@ -48,6 +48,9 @@ const DestinationOut = Type.Object({
     token_hint: Type.Optional(Type.String()),
     user_key: Type.Optional(Type.String()),
     device: Type.Optional(Type.String()),
+    /** Matrix: the room as typed (id or alias) and the room id the homeserver resolved it to. */
+    room: Type.Optional(Type.String()),
+    room_id: Type.Optional(Type.String()),
   }),
   disabled_reason: Nullable(Type.String()),
   /** Why it was disabled, for translation: DESTINATION_FAILING (5 failed deliveries in a row), WEBHOOK_GONE... */

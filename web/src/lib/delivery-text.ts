@@ -41,6 +41,7 @@ export function useDeliveryText() {
     ntfy: t('notifications:services.ntfy'),
     gotify: t('notifications:services.gotify'),
     pushover: t('notifications:services.pushover'),
+    matrix: t('matrix:service'),
   };
   const PLATFORMS: Record<string, string> = { generic: t('platforms.generic'), discord: t('platforms.discord'), slack: t('platforms.slack') };
   const STATUSES: Record<string, string> = {

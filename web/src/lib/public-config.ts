@@ -17,6 +17,12 @@ export function usePublicLinks(): { links: PublicLinks; loaded: boolean } {
   };
 }
 
+/** Whether the server has a Matrix bot account (MATRIX_HOMESERVER_URL, MATRIX_ACCESS_TOKEN): Matrix destinations need it. */
+export function useMatrixConfigured(): { configured: boolean; loaded: boolean } {
+  const { data } = useSWR<{ matrix?: { configured?: boolean } }>('/api/config', { revalidateOnFocus: false });
+  return { configured: data?.matrix?.configured === true, loaded: data !== undefined };
+}
+
 /** Whether the server can send mail (SMTP_URL and MAIL_FROM): email destinations need it. */
 export function useEmailConfigured(): { configured: boolean; loaded: boolean } {
   const { data } = useSWR<{ email?: { configured?: boolean } }>('/api/config', { revalidateOnFocus: false });

@@ -44,7 +44,7 @@ export type Recurrence = Exclude<Repetition, 'CUSTOM'>;
 export const RECURRENCES = ['ONCE', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY', 'HOURLY'] as const satisfies readonly Recurrence[];
 type _EveryRecurrence = Accepts<[never], [Exclude<Recurrence, (typeof RECURRENCES)[number]>]>;
 
-export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover');
+export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix');
 export type WebhookPlatform = NonNullable<DestinationOutput['metadata']['platform']> & ('generic' | 'discord' | 'slack');
 
 /**

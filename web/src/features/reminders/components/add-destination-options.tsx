@@ -21,11 +21,11 @@ interface AddDestinationOptionsProps {
   accountId: string;
 }
 
-/** The editor's "add" section: a DM, a server channel (server-picker dialog), a webhook, an email address, ntfy, Gotify, Pushover, each up to its cap. */
+/** The editor's "add" section: a DM, a server channel (server-picker dialog), a webhook, an email address, ntfy, Gotify, Pushover, Matrix, each up to its cap. */
 export function AddDestinationOptions({ value, onAdd, disabled, idPrefix, accountId }: AddDestinationOptionsProps) {
   const { t } = useTranslation('destinations');
   const [pickerOpen, setPickerOpen] = useState(false);
-  const { dm, channel, webhook, email, ntfy, gotify, pushover } = useDestinationAvailability(value);
+  const { dm, channel, webhook, email, ntfy, gotify, pushover, matrix } = useDestinationAvailability(value);
   const emailAddresses = value.filter((d) => d.type === 'email').map((d) => String(d.metadata.address ?? ''));
 
   return (
@@ -51,6 +51,9 @@ export function AddDestinationOptions({ value, onAdd, disabled, idPrefix, accoun
           </ExpandableOptionRow>
           <ExpandableOptionRow kind="pushover" destinations={value} availability={pushover} disabled={disabled} idPrefix={idPrefix} onAdd={onAdd}>
             {(add) => <PushForm type="pushover" idPrefix={`${idPrefix}-pushover`} disabled={disabled} onAdd={add} />}
+          </ExpandableOptionRow>
+          <ExpandableOptionRow kind="matrix" destinations={value} availability={matrix} disabled={disabled} idPrefix={idPrefix} onAdd={onAdd}>
+            {(add) => <PushForm type="matrix" idPrefix={`${idPrefix}-matrix`} disabled={disabled} onAdd={add} />}
           </ExpandableOptionRow>
         </div>
       </section>

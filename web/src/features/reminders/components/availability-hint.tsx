@@ -14,6 +14,7 @@ export function AvailabilityHint({ availability, testId }: { availability: Avail
     limit: t('hints.limitReached'),
     notConfigured: t('hints.discordNotConfigured'),
     emailNotConfigured: t('hints.emailNotConfigured'),
+    matrixNotConfigured: t('matrix:hint.notConfigured'),
     unavailable: t('hints.discordUnavailable'),
     noIdentity: connectDiscord ? (
       <button type="button" onClick={connectDiscord} className="font-medium text-primary underline-offset-4 hover:underline" data-testid="connect-discord">

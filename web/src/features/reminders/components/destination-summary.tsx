@@ -1,5 +1,5 @@
 import { bareRoleName } from '@/lib/delivery-text';
-import { AtSign, Bell, BellRing, Hash, type LucideIcon, Mail, MessageCircle, Smartphone, Webhook } from 'lucide-react';
+import { AtSign, Bell, BellRing, Hash, type LucideIcon, Mail, MessageCircle, MessagesSquare, Smartphone, Webhook } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
@@ -15,13 +15,14 @@ export interface DestinationText {
   subtitle: string;
 }
 
-type PushType = 'ntfy' | 'gotify' | 'pushover';
+type PushType = 'ntfy' | 'gotify' | 'pushover' | 'matrix';
 
 /**
  * Where a push notification goes: the ntfy server and topic, the Gotify server, the start of the
- * Pushover user key (and its device).
+ * Pushover user key (and its device), the Matrix room as typed (id or alias).
  */
-export function pushPlace(type: PushType, m: { server?: string; topic?: string; user_key?: string; device?: string }): string {
+export function pushPlace(type: PushType, m: { server?: string; topic?: string; user_key?: string; device?: string; room?: string }): string {
+  if (type === 'matrix') return m.room ?? '';
   let host = '';
   try {
     host = m.server ? new URL(m.server).host : '';
@@ -39,6 +40,7 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
   const platforms = usePlatformLabels();
   const { t: tn } = useTranslation('notifications');
   return (d) => {
+    if (d.type === 'matrix') return { icon: MessagesSquare, title: d.label ?? pushPlace('matrix', d.metadata), subtitle: t('matrix:service') };
     if (d.type === 'ntfy' || d.type === 'gotify' || d.type === 'pushover') {
       const m = d.metadata;
       const icon = d.type === 'ntfy' ? Bell : d.type === 'gotify' ? BellRing : Smartphone;

@@ -13,10 +13,11 @@ const TOGGLE_LABELS = {
   ntfy: { open: 'notifications:form.open', cancel: 'email.cancel' },
   gotify: { open: 'notifications:form.open', cancel: 'email.cancel' },
   pushover: { open: 'notifications:form.open', cancel: 'email.cancel' },
+  matrix: { open: 'notifications:form.open', cancel: 'email.cancel' },
 } as const;
 
 interface ExpandableOptionRowProps {
-  kind: 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover';
+  kind: 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix';
   destinations: readonly EditableDestination[];
   availability: Availability;
   disabled?: boolean;
@@ -27,7 +28,7 @@ interface ExpandableOptionRowProps {
   children: (add: (d: EditableDestination) => void) => ReactNode;
 }
 
-/** An option whose button opens its form in a panel underneath (webhook, email, ntfy, Gotify, Pushover) and turns into Cancel while it is open. */
+/** An option whose button opens its form in a panel underneath (webhook, email, ntfy, Gotify, Pushover, Matrix) and turns into Cancel while it is open. */
 export function ExpandableOptionRow({ kind, destinations, availability, disabled, idPrefix, onAdd, children }: ExpandableOptionRowProps) {
   const { t } = useTranslation('destinations');
   const [open, setOpen] = useState(false);

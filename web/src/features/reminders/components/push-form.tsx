@@ -9,7 +9,7 @@ import { checkDestination } from '@/lib/api/reminders';
 import { useDeliveryText } from '@/lib/delivery-text';
 import type { EditableDestination } from '../api/destinations';
 
-export type PushType = 'ntfy' | 'gotify' | 'pushover';
+export type PushType = 'ntfy' | 'gotify' | 'pushover' | 'matrix';
 
 interface Field {
   name: string;
@@ -39,10 +39,12 @@ const FIELDS: Record<PushType, Field[]> = {
     { name: 'app_token', label: 'form.pushover.token', hint: 'form.pushover.tokenHint', secret: true, required: true },
     { name: 'device', label: 'form.pushover.device', hint: 'form.pushover.deviceHint' },
   ],
+  // The bot account is the administrator's: the user only names the room that invited it.
+  matrix: [{ name: 'room', label: 'matrix:form.room', hint: 'matrix:form.roomHint', placeholder: 'matrix:form.roomPlaceholder', required: true }],
 };
 
 /**
- * ntfy, Gotify or Pushover: its fields, then "Add", which first asks the server's check (the same
+ * ntfy, Gotify, Pushover or Matrix: its fields, then "Add", which first asks the server's check (the same
  * one a save runs: the token is tried against the service) and shows its reason when refused.
  */
 export function PushForm({ type, onAdd, disabled, idPrefix }: { type: PushType; onAdd: (d: EditableDestination) => void; disabled?: boolean; idPrefix: string }) {

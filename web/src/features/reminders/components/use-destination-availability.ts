@@ -1,9 +1,9 @@
 import { useCapabilities } from '@/lib/api/reminders';
-import { useEmailConfigured } from '@/lib/public-config';
+import { useEmailConfigured, useMatrixConfigured } from '@/lib/public-config';
 import { atCap, type EditableDestination } from '../api/destinations';
 
 /** Whether a kind of destination can be added now, or why not (its hint says so). */
-export type Availability = { enabled: true } | { enabled: false; reason: 'loading' | 'notConfigured' | 'noIdentity' | 'unavailable' | 'limit' | 'emailNotConfigured' };
+export type Availability = { enabled: true } | { enabled: false; reason: 'loading' | 'notConfigured' | 'noIdentity' | 'unavailable' | 'limit' | 'emailNotConfigured' | 'matrixNotConfigured' };
 
 const ENABLED: Availability = { enabled: true };
 const AT_LIMIT: Availability = { enabled: false, reason: 'limit' };
@@ -12,6 +12,7 @@ const AT_LIMIT: Availability = { enabled: false, reason: 'limit' };
 export function useDestinationAvailability(value: readonly EditableDestination[]) {
   const capabilities = useCapabilities();
   const mail = useEmailConfigured();
+  const matrixConfig = useMatrixConfigured();
 
   // Capabilities failing to load: logged, and Discord destinations are treated as unavailable (docs/dashboard.md "Destinations").
   if (capabilities.error) console.error('Failed to load capabilities', capabilities.error);
@@ -26,6 +27,15 @@ export function useDestinationAvailability(value: readonly EditableDestination[]
   // Email needs SMTP on the server (GET /api/config), like Discord needs its settings.
   const email: Availability = !mail.loaded ? { enabled: false, reason: 'loading' } : !mail.configured ? { enabled: false, reason: 'emailNotConfigured' } : atCap(value, 'email') ? AT_LIMIT : ENABLED;
 
+  // Matrix needs the administrator's bot account (GET /api/config), like email needs SMTP.
+  const matrix: Availability = !matrixConfig.loaded
+    ? { enabled: false, reason: 'loading' }
+    : !matrixConfig.configured
+      ? { enabled: false, reason: 'matrixNotConfigured' }
+      : atCap(value, 'matrix')
+        ? AT_LIMIT
+        : ENABLED;
+
   return {
     dm: discordAvailability('discord_dm'),
     channel: discordAvailability('discord_channel'),
@@ -36,5 +46,6 @@ export function useDestinationAvailability(value: readonly EditableDestination[]
     ntfy: atCap(value, 'ntfy') ? AT_LIMIT : ENABLED,
     gotify: atCap(value, 'gotify') ? AT_LIMIT : ENABLED,
     pushover: atCap(value, 'pushover') ? AT_LIMIT : ENABLED,
+    matrix,
   };
 }

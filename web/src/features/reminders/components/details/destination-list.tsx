@@ -191,7 +191,7 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
     Icon = Mail;
     title = t('destinations.email');
     detail = m.address ?? '';
-  } else if (destination.type === 'ntfy' || destination.type === 'gotify' || destination.type === 'pushover') {
+  } else if (destination.type === 'ntfy' || destination.type === 'gotify' || destination.type === 'pushover' || destination.type === 'matrix') {
     Icon = OPTION_KINDS[destination.type].icon;
     title = t(OPTION_KINDS[destination.type].title);
     // The Pushover user key is the account's address at Pushover: this page does not show it.
