@@ -44,9 +44,20 @@ const files = apiTestFiles();
 const SQLITE_SUITES = files.filter(({ text }) => !POSTGRES_ONLY.test(text)).map(({ file }) => file);
 const POSTGRES_SUITES = files.filter(({ text }) => POSTGRES_ONLY.test(text) || (USES_TEST_DATABASE.test(text) && !SQLITE_ONLY.test(text))).map(({ file }) => file);
 
+/**
+ * The run has two phases (sequence.groupOrder). Vitest runs projects one after the other, so it
+ * would anyway start with the browser files and end with the API files; the phases only let each
+ * have its own number of workers:
+ * - browser files first, two at a time: each keeps a core busy with Chromium and its own server;
+ * - then the API files (server and postgres projects), three at a time: they wait on sockets,
+ *   timers and PostgreSQL for about a fifth of their time, which with two workers left the two
+ *   cores idle for a quarter of that phase (docs/architecture.md "Tests").
+ */
+const BROWSER_PHASE = { sequence: { groupOrder: 0 }, maxWorkers: 2 };
+const API_PHASE = { sequence: { groupOrder: 1 }, maxWorkers: 3 };
+
 export default defineConfig({
   test: {
-    // Two cores: more workers only make the timing-sensitive scheduler tests flaky.
     maxWorkers: 2,
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-artifacts/vitest-results.json' },
@@ -54,11 +65,12 @@ export default defineConfig({
       {
         // The dashboard's pure modules are unit-tested here; they import with web/'s `@/` alias.
         resolve: { alias: { '@': path.resolve(import.meta.dirname, 'web/src') } },
-        test: { ...shared, name: 'server', include: SQLITE_SUITES },
+        test: { ...shared, ...API_PHASE, name: 'server', include: SQLITE_SUITES },
       },
       {
         test: {
           ...shared,
+          ...API_PHASE,
           name: 'postgres',
           // The API, scheduler and bot suites again, each test server on a throwaway PostgreSQL
           // database (tests/helpers/test-database.ts) of one PostgreSQL server for the run:
@@ -71,6 +83,7 @@ export default defineConfig({
       {
         test: {
           ...shared,
+          ...BROWSER_PHASE,
           name: 'browser',
           include: [`${BROWSER_DIR}/**/*.test.ts`],
           // A browser test drives Chromium, a server and the dashboard on the same two cores: on
