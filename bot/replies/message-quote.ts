@@ -9,7 +9,7 @@
  * space. (The Discord senders also deliver with `allowed_mentions: { parse: [] }`, the chosen role
  * aside: server/destinations/discord-common/delivery-message.ts.)
  */
-import { truncate } from '../../server/discord/message-text.ts';
+import { inertEveryone, truncate } from '../../server/discord/message-text.ts';
 
 /** Characters of the message that are quoted. */
 export const QUOTE_CHARS = 300;
@@ -45,10 +45,10 @@ export const jumpUrl = (m: Pick<QuotedMessage, 'guildId' | 'channelId' | 'messag
 
 /** Mentions as plain names, and @everyone/@here made inert (a zero-width space after the @). */
 export function defuseMentions(text: string, userNames: Readonly<Record<string, string>> = {}, roleNames: Readonly<Record<string, string>> = {}): string {
-  return text
+  const named = text
     .replace(/<@!?(\d{15,21})>/g, (_, id: string) => `@${userNames[id] ?? 'user'}`)
-    .replace(/<@&(\d{15,21})>/g, (_, id: string) => `@${roleNames[id] ?? 'role'}`)
-    .replace(/@(everyone|here)\b/g, '@\u200b$1');
+    .replace(/<@&(\d{15,21})>/g, (_, id: string) => `@${roleNames[id] ?? 'role'}`);
+  return inertEveryone(named);
 }
 
 /** Discord markdown in a name shown as is (a name like `__bob__` is not underlined). */

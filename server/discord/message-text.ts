@@ -15,3 +15,10 @@ export function truncate(text: string, max: number): string {
 
 /** One line for lists, autocomplete names and notices. */
 export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * "@everyone" and "@here" made inert: a zero-width space after the @. Discord pings them wherever
+ * they appear (inside a word too) once a message's allowed_mentions lets @everyone through, so
+ * text a user typed or quoted never reaches the whole server by accident.
+ */
+export const inertEveryone = (text: string): string => text.replace(/@(everyone|here)/g, '@\u200b$1');

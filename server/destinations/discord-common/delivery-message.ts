@@ -1,6 +1,6 @@
 import { ActionRowBuilder, AllowedMentionsTypes, ButtonBuilder, ButtonStyle, type RESTPostAPIChannelMessageJSONBody } from 'discord.js';
 import { t } from '../../discord/i18n.ts';
-import { truncate, unix } from '../../discord/message-text.ts';
+import { inertEveryone, truncate, unix } from '../../discord/message-text.ts';
 import type { DeliveredAction } from '../../reminders/delivered-buttons.ts';
 
 export const MAX_CONTENT = 2000;
@@ -56,12 +56,6 @@ export interface DeliveryMessageInput {
   /** False for test sends ("does this destination work?"): there is no reminder to act on. */
   buttons?: boolean;
 }
-
-/**
- * Discord pings for "@everyone" and "@here" anywhere in the content once `parse` holds
- * 'everyone': a zero-width space after the @ keeps the ones typed in the message inert.
- */
-const inertEveryone = (text: string): string => text.replace(/@(everyone|here)/g, '@\u200b$1');
 
 /**
  * `<@&role> ⏰ Reminder\n<message>` (or `@everyone ⏰ Reminder\n<message>`) cut to Discord's 2000
