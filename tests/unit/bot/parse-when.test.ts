@@ -113,7 +113,7 @@ describe('i18n', () => {
     };
     const all = commandPayloads();
     const payloads = all.filter((c) => (c.type ?? 1) === 1);
-    expect(payloads.map((c) => c.name)).toEqual(['remind', 'reminders', 'reminder', 'timezone']);
+    expect(payloads.map((c) => c.name)).toEqual(['remind', 'reminders', 'reminder', 'timezone', 'server']);
     for (const c of payloads) check(c, `/${c.name}`);
     // Context-menu commands: any characters, 1-32 of them, no description, in every language.
     const menus = all.filter((c) => c.type === 3);
