@@ -72,11 +72,22 @@ describe('destination checks (browser, fake Discord, private targets refused)', 
     const { page } = await e2e.signedInPage();
     await toDestinations(page);
 
+    // A slow network: the checks of the first address answer only once the next one is typed.
+    let answerFirstCheck!: () => void;
+    const firstCheckHeld = new Promise<void>((resolve) => (answerFirstCheck = resolve));
+    await page.route('**/api/destinations/check', async (route) => {
+      if (route.request().postData()?.includes('hooks.example.com/ok')) await firstCheckHeld;
+      await route.continue();
+    });
     await addWebhook(page, 'https://hooks.example.com/ok');
     // Leaving the URL field checks it already, before Add.
     await page.getByTestId('webhook-url').fill('http://127.0.0.1:9/hook');
     await page.getByTestId('webhook-url').blur();
+    answerFirstCheck();
+    await page.getByTestId('destination-item').waitFor();
     await page.waitForFunction(() => document.querySelector('[data-testid="webhook-url-check"]')?.getAttribute('data-status') === 'failed');
+    // The first address went to the list; the one typed meanwhile stayed in the field.
+    expect(await page.getByTestId('webhook-url').inputValue()).toBe('http://127.0.0.1:9/hook');
     expect(await page.getByTestId('webhook-url-check').textContent()).toBe('This webhook address is not allowed: it points to a private or local network.');
     await page.getByTestId('webhook-add').click();
     // Add asks the server again and refuses: the reason stays under the field, the list keeps the

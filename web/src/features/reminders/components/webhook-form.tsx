@@ -1,5 +1,5 @@
 import { CheckCircle2, Plus, Send, XCircle } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -38,6 +38,9 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
   const [secret, setSecret] = useState<string | undefined>(undefined);
   const [adding, setAdding] = useState(false);
   const urlCheck = useWebhookUrlCheck();
+  // The field as last rendered, for code that resumes after an await.
+  const latestUrl = useRef(url);
+  latestUrl.current = url;
   const deliveryText = useDeliveryText();
 
   const blank = url.trim() === '';
@@ -67,11 +70,14 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook' }: { onAdd: 
     if (!accepted) return;
     onAdd({ type: 'webhook', metadata: secret ? { ...metadata, secret } : metadata });
     setSecret(undefined);
+    setTest({ status: 'idle' });
+    // An address typed while Add was being checked (a slow network) is the next one: it stays in
+    // the field with its own check instead of being wiped with the one just added.
+    if (latestUrl.current.trim() !== metadata.url) return;
     setUrl('');
     urlCheck.reset();
     setUsername('');
     setPlatform('generic');
-    setTest({ status: 'idle' });
   }
 
   const ids = { url: `${idPrefix}-url`, platform: `${idPrefix}-platform`, username: `${idPrefix}-username`, result: `${idPrefix}-test-result` };
