@@ -540,4 +540,19 @@ describe('dashboard and calendar (browser)', () => {
     await page.getByTestId('day-dialog').waitFor({ state: 'detached' });
     expect(await page.evaluate(() => document.body.style.pointerEvents)).toBe('');
   });
+  // The README's picture (docs/images/dashboard.png): an account as a person would have it.
+  // SCREENSHOTS=1 npx vitest run --project browser tests/browser/dashboard.test.ts -t "README"
+  it.runIf(SAVE_SCREENSHOTS)('README picture: a lived-in dashboard', async () => {
+    const grace = await e2e.signUp({ timezone: 'Europe/Paris', username: 'Grace' });
+    const slack = { type: 'webhook', metadata: { url: 'https://hooks.example.com/team', platform: 'slack' } };
+    const home = { type: 'webhook', metadata: { url: 'https://hooks.example.com/home', platform: 'discord' } };
+    await create(grace, { date: plusDays(1), time: '09:30', message: 'Team stand-up', recurrence: 'CUSTOM', rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', destinations: [slack] });
+    await create(grace, { date: plusDays(2), time: '08:00', message: 'Water the plants', recurrence: 'CUSTOM', rrule: 'FREQ=DAILY;INTERVAL=3', destinations: [home] });
+    await create(grace, { date: monthDay(1, 1), time: '10:00', message: 'Pay the rent', recurrence: 'MONTHLY', destinations: [home] });
+    await create(grace, { date: plusDays(5), time: '14:15', message: 'Dentist appointment', recurrence: 'ONCE', destinations: [home] });
+    await create(grace, { date: plusDays(3), time: '18:00', message: 'Call Mum', recurrence: 'WEEKLY', destinations: [home] });
+    const { page } = await e2e.signedInPage({ user: grace, viewport: { width: 1280, height: 1040 } });
+    await openHome(page, e2e.url('/home'));
+    await screenshot(page, 'readme-dashboard', { fullPage: false });
+  });
 });

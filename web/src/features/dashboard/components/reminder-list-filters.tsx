@@ -22,7 +22,8 @@ export function ReminderListFilters({ filter, onChange, destinationTypes, classN
         <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
         <Input type="search" className="h-9 pl-9" value={filter.text} onChange={(e) => set('text', e.target.value)} placeholder={t('list.searchPlaceholder')} aria-label={t('list.search')} data-testid="reminder-search" />
       </div>
-      <div className="grid grid-cols-3 gap-2">
+      {/* Two to a row in the side column: three cut "All statuses" short at desktop widths. */}
+      <div className="grid grid-cols-[repeat(auto-fit,minmax(8.5rem,1fr))] gap-2">
         <select className={SELECT} value={filter.status} onChange={(e) => set('status', e.target.value as ListFilter['status'])} aria-label={t('list.filterStatus')} data-testid="filter-status">
           <option value="all">{t('list.allStatuses')}</option>
           <option value="open">{t('list.notCompleted')}</option>
