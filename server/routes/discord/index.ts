@@ -4,7 +4,7 @@ import { requireDiscordUserId } from '../../accounts/discord-accounts.ts';
 import { listPostableChannels } from '../../discord/access.ts';
 import { botGuildIds } from '../../discord/guild-reads.ts';
 import { botRestFailure } from '../../discord/errors.ts';
-import { EMBED_LINKS, READ_MESSAGE_HISTORY, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
+import { EMBED_LINKS, MENTION_EVERYONE, READ_MESSAGE_HISTORY, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
 import type { DiscordService } from '../../discord/service.ts';
 import { AppError } from '../../errors.ts';
 import { errorResponses, Nullable } from '../../schemas/common.ts';
@@ -12,12 +12,14 @@ import { pickerRoles } from '../../servers/rules.ts';
 
 /**
  * What the bot needs in a channel to deliver: see it, post, embed the reminder, read history
- * (replies and edits of its own messages). USE_APPLICATION_COMMANDS (2147483648) is the invite's
- * permission value the dashboard has always used (docs/dashboard.md "Destinations"); it is OR-ed
- * in so members can use the slash commands wherever the bot was invited, while the bot still asks
- * for only what it uses.
+ * (replies and edits of its own messages), and Mention Everyone, without which Discord drops the
+ * ping of a reminder to @everyone or to a role that is not mentionable (docs/discord.md); the
+ * server's owner can untick it on Discord's page, and such reminders are then refused with the
+ * permission named. USE_APPLICATION_COMMANDS (2147483648) is the invite's permission value the
+ * dashboard has always used (docs/dashboard.md "Destinations"); it is OR-ed in so members can use
+ * the slash commands wherever the bot was invited, while the bot still asks for only what it uses.
  */
-export const BOT_INVITE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS;
+export const BOT_INVITE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | MENTION_EVERYONE | USE_APPLICATION_COMMANDS;
 
 const SNOWFLAKE = /^\d{15,25}$/;
 

@@ -343,9 +343,14 @@ describe('GET /api/discord/invite-url', () => {
     expect(url.searchParams.get('client_id')).toBe(fake.clientId);
     expect(url.searchParams.get('scope')).toBe('bot applications.commands');
     const expected =
-      PermissionFlags.ViewChannel | PermissionFlags.SendMessages | PermissionFlags.EmbedLinks | PermissionFlags.ReadMessageHistory | PermissionFlags.UseApplicationCommands;
+      PermissionFlags.ViewChannel |
+      PermissionFlags.SendMessages |
+      PermissionFlags.EmbedLinks |
+      PermissionFlags.ReadMessageHistory |
+      PermissionFlags.MentionEveryone |
+      PermissionFlags.UseApplicationCommands;
     expect(url.searchParams.get('permissions')).toBe(expected.toString());
-    expect(url.searchParams.get('permissions')).toBe('2147568640');
+    expect(url.searchParams.get('permissions')).toBe('2147699712');
     expect(url.searchParams.get('guild_id')).toBe(G_INVITE);
     expect(url.searchParams.get('disable_guild_select')).toBe('true');
 
@@ -356,7 +361,8 @@ describe('GET /api/discord/invite-url', () => {
     expect(page.status).toBe(200);
     const channels = await member.api.post('/api/discord/guilds/channels', { guild_id: G_INVITE });
     expect(channels.status).toBe(200);
-    expect(channels.body).toEqual([{ id: sf(211), name: 'lobby', type: 0, bot_can_send: true, bot_can_mention: false, reason: null }]);
+    // The invite's Mention Everyone reached the bot's role: role and @everyone pings can go out.
+    expect(channels.body).toEqual([{ id: sf(211), name: 'lobby', type: 0, bot_can_send: true, bot_can_mention: true, reason: null }]);
   });
 
   it('validates guild_id and works without one', async () => {
