@@ -71,6 +71,8 @@ export function interactionChannelDestination(interaction: ChannelInteraction & 
       // Display names for the dashboard, as the API records them for destinations it saves.
       ...(interaction.guild ? { guild_name: interaction.guild.name } : {}),
       ...(interaction.channel && 'name' in interaction.channel && interaction.channel.name ? { channel_name: interaction.channel.name } : {}),
+      // The kind (text, announcement, voice or stage chat) the dashboard labels it with.
+      ...(interaction.channel ? { channel_type: interaction.channel.type } : {}),
     },
   };
 }
