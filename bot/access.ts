@@ -71,6 +71,31 @@ export function interactionChannelDestination(interaction: ChannelInteraction & 
       // Display names for the dashboard, as the API records them for destinations it saves.
       ...(interaction.guild ? { guild_name: interaction.guild.name } : {}),
       ...(interaction.channel && 'name' in interaction.channel && interaction.channel.name ? { channel_name: interaction.channel.name } : {}),
+      // The kind (text, announcement, voice or stage chat) the dashboard labels it with.
+      ...(interaction.channel ? { channel_type: interaction.channel.type } : {}),
+    },
+  };
+}
+
+/**
+ * A channel picked in the command's `channel` option (another channel of this server) as a
+ * reminder destination. Its permissions are checked when the reminder is saved (the API's REST
+ * check: the interaction carries the bot's permissions for the current channel only).
+ */
+export function chosenChannelDestination(
+  interaction: ChannelInteraction & { guildId: string },
+  channel: { id: string; type: number; name?: string | null },
+  role: { id: string; name: string } | null,
+): RawDestination {
+  return {
+    type: 'discord_channel',
+    metadata: {
+      guild_id: interaction.guildId,
+      channel_id: channel.id,
+      ...(role ? { mention_role_id: role.id, mention_role_name: role.name } : {}),
+      ...(interaction.guild ? { guild_name: interaction.guild.name } : {}),
+      ...(channel.name ? { channel_name: channel.name } : {}),
+      channel_type: channel.type,
     },
   };
 }

@@ -78,6 +78,8 @@ export const ERROR_CODES = {
   STORAGE_FULL: 507,
   DISCORD_BOT_NOT_IN_GUILD: 400,
   DISCORD_OAUTH_FAILED: 400,
+  // `publish` (crosspost) on a channel destination that is not an announcement channel.
+  DISCORD_PUBLISH_NOT_ANNOUNCEMENT: 400,
   DISCORD_OAUTH_STATE_MISMATCH: 400,
   DISCORD_UNAVAILABLE: 502,
   WEBHOOK_TEST_FAILED: 502,

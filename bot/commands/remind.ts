@@ -1,7 +1,7 @@
-import { SlashCommandBuilder, type APIRole, type Role } from 'discord.js';
+import { ChannelType, SlashCommandBuilder, type APIRole, type Role } from 'discord.js';
 import type { RawDestination } from '../../server/destinations/validate.ts';
 import { RECURRENCES } from '../../server/reminders/input.ts';
-import { checkInteractionChannelAccess, interactionChannelDestination } from '../access.ts';
+import { checkInteractionChannelAccess, chosenChannelDestination, interactionChannelDestination } from '../access.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../replies/command-text.ts';
 import { RECURRENCE_KEYS } from '../replies/format.ts';
 import { t } from '../../server/discord/i18n.ts';
@@ -27,7 +27,16 @@ const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'comma
       localizedChoice('choices.where.channel', 'channel'),
     ),
   )
-  .addRoleOption((o) => localized(o, 'commands.remind.options.role.name', 'commands.remind.options.role.description'));
+  .addRoleOption((o) => localized(o, 'commands.remind.options.role.name', 'commands.remind.options.role.description'))
+  // Another channel of the server: the kinds a reminder can post in (server/discord/channel-rule.ts).
+  .addChannelOption((o) =>
+    localized(o, 'commands.remind.options.channel.name', 'commands.remind.options.channel.description').addChannelTypes(
+      ChannelType.GuildText,
+      ChannelType.GuildAnnouncement,
+      ChannelType.GuildVoice,
+      ChannelType.GuildStageVoice,
+    ),
+  );
 
 const command: BotCommand = {
   data,
@@ -37,14 +46,25 @@ const command: BotCommand = {
     const when = interaction.options.getString('when', true);
     const repeatOption = interaction.options.getString('repeat');
     const role = interaction.options.getRole('role') as Role | APIRole | null;
-    const where = interaction.options.getString('where') ?? (role ? 'channel' : 'dm');
+    const chosen = interaction.options.getChannel('channel');
+    const where = interaction.options.getString('where') ?? (role || chosen ? 'channel' : 'dm');
+    // The channel the reminder posts in: the one chosen, else this one.
+    const channelId = chosen?.id ?? interaction.channelId;
 
     let destination: RawDestination;
     if (where === 'channel') {
       if (!interaction.inGuild()) return replyEphemeral(interaction, t(locale, 'remind.channelOnlyInGuild'));
-      const access = await checkInteractionChannelAccess(interaction, role ? { id: role.id, mentionable: role.mentionable } : null);
-      if (!access.ok) return replyEphemeral(interaction, t(locale, access.key, access.vars));
-      destination = interactionChannelDestination(interaction, role);
+      if (chosen && chosen.id !== interaction.channelId) {
+        // What the interaction carries is about this channel, not the chosen one: the save checks
+        // the chosen one over REST (the API's check, with the same rule and refusals).
+        destination = chosenChannelDestination(interaction, chosen, role);
+      } else {
+        const access = await checkInteractionChannelAccess(interaction, role ? { id: role.id, mentionable: role.mentionable } : null);
+        if (!access.ok) return replyEphemeral(interaction, t(locale, access.key, access.vars));
+        destination = interactionChannelDestination(interaction, role);
+      }
+    } else if (chosen) {
+      return replyEphemeral(interaction, t(locale, 'remind.channelNeedsChannel'));
     } else {
       if (role) return replyEphemeral(interaction, t(locale, 'remind.roleNeedsChannel'));
       destination = { type: 'discord_dm', metadata: {} };
@@ -54,10 +74,10 @@ const command: BotCommand = {
       destination.type === 'discord_dm'
         ? t(locale, 'remind.destinationDm')
         : role && role.id === interaction.guildId
-          ? t(locale, 'remind.destinationChannelEveryone', { channelId: interaction.channelId })
+          ? t(locale, 'remind.destinationChannelEveryone', { channelId })
           : role
-            ? t(locale, 'remind.destinationChannelRole', { channelId: interaction.channelId, roleId: role.id })
-          : t(locale, 'remind.destinationChannel', { channelId: interaction.channelId });
+            ? t(locale, 'remind.destinationChannelRole', { channelId, roleId: role.id })
+          : t(locale, 'remind.destinationChannel', { channelId });
     await createReminderFromWords(app, interaction, { message, when, repeat: repeatOption, destination, destinationText });
   },
 };

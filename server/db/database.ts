@@ -169,7 +169,7 @@ export interface DeliveryAttemptsTable {
   http_status: number | null;
   /** No longer written (see error_code); kept for attempts logged before it. */
   discord_code: number | null;
-  /** Stable machine code of a failed attempt (WEBHOOK_HTTP_5XX, DISCORD_CANNOT_DM...); null when delivered. */
+  /** Stable machine code of a failed attempt (WEBHOOK_HTTP_5XX, DISCORD_CANNOT_DM...); null when delivered, but for a warning (DISCORD_CROSSPOST_RATE_LIMITED). */
   error_code: string | null;
   duration_ms: number | null;
   created_at: Instant;

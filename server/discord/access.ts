@@ -119,7 +119,7 @@ function refused(refusal: ChannelRefusal, guild: GuildSnapshot, channel: GuildCh
   const role = guild.roles.find((r) => r.id === roleId)?.name ?? '';
   switch (refusal) {
     case 'NOT_TEXT_CHANNEL':
-      return fail('DISCORD_UNKNOWN_CHANNEL', `#${channel.name} is not a text channel`, { channel: channel.name });
+      return fail('DISCORD_UNKNOWN_CHANNEL', `#${channel.name} is not a channel reminders can post in (text, announcement, voice or stage)`, { channel: channel.name });
     case 'NOT_MEMBER':
       return fail('DISCORD_NOT_MEMBER', `You are not a member of ${guild.name}`, { guild: guild.name });
     case 'USER_CANNOT_VIEW':
@@ -167,8 +167,10 @@ export interface PickerChannel {
 }
 
 /**
- * Text channels the user can view and post in (server picker, step 2), each saying whether the
- * bot can post and mention there, so the picker shows unusable channels disabled with the reason.
+ * Channels the user can view and post in (server picker, step 2): text, announcement, and the
+ * text chat of voice and stage channels (`type` tells the picker which kind each is). Each says
+ * whether the bot can post and mention there, so the picker shows unusable channels disabled with
+ * the reason.
  */
 export async function listPostableChannels(rest: REST, guildId: string, userId: string): Promise<PickerChannel[]> {
   const { guild, member } = await guildAndMember(rest, guildId, userId);

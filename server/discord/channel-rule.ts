@@ -7,13 +7,25 @@
  */
 import { ADMINISTRATOR, ALL_PERMISSIONS, hasPermission, MENTION_EVERYONE, SEND_MESSAGES, VIEW_CHANNEL } from './permissions.ts';
 
-/** Discord channel type of a guild text channel: the only kind reminders post to. */
+/** Discord channel types (API docs, "Channel Object") reminders post to. */
 export const GUILD_TEXT = 0;
+/** The text chat of a voice channel. */
+export const GUILD_VOICE = 2;
+/** Followable by other servers; a message posted there may be published (crossposted). */
+export const GUILD_ANNOUNCEMENT = 5;
+/** The text chat of a stage channel. */
+export const GUILD_STAGE_VOICE = 13;
+
+/**
+ * The kinds a channel reminder may post into. Discord's rule is the same for all four: View
+ * Channel and Send Messages (the text chat of a voice or stage channel does not need Connect).
+ */
+const POSTABLE_TYPES: ReadonlySet<number> = new Set([GUILD_TEXT, GUILD_VOICE, GUILD_ANNOUNCEMENT, GUILD_STAGE_VOICE]);
 
 /** Discord's own model: the @everyone role's id is the guild's id. */
 export const isEveryoneRole = (guildId: string, roleId: string | null | undefined): boolean => !!roleId && roleId === guildId;
 
-export const isPostableChannelType = (type: number): boolean => type === GUILD_TEXT;
+export const isPostableChannelType = (type: number): boolean => POSTABLE_TYPES.has(type);
 
 /** A permission value, or where to get it (the server reads members only as far as the rule needs them). */
 type Lazy<T> = T | (() => T | Promise<T>);

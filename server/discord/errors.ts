@@ -10,7 +10,7 @@ function isRestError(err: unknown, name: 'DiscordAPIError' | 'HTTPError' | 'Rate
 }
 export const isDiscordApiError = (err: unknown): err is DiscordAPIError => isRestError(err, 'DiscordAPIError');
 export const isDiscordHttpError = (err: unknown): err is HTTPError => isRestError(err, 'HTTPError');
-const isRateLimitError = (err: unknown): err is RateLimitError => isRestError(err, 'RateLimitError');
+export const isRateLimitError = (err: unknown): err is RateLimitError => isRestError(err, 'RateLimitError');
 
 /**
  * Turns a failed bot REST call into the API error: Discord problems are 502 for the client,

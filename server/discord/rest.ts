@@ -50,6 +50,14 @@ export function sharedGlobalLimit(db: Executor, perSecond = DISCORD_GLOBAL_PER_S
 }
 
 /**
+ * Publishing (crossposting) is limited to 10 messages per hour per channel: waiting out such a
+ * limit would hold a delivery for up to an hour, so REST throws a RateLimitError at once instead
+ * (the channel sender records the message as delivered, not published). Other limits are waited
+ * out as before.
+ */
+export const rejectCrosspostRateLimit = (data: { route: string; method: string }): boolean => data.method.toUpperCase() === 'POST' && data.route.endsWith('/crosspost');
+
+/**
  * The bot's REST client (token `Bot ...`), pointed at `config.apiUrl` (a fake Discord in tests).
  * With `shared.db`, its requests count against the bot's global limit shared by every instance.
  */
@@ -64,7 +72,9 @@ export async function createBotRest(config: Pick<DiscordConfig, 'token' | 'apiUr
       }
     : undefined;
   // Two retries on 5xx/time-outs: a reminder send is retried by the outbox anyway.
-  return new REST({ api, version, timeout: DISCORD_TIMEOUT_MS, retries: 2, ...(makeRequest ? { makeRequest } : {}) }).setToken(config.token);
+  return new REST({ api, version, timeout: DISCORD_TIMEOUT_MS, retries: 2, rejectOnRateLimit: rejectCrosspostRateLimit, ...(makeRequest ? { makeRequest } : {}) }).setToken(
+    config.token,
+  );
 }
 
 /** Stops the sweeper timers REST starts, so a closed app leaves no handles behind. */

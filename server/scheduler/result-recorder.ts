@@ -88,8 +88,9 @@ export class ResultRecorder {
       occurrenceUtc: row.occurrence_utc,
       attempt,
       outcome,
-      error: result.ok ? null : result.error,
-      errorCode: result.ok ? null : result.code,
+      // A delivered attempt keeps its warning (if any) in the same columns: the history shows it.
+      error: result.ok ? (result.warning?.error ?? null) : result.error,
+      errorCode: result.ok ? (result.warning?.code ?? null) : result.code,
       httpStatus: result.httpStatus ?? null,
       durationMs: finished - input.startedMs,
       startedAt: new Date(input.startedMs).toISOString(),

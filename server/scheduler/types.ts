@@ -61,7 +61,11 @@ export type SendFailure = {
   disableDestination?: boolean;
 };
 
-export type SendResult = { ok: true; httpStatus?: number } | SendFailure;
+/**
+ * Delivered. `warning`: something after the delivery did not happen (an announcement not published):
+ * the delivery is not retried (the message is there), and the attempt is logged with the code.
+ */
+export type SendResult = { ok: true; httpStatus?: number; warning?: { code: string; error: string } } | SendFailure;
 
 /**
  * Run-time tuning handed to every sender (app.scheduler.setOptions): each sender reads the keys it

@@ -11,6 +11,10 @@ export const DestinationMetadataBody = Type.Object({
   guild_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number()])),
   channel_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number()])),
   mention_role_id: Type.Optional(Nullable(Type.Union([Type.String({ maxLength: 64 }), Type.Number()]))),
+  /** Announcement channels: publish (crosspost) each delivered message to the servers following the channel (docs/discord.md). */
+  publish: Type.Optional(
+    Type.Boolean({ description: 'Discord announcement channels only: also publish (crosspost) each delivered message to the servers following the channel.' }),
+  ),
   /** Webhooks. */
   url: Type.Optional(Type.String({ maxLength: 4096 })),
   platform: Type.Optional(Type.String({ maxLength: 32 })),

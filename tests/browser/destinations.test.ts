@@ -15,7 +15,7 @@ const DISCORD_USER_3 = '100000000000000003';
 const DEMO_GUILD = '1187000000000001000';
 const SIDE_GUILD = '1187000000000002000';
 const ART_GUILD = '1187000000000003000';
-const CH = { category: '1187000000000001100', general: '1187000000000001101', reminders: '1187000000000001102', voice: '1187000000000001104' };
+const CH = { category: '1187000000000001100', general: '1187000000000001101', reminders: '1187000000000001102', voice: '1187000000000001104', news: '1187000000000001105' };
 const ROLE = { team: '1187000000000001201', plain: '1187000000000001202', admins: '1187000000000001203', bot: '1187000000000001204', heralds: '1187000000000001205' };
 const FUTURE_DATE = `${new Date().getUTCFullYear() + 2}-03-10`;
 /** 1x1 PNG served for the CDN icon of the "Art Club" guild (the sandbox has no internet). */
@@ -50,6 +50,7 @@ beforeAll(async () => {
       { id: CH.category, name: 'Text Channels', type: 4 },
       { id: CH.general, name: 'general', type: 0, parent_id: CH.category },
       { id: CH.reminders, name: 'reminders', type: 0, parent_id: CH.category },
+      { id: CH.news, name: 'news', type: 5, parent_id: CH.category },
       { id: CH.voice, name: 'Lounge', type: 2 },
     ],
     roles: [
@@ -170,14 +171,15 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     expect(invite.searchParams.get('scope')).toContain('bot');
     expect(BigInt(invite.searchParams.get('permissions')!) & 2147483648n).toBe(2147483648n);
 
-    // Step 2: text channels only (no category, no voice).
+    // Step 2: the channels a reminder can post in (no category), each kind but text named.
     await picker(page).getByTestId(`guild-${DEMO_GUILD}`).click();
     expect(await picker(page).getByTestId('bot-missing').count()).toBe(0);
     await screenshot(page, 'picker-guild-light', { fullPage: false });
     await next.click();
     await picker(page).getByTestId('channel-list').waitFor();
     expect(await mode(page)).toBe('channel');
-    expect(await picker(page).getByTestId('channel-list').getByRole('radio').allTextContents()).toEqual(['general', 'reminders']);
+    expect(await picker(page).getByTestId('channel-list').getByRole('radio').allTextContents()).toEqual(['LoungeVoice channel chat', 'general', 'reminders', 'newsAnnouncement channel']);
+    expect(await picker(page).getByTestId('picker-publish').count()).toBe(0);
     expect(await picker(page).getByTestId('picker-create').isDisabled()).toBe(true);
     expect(await picker(page).getByTestId('picker-add-role').isDisabled()).toBe(true);
     await picker(page).getByTestId(`channel-${CH.reminders}`).click();
@@ -237,6 +239,19 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     await picker(page).getByTestId('picker-skip-role').click();
     await picker(page).waitFor({ state: 'detached' });
     expect(await page.getByTestId('destination-title').allTextContents()).toContain('#reminders in Demo Server');
+
+    // An announcement channel offers to publish to the servers following it (unticked each time).
+    await page.getByTestId('add-channel').click();
+    await picker(page).getByTestId(`guild-${DEMO_GUILD}`).click();
+    await next.click();
+    await picker(page).getByTestId(`channel-${CH.news}`).click();
+    const publish = picker(page).getByTestId('picker-publish');
+    expect(await publish.getByRole('checkbox', { name: 'Publish to following servers' }).getAttribute('aria-checked')).toBe('false');
+    await publish.getByRole('checkbox').click();
+    await screenshot(page, 'picker-publish-light', { fullPage: false });
+    await picker(page).getByTestId('picker-create').click();
+    await picker(page).waitFor({ state: 'detached' });
+    expect(await page.getByTestId('destination-title').allTextContents()).toContain('#news in Demo Server · published to following servers');
     await screenshot(page, 'destinations-with-discord-light');
 
     // A channel call answering "Bot is not a member of this guild" also shows the notice.
@@ -254,7 +269,7 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
 
     // Review and create: saved with the chosen ids.
     await page.getByTestId('wizard-next').click();
-    expect(await page.getByTestId('review-destination').count()).toBe(3);
+    expect(await page.getByTestId('review-destination').count()).toBe(4);
     await page.getByTestId('wizard-create').click();
     await page.waitForURL(e2e.url('/home'));
     const list = await user.api.get('/api/reminders');
@@ -265,9 +280,18 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
         { type: 'discord_dm', metadata: {} },
         {
           type: 'discord_channel',
-          metadata: { guild_id: DEMO_GUILD, channel_id: CH.general, mention_role_id: DEMO_GUILD, guild_name: 'Demo Server', channel_name: 'general', mention_role_name: '@everyone' },
+          metadata: {
+            guild_id: DEMO_GUILD,
+            channel_id: CH.general,
+            mention_role_id: DEMO_GUILD,
+            guild_name: 'Demo Server',
+            channel_name: 'general',
+            channel_type: 0,
+            mention_role_name: '@everyone',
+          },
         },
-        { type: 'discord_channel', metadata: { guild_id: DEMO_GUILD, channel_id: CH.reminders, guild_name: 'Demo Server', channel_name: 'reminders' } },
+        { type: 'discord_channel', metadata: { guild_id: DEMO_GUILD, channel_id: CH.reminders, guild_name: 'Demo Server', channel_name: 'reminders', channel_type: 0 } },
+        { type: 'discord_channel', metadata: { guild_id: DEMO_GUILD, channel_id: CH.news, publish: true, guild_name: 'Demo Server', channel_name: 'news', channel_type: 5 } },
       ]),
     );
   }, 60_000);

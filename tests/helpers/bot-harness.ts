@@ -19,6 +19,7 @@ export const ids = {
   readonly: '300000000000000012',
   hidden: '300000000000000013',
   voice: '300000000000000014',
+  thread: '300000000000000031',
   team: '300000000000000021',
   locked: '300000000000000022',
   otherGuild: '300000000000000101',
@@ -51,6 +52,8 @@ export function seedDiscord(fake: FakeDiscord): void {
       // Alice may write but the bot is kept out.
       { id: ids.hidden, name: 'private', permission_overwrites: [{ id: fake.clientId, type: 1, deny: P.ViewChannel }] },
       { id: ids.voice, name: 'voice', type: 2 },
+      // A public thread of #general: not (yet) a place reminders post to.
+      { id: ids.thread, name: 'plans', type: 11, parent_id: ids.general },
     ],
     members: [{ userId: ids.alice }, { userId: ids.bob }],
   });

@@ -13,6 +13,7 @@ import { findServerSettings, setServerPaused } from '../../repositories/servers.
 import { quoted, recordServerChange } from '../../servers/audit.ts';
 import type { DestinationSender, SendContext, SendFailure, SendResult } from '../../scheduler/types.ts';
 import { DISCORD_CODES, discordConcurrencyKey, mapDiscordError, permanentFailure, postDeliveryMessage } from '../discord-common/delivery.ts';
+import { crosspost } from './publish.ts';
 
 export interface DiscordChannelSenderDeps {
   db: DB;
@@ -45,7 +46,7 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
   const { db, rest } = deps;
   async function send(ctx: SendContext): Promise<SendResult> {
     const locale = ctx.account.locale;
-    const meta = ctx.destination.metadata as { guild_id?: string; channel_id?: string; mention_role_id?: string | null };
+    const meta = ctx.destination.metadata as { guild_id?: string; channel_id?: string; mention_role_id?: string | null; publish?: boolean };
     const guildId = meta.guild_id ? String(meta.guild_id) : '';
     const channelId = meta.channel_id ? String(meta.channel_id) : '';
     const roleId = meta.mention_role_id ? String(meta.mention_role_id) : null;
@@ -63,7 +64,13 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
       }
       if (!access.ok) return permanentFailure(access.code, access.message);
       // The role whose id is the guild's is @everyone: the check above allowed it to ping.
-      await postDeliveryMessage(rest, channelId, ctx, roleId, isEveryoneRole(guildId, roleId));
+      const posted = await postDeliveryMessage(rest, channelId, ctx, roleId, isEveryoneRole(guildId, roleId));
+      // The reminder is delivered from here on: publishing cannot fail it (nor send it again).
+      // A test send is not published: it would reach every following server.
+      if (meta.publish === true && !ctx.test) {
+        const warning = await crosspost(rest, channelId, posted.id, ctx);
+        if (warning) return { ok: true, httpStatus: 200, warning };
+      }
       return { ok: true, httpStatus: 200 };
     } catch (err) {
       return mapDiscordError(err, locale);

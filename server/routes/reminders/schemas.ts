@@ -33,6 +33,10 @@ const DestinationOut = Type.Object({
     guild_name: Type.Optional(Type.String()),
     channel_name: Type.Optional(Type.String()),
     mention_role_name: Type.Optional(Type.String()),
+    /** Discord's channel type when it was saved (0 text, 2 voice, 5 announcement, 13 stage), for display. */
+    channel_type: Type.Optional(Type.Number()),
+    /** Announcement channels: each delivered message is published to the following servers. */
+    publish: Type.Optional(Type.Boolean()),
     url: Type.Optional(Type.String()),
     platform: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),

@@ -48,6 +48,9 @@ fake.addGuild({
       ],
     },
     { id: '1187000000000001104', name: 'Lounge', type: 2 },
+    // An announcement channel everyone may post in (reminders can be published from it), and a stage.
+    { id: '1187000000000001105', name: 'news', type: 5, parent_id: '1187000000000001100' },
+    { id: '1187000000000001106', name: 'Town Hall', type: 13 },
   ],
   roles: [
     { id: '1187000000000001201', name: 'Team', color: 0x2ecc71, mentionable: true, hoist: true, permissions: 0n },

@@ -275,6 +275,8 @@ export class FakeDiscord {
   private readonly codes = new Map<string, OAuthCode>();
   private readonly accessTokens = new Map<string, AccessToken>();
   private readonly refreshTokens = new Map<string, RefreshToken>();
+  /** Channel id -> when its messages were published (crossposted), for Discord's 10 per hour. */
+  private readonly crosspostTimes = new Map<string, number[]>();
   private authorizingUserId: string | null = null;
   private redirectUris: string[];
   private readonly accessTokenTtl: number;
@@ -1962,6 +1964,44 @@ export class FakeDiscord {
       const invalid = this.validateMessageBody(ctx.body, { partial: true });
       if (invalid) return invalid;
       this.applyEdit(msg, ctx.body, ctx.files);
+      return json(200, this.messageJson(msg));
+    });
+    // Publish a message of an announcement channel to the channels following it (Discord docs,
+    // "Crosspost Message"): Send Messages for one's own message, Manage Messages for another's;
+    // 10 per hour per channel, then 429 until the oldest of the hour expires.
+    this.route('POST', '/channels/:channelId/messages/:messageId/crosspost', 'bot', (ctx) => {
+      const channelId = ctx.params.channelId!;
+      const access = this.botChannelAccess(channelId, PermissionFlags.SendMessages);
+      if ('status' in access) return access;
+      if (!access.channel || access.channel.type !== 5) return apiError(400, 50024, 'Cannot execute action on this channel type');
+      const msg = this.messagesIn(channelId).find((m) => m.id === ctx.params.messageId);
+      if (!msg) return UNKNOWN_MESSAGE();
+      if (msg.author.id !== this.clientId && !hasPermission(this.computePermissions(access.guild!.id, this.clientId, channelId), PermissionFlags.ManageMessages)) {
+        return MISSING_PERMISSIONS();
+      }
+      if (msg.flags & 1) return apiError(400, 40033, 'This message has already been crossposted.');
+      const now = Date.now();
+      const hour = (this.crosspostTimes.get(channelId) ?? []).filter((at) => now - at < 3_600_000);
+      if (hour.length >= 10) {
+        const retryAfter = Math.max(1, Math.ceil((hour[0]! + 3_600_000 - now) / 1000));
+        return json(
+          429,
+          { message: 'You are being rate limited.', retry_after: retryAfter, global: false },
+          {
+            'retry-after': String(retryAfter),
+            'x-ratelimit-limit': '10',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String((now + retryAfter * 1000) / 1000),
+            'x-ratelimit-reset-after': String(retryAfter),
+            'x-ratelimit-bucket': `crosspost-${channelId}`,
+            'x-ratelimit-scope': 'user',
+          },
+        );
+      }
+      hour.push(now);
+      this.crosspostTimes.set(channelId, hour);
+      msg.flags |= 1; // CROSSPOSTED
+      this.gateway.dispatch('MESSAGE_UPDATE', { ...this.messageJson(msg), guild_id: access.guild!.id });
       return json(200, this.messageJson(msg));
     });
     this.route('DELETE', '/channels/:channelId/messages/:messageId', 'bot', (ctx) => {

@@ -136,6 +136,43 @@ describe('/remind', () => {
     expect(row.next_fire_utc).not.toBeNull();
   });
 
+  it('works in the text chat of a voice channel: created there, labelled with its kind, delivered there', async () => {
+    const r = await remind(
+      ids.alice,
+      [
+        { name: 'message', value: 'Game night' },
+        { name: 'when', value: 'tomorrow at 9' },
+        { name: 'where', value: 'channel' },
+      ],
+      { guildId: ids.guild, channelId: ids.voice },
+    );
+    expect(r.content).toContain(`<#${ids.voice}>`);
+    const id = /reminders\/([\w-]+)/.exec(r.content)![1]!;
+    const dest = await env.app.db.selectFrom('destinations').selectAll().where('reminder_id', '=', id).executeTakeFirstOrThrow();
+    expect(JSON.parse(dest.metadata)).toMatchObject({ guild_id: ids.guild, channel_id: ids.voice, channel_name: 'voice', channel_type: 2 });
+
+    await fireNow(env.app, id);
+    const [msg] = await waitForMessages(env.fake, () => env.fake.messagesIn(ids.voice));
+    expect(msg!.content).toBe('⏰ **Reminder**\nGame night');
+  });
+
+  it('channel: posts in another channel of the server, offered for the kinds reminders can post in and checked when saved', async () => {
+    const registered = (env.fake.registeredCommands() as any[]).find((c) => c.name === 'remind');
+    expect(registered.options.find((o: any) => o.name === 'channel')).toMatchObject({ type: 7, channel_types: [0, 5, 2, 13], name_localizations: { fr: 'salon', 'es-ES': 'canal' } });
+    const fromGeneral = (extra: Array<{ name: string; value: string }>) =>
+      remind(ids.alice, [{ name: 'message', value: 'Raid' }, { name: 'when', value: 'tomorrow at 9' }, ...extra], { guildId: ids.guild, channelId: ids.general });
+    const r = await fromGeneral([{ name: 'channel', value: ids.voice }]);
+    expect(r.content).toContain(`<#${ids.voice}>`);
+    const id = /reminders\/([\w-]+)/.exec(r.content)![1]!;
+    const dest = await env.app.db.selectFrom('destinations').selectAll().where('reminder_id', '=', id).executeTakeFirstOrThrow();
+    expect(JSON.parse(dest.metadata)).toMatchObject({ guild_id: ids.guild, channel_id: ids.voice, channel_name: 'voice', channel_type: 2 });
+    // A chosen channel alice may not write in is refused by the save's own check, naming it.
+    const refused = await fromGeneral([{ name: 'channel', value: ids.readonly }]);
+    expect(refused.content).toContain('#announcements');
+    expect(refused.content).not.toContain('/reminders/');
+    expect((await fromGeneral([{ name: 'channel', value: ids.voice }, { name: 'where', value: 'dm' }])).content).toContain('A channel was chosen, but where says direct message');
+  });
+
   it('speaks the user\'s language and parses it: French and Spanish', async () => {
     const fr = await remind(ids.bob, [{ name: 'message', value: 'Appeler maman' }, { name: 'when', value: 'demain à 9h' }, { name: 'repeat', value: 'DAILY' }], { locale: 'fr' });
     expect(fr.content).toContain('✅ Rappel programmé : <t:');
@@ -176,7 +213,7 @@ describe('/remind', () => {
     expect((await inGuild(ids.general, [{ name: 'role', value: ids.guild }])).content).toBe(
       `You can't mention @everyone in <#${ids.general}>: you don't have the Mention @everyone, @here and All Roles permission there.`,
     );
-    expect((await inGuild(ids.voice)).content).toContain('only be posted in text channels');
+    expect((await inGuild(ids.thread)).content).toContain('only be posted in text and announcement channels and in the chat of voice and stage channels');
     // A server the bot is not a member of (the user has the app installed on their account).
     const client = env.app.bot!.client;
     const seen = new Promise<ChatInputCommandInteraction>((resolve) =>

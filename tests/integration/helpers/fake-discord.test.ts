@@ -202,6 +202,22 @@ describe('fake Discord with the real discord.js client', () => {
     await expect(client.guilds.cache.get(GUILD)!.members.fetch({ user: '100000000000000099', force: true })).rejects.toMatchObject({ code: 10007 });
   });
 
+  it('publishes (crossposts) like Discord: announcement channels only, once, Manage Messages for a message not its own', async () => {
+    const NEWS = '300000000000000031';
+    fake.addChannel(GUILD, { id: NEWS, name: 'news', type: 5 });
+    const rest = new REST({ api: `${fake.url}/api`, version: '10' }).setToken(fake.botToken);
+    const own = (await rest.post(`/channels/${NEWS}/messages`, { body: { content: 'Release 2.0' } })) as { id: string };
+    expect(await rest.post(`/channels/${NEWS}/messages/${own.id}/crosspost`)).toMatchObject({ id: own.id, flags: 1 });
+    await expect(rest.post(`/channels/${NEWS}/messages/${own.id}/crosspost`)).rejects.toMatchObject({ status: 400, code: 40033 });
+    const theirs = fake.postUserMessage({ channelId: NEWS, authorId: DEMO, content: 'hello' });
+    await expect(rest.post(`/channels/${NEWS}/messages/${theirs.id}/crosspost`)).rejects.toMatchObject({ status: 403, code: 50013 });
+    const inText = (await rest.post(`/channels/${GENERAL}/messages`, { body: { content: 'not news' } })) as { id: string };
+    await expect(rest.post(`/channels/${GENERAL}/messages/${inText.id}/crosspost`)).rejects.toMatchObject({ status: 400, code: 50024 });
+    // Posting in the chat of a voice channel takes View Channel and Send Messages, as in a text channel.
+    expect(await rest.post(`/channels/${VOICE}/messages`, { body: { content: 'in the call chat' } })).toMatchObject({ channel_id: VOICE });
+    fake.removeChannel(NEWS);
+  });
+
   it('retries a 429 with Retry-After transparently', async () => {
     fake.rateLimitNext({ method: 'POST', pathPattern: /\/channels\/\d+\/messages$/, retryAfter: 0.2 });
     const channel = client.channels.cache.get(GENERAL);

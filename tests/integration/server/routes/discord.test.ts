@@ -250,14 +250,17 @@ describe('POST /api/discord/guilds/channels', () => {
     }
   });
 
-  it('lists only text channels the user can view and post in, in Discord order', async () => {
+  it('lists the channels the user can view and post in (text, announcement, voice chat), in Discord order', async () => {
     const member = await linkedAccount(MEMBER);
     const res = await member.api.post('/api/discord/guilds/channels', { account_id: 'ignored', guild_id: G_MAIN });
     expect(res.status).toBe(200);
-    // No voice/announcement/category, no staff-only (hidden), no readonly/muted (no send);
-    // botblind is listed (the user may post there) but marked: the picker shows it disabled with the reason.
+    // No category, no staff-only (hidden), no readonly/muted (no send); the voice channel's chat and
+    // the announcement channel are listed with their type; botblind is listed (the user may post
+    // there) but marked: the picker shows it disabled with the reason.
     expect(res.body).toEqual([
       { id: CH.general, name: 'general', type: 0, bot_can_send: true, bot_can_mention: true, reason: null },
+      { id: CH.voice, name: 'Voice', type: 2, bot_can_send: true, bot_can_mention: true, reason: null },
+      { id: CH.news, name: 'news', type: 5, bot_can_send: true, bot_can_mention: true, reason: null },
       { id: CH.botblind, name: 'botblind', type: 0, bot_can_send: false, bot_can_mention: false, reason: 'DISCORD_CANNOT_POST' },
       { id: CH.zeta, name: 'zeta', type: 0, bot_can_send: true, bot_can_mention: true, reason: null },
     ]);
@@ -266,10 +269,10 @@ describe('POST /api/discord/guilds/channels', () => {
   it('a role overwrite opens a private channel; the owner sees everything', async () => {
     const staffer = await linkedAccount(STAFFER);
     const res = await staffer.api.post('/api/discord/guilds/channels', { guild_id: G_MAIN });
-    expect(res.body.map((c: { name: string }) => c.name)).toEqual(['general', 'staff-only', 'muted', 'botblind', 'zeta']);
+    expect(res.body.map((c: { name: string }) => c.name)).toEqual(['general', 'Voice', 'news', 'staff-only', 'muted', 'botblind', 'zeta']);
     const owner = await linkedAccount(OWNER);
     const all = await owner.api.post('/api/discord/guilds/channels', { guild_id: G_MAIN });
-    expect(all.body.map((c: { name: string }) => c.name)).toEqual(['general', 'staff-only', 'readonly', 'muted', 'botblind', 'zeta']);
+    expect(all.body.map((c: { name: string }) => c.name)).toEqual(['general', 'Voice', 'news', 'staff-only', 'readonly', 'muted', 'botblind', 'zeta']);
   });
 
   it('says "Bot is not a member of this guild" when the bot is absent', async () => {
@@ -466,13 +469,13 @@ describe('reminders with a Discord channel destination', () => {
     expect(blind.body.error).toMatch(/^The bot can't send messages in #botblind/);
   });
 
-  it('refuses channels and roles that are not in that server, non-text channels and strangers', async () => {
+  it('refuses channels and roles that are not in that server, channels that take no messages and strangers', async () => {
     const member = await linkedAccount(MEMBER);
     const elsewhere = await member.api.post('/api/reminders', channelReminder(CH.nobotGeneral));
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body).toMatchObject({ code: 'INVALID_DESTINATION', reason: 'DISCORD_UNKNOWN_CHANNEL' });
-    const voice = await member.api.post('/api/reminders', channelReminder(CH.voice));
-    expect(voice.body).toMatchObject({ code: 'INVALID_DESTINATION', error: '#Voice is not a text channel' });
+    const category = await member.api.post('/api/reminders', channelReminder(CH.category));
+    expect(category.body).toMatchObject({ code: 'INVALID_DESTINATION', error: '#Work is not a channel reminders can post in (text, announcement, voice or stage)' });
     const role = await member.api.post('/api/reminders', channelReminder(CH.general, sf(399)));
     expect(role.body).toMatchObject({ code: 'INVALID_DESTINATION', reason: 'DISCORD_UNKNOWN_ROLE' });
     // @everyone is the role whose id is the guild's: it takes Mention Everyone, which a member lacks.

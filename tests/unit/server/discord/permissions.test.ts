@@ -161,8 +161,16 @@ describe('channel rule', () => {
     expect(await channelRefusal(facts({ channelType: null }))).toBeNull();
   });
 
+  it('posts in text and announcement channels and in the chat of voice and stage channels, on the same permissions', async () => {
+    for (const channelType of [0, 2, 5, 13]) {
+      expect(await channelRefusal(facts({ channelType }))).toBeNull();
+      expect(await channelRefusal(facts({ channelType, botPermissions: VIEW_CHANNEL }))).toBe('BOT_CANNOT_SEND');
+    }
+  });
+
   it('refuses, in order: the channel, the owner, the bot, the role', async () => {
-    expect(await channelRefusal(facts({ channelType: 2, userPermissions: 0n }))).toBe('NOT_TEXT_CHANNEL');
+    // A category (4), a forum (15), a thread (11: not yet) take no reminder; the channel comes first.
+    for (const channelType of [4, 11, 15]) expect(await channelRefusal(facts({ channelType, userPermissions: 0n }))).toBe('NOT_TEXT_CHANNEL');
     expect(await channelRefusal(facts({ userPermissions: null, botPermissions: null }))).toBe('NOT_MEMBER');
     expect(await channelRefusal(facts({ userPermissions: SEND_MESSAGES }))).toBe('USER_CANNOT_VIEW');
     expect(await channelRefusal(facts({ userPermissions: VIEW_CHANNEL, botPermissions: 0n }))).toBe('USER_CANNOT_SEND');

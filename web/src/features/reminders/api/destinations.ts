@@ -39,8 +39,27 @@ export function initials(name: string): string {
   return letters.join('').toUpperCase() || '?';
 }
 
-/** Text channels only (Discord type 0). */
+/** Discord channel types a reminder can post into (API docs, "Channel Object"). */
 export const TEXT_CHANNEL = 0;
+export const VOICE_CHANNEL = 2;
+export const ANNOUNCEMENT_CHANNEL = 5;
+export const STAGE_CHANNEL = 13;
+export const POSTABLE_CHANNEL_TYPES: readonly number[] = [TEXT_CHANNEL, VOICE_CHANNEL, ANNOUNCEMENT_CHANNEL, STAGE_CHANNEL];
+
+export type ChannelKind = 'text' | 'announcement' | 'voice' | 'stage';
+
+/** The kind of a channel type (unknown and missing types read as text). */
+export function channelKind(type: number | undefined): ChannelKind {
+  return type === ANNOUNCEMENT_CHANNEL ? 'announcement' : type === VOICE_CHANNEL ? 'voice' : type === STAGE_CHANNEL ? 'stage' : 'text';
+}
+
+/** Each kind's words (locales/<lang>/channels.json). */
+export const CHANNEL_KIND_KEYS: Record<ChannelKind, string> = {
+  text: 'channels:kind.text',
+  announcement: 'channels:kind.announcement',
+  voice: 'channels:kind.voice',
+  stage: 'channels:kind.stage',
+};
 
 /**
  * Roles one may mention, without bot-managed roles. @everyone (its id is the guild's) comes first

@@ -1,9 +1,10 @@
 import { bareRoleName } from '@/lib/delivery-text';
-import { AtSign, Bell, BellRing, Hash, type LucideIcon, Mail, MessageCircle, MessagesSquare, Smartphone, Webhook } from 'lucide-react';
+import { AtSign, Bell, BellRing, type LucideIcon, Mail, MessageCircle, MessagesSquare, Smartphone, Webhook } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
-import { type EditableDestination, maskWebhookUrl } from '../api/destinations';
+import { CHANNEL_KIND_KEYS, channelKind, type EditableDestination, maskWebhookUrl } from '../api/destinations';
+import { CHANNEL_ICONS } from './picker-options';
 import { EmailConfirmationStatus } from './email-status';
 import { usePlatformLabels } from './webhook-form';
 
@@ -65,10 +66,12 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
             ? t('channelLabelWithRole', { channel: m.channel_name, guild: m.guild_name, role: bareRoleName(m.mention_role_name) })
             : t('channelLabel', { channel: m.channel_name, guild: m.guild_name })
           : null;
+      // The kind (announcement, voice or stage chat) as Discord gave it when the destination was saved.
+      const kind = channelKind(m.channel_type);
       return {
-        icon: Hash,
+        icon: CHANNEL_ICONS[kind],
         title: d.label ?? named ?? t('channel.fallbackLabel', { channel: m.channel_id ?? '?' }),
-        subtitle: t('channel.subtitle'),
+        subtitle: m.publish ? t('channels:summary.published') : kind === 'text' ? t('channel.subtitle') : t('channels:summary.kind', { kind: t(CHANNEL_KIND_KEYS[kind]) }),
       };
     }
     if (d.type === 'email') {

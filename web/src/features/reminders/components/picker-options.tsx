@@ -1,11 +1,11 @@
-import { Ban, Check, Hash } from 'lucide-react';
+import { Ban, Check, Hash, type LucideIcon, Megaphone, Radio, Volume2 } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Skeleton } from '@/components/ui/skeleton';
 import type { Channel } from '@/lib/api/reminders';
 import { useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
-import { guildIconUrl, initials } from '../api/destinations';
+import { CHANNEL_KIND_KEYS, type ChannelKind, channelKind, guildIconUrl, initials } from '../api/destinations';
 
 /* The server picker's building blocks: the radio-group lists and their options. */
 
@@ -111,16 +111,31 @@ export function Option({
   );
 }
 
-/** A text channel; one where the bot cannot post is shown but not choosable, with the reason. */
+/** Each kind of channel with the icon Discord shows it with. */
+export const CHANNEL_ICONS: Record<ChannelKind, LucideIcon> = { text: Hash, announcement: Megaphone, voice: Volume2, stage: Radio };
+
+/**
+ * A channel (text, announcement, or the chat of a voice or stage channel), with its kind's icon
+ * and, but for plain text channels, the kind in words; one where the bot cannot post is shown but
+ * not choosable, with the reason.
+ */
 export function ChannelOption({ channel, selected, onSelect }: { channel: Channel; selected: boolean; onSelect: () => void }) {
   const text = useDeliveryText();
+  const { t } = useTranslation('channels');
   const unusable = channel.bot_can_send === false;
   const reasonId = `picker-channel-reason-${channel.id}`;
+  const kind = channelKind(channel.type);
+  const Icon = CHANNEL_ICONS[kind];
   return (
     <Option selected={selected} onSelect={onSelect} testId={`channel-${channel.id}`} disabled={unusable} describedBy={unusable ? reasonId : undefined}>
-      {unusable ? <Ban className="size-4 shrink-0 text-muted-foreground" aria-hidden /> : <Hash className="size-4 shrink-0 text-muted-foreground" aria-hidden />}
+      {unusable ? <Ban className="size-4 shrink-0 text-muted-foreground" aria-hidden /> : <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden data-kind={kind} />}
       <span className="min-w-0 flex-1">
         <span className="block truncate">{channel.name}</span>
+        {kind !== 'text' && (
+          <span className="block text-xs text-muted-foreground" data-testid="channel-kind">
+            {t(CHANNEL_KIND_KEYS[kind])}
+          </span>
+        )}
         {unusable && (
           <span id={reasonId} className="block text-xs whitespace-normal text-muted-foreground" data-testid="channel-unusable-reason">
             {text.codeText(channel.reason ?? 'DISCORD_CANNOT_POST', { params: { channel: channel.name, who: 'bot' } })}

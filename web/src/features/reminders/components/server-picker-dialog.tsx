@@ -1,9 +1,10 @@
 import { bareRoleName } from '@/lib/delivery-text';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import type { Role } from '@/lib/api/reminders';
-import type { EditableDestination } from '../api/destinations';
+import { ANNOUNCEMENT_CHANNEL, CHANNEL_KIND_KEYS, channelKind, type EditableDestination } from '../api/destinations';
 import { PickerBreadcrumb } from './picker-breadcrumb';
 import { PickerChannelStep } from './picker-channel-step';
 import { PickerFooter } from './picker-footer';
@@ -27,16 +28,29 @@ export interface ServerPickerDialogProps {
 export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: ServerPickerDialogProps) {
   const { t } = useTranslation('destinations');
   const picker = useServerPicker(open, accountId);
+  const { t: tc } = useTranslation('channels');
   const { mode, guild, channel, loading } = picker;
+  const [publish, setPublish] = useState(false);
+  // Asked afresh for each announcement channel chosen.
+  useEffect(() => setPublish(false), [channel?.id, open]);
 
   function create(withRole: Role | null) {
     if (!guild || !channel) return;
-    const label = withRole
+    const named = withRole
       ? t('channelLabelWithRole', { channel: channel.name, guild: guild.name, role: bareRoleName(withRole.name) })
       : t('channelLabel', { channel: channel.name, guild: guild.name });
+    const published = publish && channel.type === ANNOUNCEMENT_CHANNEL;
+    const kind = channelKind(channel.type);
+    const label = published ? tc('label.published', { label: named }) : kind === 'text' ? named : tc('label.kind', { label: named, kind: tc(CHANNEL_KIND_KEYS[kind]) });
     onCreate({
       type: 'discord_channel',
-      metadata: { guild_id: guild.id, channel_id: channel.id, ...(withRole ? { mention_role_id: withRole.id } : {}) },
+      metadata: {
+        guild_id: guild.id,
+        channel_id: channel.id,
+        ...(withRole ? { mention_role_id: withRole.id } : {}),
+        ...(published ? { publish: true } : {}),
+        channel_type: channel.type,
+      },
       label,
     });
     onOpenChange(false);
@@ -68,7 +82,9 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
               onRecheck={() => void picker.recheck()}
             />
           )}
-          {mode === 'channel' && <PickerChannelStep channels={picker.channels} channel={channel} onSelect={picker.setChannel} />}
+          {mode === 'channel' && (
+            <PickerChannelStep channels={picker.channels} channel={channel} onSelect={picker.setChannel} publish={publish} onPublishChange={setPublish} />
+          )}
           {mode === 'role' && <PickerRoleStep roles={picker.roles} role={picker.role} channel={channel} loading={loading} onSelect={picker.setRole} />}
         </div>
 

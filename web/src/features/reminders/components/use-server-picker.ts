@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { type Channel, type Guild, listChannels, listGuilds, listRoles, type Role } from '@/lib/api/reminders';
-import { mentionableRoles, TEXT_CHANNEL } from '../api/destinations';
+import { mentionableRoles, POSTABLE_CHANNEL_TYPES } from '../api/destinations';
 import { useBotInvite } from './use-bot-invite';
 import { useLatestRequest } from './use-latest-request';
 
@@ -62,7 +62,7 @@ export function useServerPicker(open: boolean, accountId: string) {
     await run(
       () => listChannels(accountId, target.id),
       (list) => {
-        setChannels(list.filter((c) => c.type === TEXT_CHANNEL));
+        setChannels(list.filter((c) => POSTABLE_CHANNEL_TYPES.includes(c.type)));
         setMode('channel');
       },
       (err) => {

@@ -118,6 +118,12 @@ export function DeliveryRow({
                     {text.codeText(a.code, { metadata, httpStatus: a.http_status, fallback: a.error })}
                   </p>
                 )}
+                {/* Delivered with a warning (an announcement not published): said, not shown as a failure. */}
+                {ok && a.code && (
+                  <p className="mt-0.5 break-words text-muted-foreground" data-testid="attempt-warning" data-code={a.code}>
+                    {text.codeText(a.code, { metadata, httpStatus: a.http_status, fallback: a.error })}
+                  </p>
+                )}
               </li>
             );
           })}

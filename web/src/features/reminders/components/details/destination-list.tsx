@@ -1,4 +1,4 @@
-import { AlertTriangle, Hash, KeyRound, Mail, MessageCircle, Power, Send, Webhook } from 'lucide-react';
+import { AlertTriangle, KeyRound, Mail, MessageCircle, Power, Send, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -22,8 +22,9 @@ import { type Destination, enableDestination, rotateDestinationSecret, testDesti
 import { errorDetail } from '@/lib/api-client';
 import { bareRoleName, useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
-import { maskWebhookUrl } from '../../api/destinations';
+import { CHANNEL_KIND_KEYS, channelKind, maskWebhookUrl } from '../../api/destinations';
 import { OPTION_KINDS } from '../destination-option-row';
+import { CHANNEL_ICONS } from '../picker-options';
 import { pushPlace } from '../destination-summary';
 import { EmailConfirmationStatus } from '../email-status';
 import { Spinner } from '@/components/ui/spinner';
@@ -174,8 +175,10 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
   let detail: string | null = t('destinations.dmDetail');
   let extra: string | null = null;
   if (destination.type === 'discord_channel') {
-    Icon = Hash;
-    title = t('destinations.channel');
+    // The kind Discord gave when it was saved: its icon, and its name but for plain text channels.
+    const kind = channelKind(m.channel_type);
+    Icon = CHANNEL_ICONS[kind];
+    title = m.publish ? t('channels:summary.published') : kind === 'text' ? t('destinations.channel') : t('channels:summary.kind', { kind: t(CHANNEL_KIND_KEYS[kind]) });
     // Names recorded by the server when the destination was saved; ids for older destinations.
     detail = t('destinations.channelDetail', {
       channel: m.channel_name ? `#${m.channel_name}` : (m.channel_id ?? '?'),
