@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
-import { client, signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
+import { type ApiResponse, client, signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { type SmtpSink, startSmtpSink } from '../../../helpers/smtp-sink.ts';
 import { SoftwareAuthenticator } from '../../../helpers/software-authenticator.ts';
 
@@ -141,7 +141,7 @@ describe('passkeys', () => {
       const authenticator = new SoftwareAuthenticator(PUBLIC_URL);
       expect((await addPasskey(user, authenticator, 'Key')).status).toBe(201);
       const anon = client(server.url);
-      let refused: Awaited<ReturnType<typeof anon.post>> | undefined;
+      let refused: ApiResponse | undefined;
       for (let i = 0; i < 12 && !refused; i++) {
         const options = (await anon.post('/api/auth/passkey/options')).body;
         const res = await anon.post('/api/auth/passkey', { ticket: options.ticket, response: authenticator.signIn(options.options, { challenge: 'd3Jvbmc' }) });

@@ -1,0 +1,69 @@
+import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnAbortService } from '@simplewebauthn/browser';
+import { Fingerprint } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { isPasskeyCancel } from '@/lib/passkeys';
+import { passkeySignIn, passkeySignInOptions } from '../api/auth-api';
+import { useFinishSignIn } from './use-finish-sign-in';
+
+/**
+ * Signing in with a passkey (docs/security.md "Passkeys"): the browser's dialog from the button,
+ * or its autofill on the email field (conditional UI, where the browser has it: the email input
+ * has autocomplete="username webauthn"). Either is a full sign-in, no password and no code.
+ */
+export function usePasskeySignIn(onError: (message: string | null) => void) {
+  const { t } = useTranslation('passkeys');
+  const signedIn = useFinishSignIn();
+  const [busy, setBusy] = useState(false);
+  const onErrorRef = useRef(onError);
+  onErrorRef.current = onError;
+
+  async function run(autofill: boolean) {
+    const { ticket, options } = await passkeySignInOptions();
+    const response = await startAuthentication({ optionsJSON: options, useBrowserAutofill: autofill });
+    setBusy(true);
+    await signedIn(await passkeySignIn(ticket, response));
+  }
+
+  const report = (err: unknown) => {
+    setBusy(false);
+    if (!isPasskeyCancel(err)) onErrorRef.current(errorMessage(err, t('signIn.failed')));
+  };
+
+  // Conditional UI: offered in the email field's suggestions until the page is left or the button is used.
+  useEffect(() => {
+    let live = true;
+    void browserSupportsWebAuthnAutofill().then((supported) => {
+      if (supported && live) run(true).catch((err: unknown) => live && report(err));
+    });
+    return () => {
+      live = false;
+      WebAuthnAbortService.cancelCeremony();
+    };
+    // Once per visit of the page.
+  }, []);
+
+  const signInWithButton = () => {
+    onError(null);
+    setBusy(true);
+    // Starting a ceremony cancels the autofill one (SimpleWebAuthn's abort service).
+    run(false).catch(report);
+  };
+
+  return { supported: browserSupportsWebAuthn(), busy, signInWithButton };
+}
+
+export function PasskeyButton({ onError }: { onError: (message: string | null) => void }) {
+  const { t } = useTranslation('passkeys');
+  const { supported, busy, signInWithButton } = usePasskeySignIn(onError);
+  if (!supported) return null;
+  return (
+    <Button type="button" variant="outline" className="w-full" size="lg" disabled={busy} onClick={signInWithButton} data-testid="passkey-sign-in">
+      {busy ? <Spinner /> : <Fingerprint />}
+      {t('signIn.button')}
+    </Button>
+  );
+}
