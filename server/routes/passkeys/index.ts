@@ -78,7 +78,8 @@ const OptionsOut = Type.Object({
  * in with one: no session, and the same answer and cookies as a password sign-in.
  */
 const passkeys: FastifyPluginAsyncTypebox = async (app) => {
-  const rp = relyingPartyOf(app.config.publicUrl);
+  // Read when asked (a test server learns its port, and so its PUBLIC_URL, only once listening).
+  const rp = () => relyingPartyOf(app.config.publicUrl);
   const registrations = new SharedRecordStore<PasskeyChallenge>(app.db, 'passkey_registration', PASSKEY_CHALLENGE_TTL_MS);
   const signIns = new SharedRecordStore<PasskeyChallenge>(app.db, 'passkey_sign_in', PASSKEY_CHALLENGE_TTL_MS);
   const throttle = new DatabaseAttemptThrottle(app.db, app.config.loginThrottle);
@@ -92,14 +93,14 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
 
     account.post('/api/account/passkeys/registration-options', { schema: { response: { 200: OptionsOut, ...errorResponses } } }, async (request) => {
       const { account: found } = await loadProfile(app.db, request.auth!.accountId);
-      return startPasskeyRegistration(app.db, registrations, rp, found);
+      return startPasskeyRegistration(app.db, registrations, rp(), found);
     });
 
     account.post(
       '/api/account/passkeys',
       { schema: { body: Type.Object({ ticket: Ticket, name: Name, response: RegistrationResponse }), response: { 201: PasskeyOut, ...errorResponses } } },
       async (request, reply) => {
-        const created = await finishPasskeyRegistration(app.db, registrations, rp, {
+        const created = await finishPasskeyRegistration(app.db, registrations, rp(), {
           accountId: request.auth!.accountId,
           ticket: request.body.ticket,
           name: request.body.name,
@@ -124,7 +125,7 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
   };
   await app.register(accountPasskeys);
 
-  app.post('/api/auth/passkey/options', { schema: { response: { 200: OptionsOut, ...errorResponses } } }, async () => startPasskeySignIn(signIns, rp));
+  app.post('/api/auth/passkey/options', { schema: { response: { 200: OptionsOut, ...errorResponses } } }, async () => startPasskeySignIn(signIns, rp()));
 
   app.post(
     '/api/auth/passkey',
@@ -135,7 +136,7 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { account, token, session, deviceToken } = await finishPasskeySignIn(app.db, throttle, signIns, rp, {
+      const { account, token, session, deviceToken } = await finishPasskeySignIn(app.db, throttle, signIns, rp(), {
         ticket: request.body.ticket,
         response: request.body.response as AuthenticationResponseJSON,
         rememberMe: request.body.remember_me === true,

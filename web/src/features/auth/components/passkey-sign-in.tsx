@@ -28,16 +28,21 @@ export function usePasskeySignIn(onError: (message: string | null) => void) {
     await signedIn(await passkeySignIn(ticket, response));
   }
 
-  const report = (err: unknown) => {
+  const report = (err: unknown, fromButton: boolean) => {
+    // The autofill ceremony is cancelled whenever the button starts one: not an error, and not the button's.
+    if (isPasskeyCancel(err)) {
+      if (fromButton) setBusy(false);
+      return;
+    }
     setBusy(false);
-    if (!isPasskeyCancel(err)) onErrorRef.current(errorMessage(err, t('signIn.failed')));
+    onErrorRef.current(errorMessage(err, t('signIn.failed')));
   };
 
   // Conditional UI: offered in the email field's suggestions until the page is left or the button is used.
   useEffect(() => {
     let live = true;
     void browserSupportsWebAuthnAutofill().then((supported) => {
-      if (supported && live) run(true).catch((err: unknown) => live && report(err));
+      if (supported && live) run(true).catch((err: unknown) => live && report(err, false));
     });
     return () => {
       live = false;
@@ -50,7 +55,7 @@ export function usePasskeySignIn(onError: (message: string | null) => void) {
     onError(null);
     setBusy(true);
     // Starting a ceremony cancels the autofill one (SimpleWebAuthn's abort service).
-    run(false).catch(report);
+    run(false).catch((err: unknown) => report(err, true));
   };
 
   return { supported: browserSupportsWebAuthn(), busy, signInWithButton };
