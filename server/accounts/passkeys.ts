@@ -32,7 +32,7 @@ import type { Account } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { SharedRecordStore } from '../coordination/shared-records.ts';
-import { findAccountById } from '../repositories/accounts.ts';
+import { findAccountById, isUniqueViolation } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
 import {
   countPasskeys,
@@ -171,7 +171,8 @@ export async function finishPasskeyRegistration(db: Executor, challenges: Passke
   }
   if (!verification.verified) throw new AppError('PASSKEY_INVALID', 'The passkey could not be checked');
   const info = verification.registrationInfo;
-  if (await findPasskeyByCredentialId(db, info.credential.id)) throw new AppError('PASSKEY_ALREADY_REGISTERED', 'This passkey is already added');
+  const alreadyAdded = () => new AppError('PASSKEY_ALREADY_REGISTERED', 'This passkey is already added');
+  if (await findPasskeyByCredentialId(db, info.credential.id)) throw alreadyAdded();
   if ((await countPasskeys(db, input.accountId)) >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `An account has at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
   const row = {
     id: newId(),
@@ -186,7 +187,13 @@ export async function finishPasskeyRegistration(db: Executor, challenges: Passke
     created_at: new Date(input.now ?? Date.now()).toISOString(),
     last_used_at: null,
   };
-  await insertPasskey(db, row);
+  try {
+    await insertPasskey(db, row);
+  } catch (err) {
+    // The same answer sent twice at once: one of them adds it.
+    if (isUniqueViolation(err)) throw alreadyAdded();
+    throw err;
+  }
   return present(row);
 }
 

@@ -9,6 +9,9 @@ import { isPasskeyCancel } from '@/lib/passkeys';
 import { passkeySignIn, passkeySignInOptions } from '../api/auth-api';
 import { useFinishSignIn } from './use-finish-sign-in';
 
+/** Below the 5 minutes a sign-in challenge lasts. */
+const AUTOFILL_RENEW_MS = 4 * 60 * 1000;
+
 /**
  * Signing in with a passkey (docs/security.md "Passkeys"): the browser's dialog from the button,
  * or its autofill on the email field (conditional UI, where the browser has it: the email input
@@ -38,14 +41,24 @@ export function usePasskeySignIn(onError: (message: string | null) => void) {
     onErrorRef.current(errorMessage(err, t('signIn.failed')));
   };
 
-  // Conditional UI: offered in the email field's suggestions until the page is left or the button is used.
-  useEffect(() => {
-    let live = true;
+  // Conditional UI: offered in the email field's suggestions while the page is open, except during
+  // the button's own ceremony (starting one cancels the other: SimpleWebAuthn's abort service).
+  const live = useRef(true);
+  const buttonCeremony = useRef(false);
+  const offerAutofill = () => {
     void browserSupportsWebAuthnAutofill().then((supported) => {
-      if (supported && live) run(true).catch((err: unknown) => live && report(err, false));
+      if (supported && live.current && !buttonCeremony.current) run(true).catch((err: unknown) => live.current && report(err, false));
     });
+  };
+
+  useEffect(() => {
+    live.current = true;
+    offerAutofill();
+    // A challenge lasts 5 minutes (docs/security.md "Passkeys"): the offer is renewed before it expires.
+    const renew = window.setInterval(offerAutofill, AUTOFILL_RENEW_MS);
     return () => {
-      live = false;
+      live.current = false;
+      window.clearInterval(renew);
       WebAuthnAbortService.cancelCeremony();
     };
     // Once per visit of the page.
@@ -54,8 +67,12 @@ export function usePasskeySignIn(onError: (message: string | null) => void) {
   const signInWithButton = () => {
     onError(null);
     setBusy(true);
-    // Starting a ceremony cancels the autofill one (SimpleWebAuthn's abort service).
-    run(false).catch((err: unknown) => report(err, true));
+    buttonCeremony.current = true;
+    run(false).catch((err: unknown) => {
+      buttonCeremony.current = false;
+      report(err, true);
+      offerAutofill();
+    });
   };
 
   return { supported: browserSupportsWebAuthn(), busy, signInWithButton };
