@@ -28,6 +28,7 @@ import transferRoutes from './routes/transfer/index.ts';
 import tokenRoutes from './routes/tokens/index.ts';
 import sessionRoutes from './routes/sessions/index.ts';
 import twoFactorRoutes from './routes/two-factor/index.ts';
+import passkeyRoutes from './routes/passkeys/index.ts';
 import actionRoutes from './routes/actions/index.ts';
 
 declare module 'fastify' {
@@ -176,6 +177,7 @@ export async function buildApp({
   if (web) await app.register(tokenRoutes);
   if (web) await app.register(sessionRoutes);
   if (web) await app.register(twoFactorRoutes);
+  if (web) await app.register(passkeyRoutes);
   if (web) await app.register(emailRoutes);
   if (web) await app.register(actionRoutes);
   await app.register(discordPlugin);

@@ -111,6 +111,16 @@ export const ERROR_CODES = {
   TWO_FACTOR_CODE_INVALID: 400,
   TWO_FACTOR_TICKET_INVALID: 401,
   TOKEN_LIMIT: 409,
+  // Passkeys (server/accounts/passkeys.ts, docs/security.md "Passkeys").
+  PASSKEY_NAME_REQUIRED: 400,
+  PASSKEY_LIMIT: 409,
+  PASSKEY_CHALLENGE_INVALID: 400,
+  PASSKEY_INVALID: 400,
+  PASSKEY_ALREADY_REGISTERED: 409,
+  PASSKEY_NOT_FOUND: 404,
+  PASSKEY_UNKNOWN: 401,
+  PASSKEY_SIGN_IN_FAILED: 401,
+  PASSKEY_COUNTER_INVALID: 401,
   // Servers (docs/servers.md): a server the account or the bot is not in; a member where managers only.
   SERVER_NOT_FOUND: 404,
   NOT_SERVER_MANAGER: 403,

@@ -137,7 +137,8 @@ export async function signInWithPassword(db: DB, throttle: AttemptThrottle, inpu
   return finishSignIn(db, account, input.rememberMe, input);
 }
 
-async function finishSignIn(db: DB, account: Account, rememberMe: boolean, from: { userAgent: string | undefined; ip: string; deviceToken: string | undefined }) {
+/** Opens the session of a full sign-in (password, password and code, passkey) and remembers the browser. */
+export async function finishSignIn(db: DB, account: Account, rememberMe: boolean, from: { userAgent: string | undefined; ip: string; deviceToken: string | undefined }) {
   const { token, session } = await openSession(db, account.id, rememberMe ? LONG_SESSION_MS : SHORT_SESSION_MS, from.userAgent, from.ip);
   const deviceToken = await rememberDevice(db, account.id, from.deviceToken);
   return { status: 'signed_in' as const, account, token, session, deviceToken };

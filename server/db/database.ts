@@ -231,6 +231,26 @@ export interface RecoveryCodesTable {
   used_at: Instant | null;
 }
 
+/** A passkey (migration 2026-11-28-300, docs/security.md "Passkeys"): a WebAuthn credential of an account. */
+export interface PasskeysTable {
+  id: string;
+  account_id: string;
+  /** The credential's id, base64url; unique. */
+  credential_id: string;
+  /** Its COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter last seen. */
+  counter: number;
+  /** The transports the browser reported, a JSON array; null when none. */
+  transports: string | null;
+  device_type: 'singleDevice' | 'multiDevice';
+  /** 1 when the authenticator says the passkey is backed up (synced), else 0. */
+  backed_up: number;
+  name: string;
+  created_at: Instant;
+  last_used_at: Instant | null;
+}
+
 /** A password-reset link (migration 2026-11-23-005): only the hash of its token is stored. */
 export interface PasswordResetTokensTable {
   token_hash: string;
@@ -371,6 +391,7 @@ export interface Database {
   known_devices: KnownDevicesTable;
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
   server_secrets: ServerSecretsTable;
 }
 

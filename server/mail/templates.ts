@@ -127,12 +127,17 @@ export function passwordResetMail(lang: Language, email: string, link: string): 
   };
 }
 
-export type SecurityChange = 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled';
+export type SecurityChange = 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'passkey_removed';
 
-/** A change to how the account signs in (docs/security.md): what changed, and what to do if it was not its owner. */
-export function securityNoticeMail(lang: Language, email: string, change: SecurityChange): MailContent {
+/**
+ * A change to how the account signs in (docs/security.md): what changed, and what to do if it was
+ * not its owner. `name` is the passkey's, for 'passkey_removed'.
+ */
+export function securityNoticeMail(lang: Language, email: string, change: SecurityChange, name = ''): MailContent {
   const [subject, body] =
-    change === 'password_changed'
+    change === 'passkey_removed'
+      ? [mt(lang, 'security.subjectPasskeyRemoved'), mt(lang, 'security.passkeyRemoved', { email, name })]
+      : change === 'password_changed'
       ? [mt(lang, 'security.subjectPasswordChanged'), mt(lang, 'security.passwordChanged', { email })]
       : change === 'two_factor_enabled'
         ? [mt(lang, 'security.subjectTwoFactorEnabled'), mt(lang, 'security.twoFactorEnabled', { email })]

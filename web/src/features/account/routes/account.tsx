@@ -12,6 +12,7 @@ import { normalizeTimezone } from '@/lib/timezones';
 import { sleep } from '@/lib/utils';
 import { ACCOUNT_DELETED_REDIRECT_MS } from '../api/account-api';
 import { ApiTokensCard } from '../api-tokens/api-tokens-card';
+import { PasskeysCard } from '../passkeys/passkeys-card';
 import { SessionsCard } from '../sessions/sessions-card';
 import { TwoFactorCard } from '../two-factor/two-factor-card';
 import { AccountInfoCard } from '../components/account-info-card';
@@ -90,6 +91,7 @@ export default function AccountPage() {
           <IdentitiesCard account={account} capabilities={capabilities} />
           {hasApp && <ChangePasswordCard />}
           {hasApp && <TwoFactorCard />}
+          <PasskeysCard />
           <CalendarFeedCard />
           <ImportExportCard />
           <SessionsCard />

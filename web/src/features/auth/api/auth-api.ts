@@ -1,3 +1,4 @@
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import useSWR from 'swr';
 import { api } from '@/lib/api-client';
 import type { LoginResponse } from '@/lib/session';
@@ -27,6 +28,11 @@ export interface PublicConfig {
 export type TwoFactorRequired = { two_factor_required: true; ticket: string };
 export const loginRequest = (payload: LoginPayload) => api.post<LoginResponse | TwoFactorRequired>('/api/auth/login', payload);
 export const twoFactorLoginRequest = (ticket: string, code: string) => api.post<LoginResponse>('/api/auth/two-factor', { ticket, code });
+/** A passkey sign-in (docs/security.md "Passkeys"): options with their ticket, then the authenticator's answer. */
+export const passkeySignInOptions = () =>
+  api.post<{ ticket: string; options: PublicKeyCredentialRequestOptionsJSON }>('/api/auth/passkey/options', {}, { redirectOn401: false });
+export const passkeySignIn = (ticket: string, response: AuthenticationResponseJSON) =>
+  api.post<LoginResponse>('/api/auth/passkey', { ticket, response }, { redirectOn401: false });
 export const registerRequest = (payload: RegisterPayload) => api.post<unknown>('/api/auth/register', payload);
 
 /** Mails a reset link if an account has this email; the answer is the same either way. */

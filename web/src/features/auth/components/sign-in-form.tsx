@@ -9,6 +9,7 @@ import { Label } from '@/components/ui/label';
 import { errorMessage } from '@/lib/api-client';
 import { loginRequest, twoFactorLoginRequest } from '../api/auth-api';
 import { DiscordButton } from './discord-button';
+import { PasskeyButton } from './passkey-sign-in';
 import { FormField } from './form-field';
 import { useFinishSignIn } from './use-finish-sign-in';
 import { Spinner } from '@/components/ui/spinner';
@@ -100,7 +101,8 @@ export function SignInForm({ initialEmail = '', onError }: { initialEmail?: stri
         <Input
           id="signin-email"
           type="email"
-          autoComplete="email"
+          // "webauthn": the browser offers this site's passkeys in the field's suggestions (conditional UI).
+          autoComplete="username webauthn"
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
@@ -139,6 +141,7 @@ export function SignInForm({ initialEmail = '', onError }: { initialEmail?: stri
         <span className="px-3">{t('signIn.or')}</span>
         <span className="h-px flex-1 bg-border" />
       </div>
+      <PasskeyButton onError={onError} />
       <DiscordButton onError={onError} />
     </form>
   );
