@@ -406,6 +406,27 @@ const MUST_SUCCEED = new Set([
 ]);
 const runsFor = (name: string, runs: number) => Math.max(Math.min(runs, MUST_SUCCEED.has(name) ? 120 : 30), Math.round(runs * RUNS_SCALE));
 
+/** A WebAuthn answer's shape (what @simplewebauthn/browser sends), its parts random base64url or worse. */
+const base64url = fc.oneof(
+  fc.base64String({ maxLength: 80 }).map((b) => b.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')),
+  fc.string({ maxLength: 40 }),
+);
+const webauthnAnswer = fc.record(
+  {
+    id: oneOfOr(base64url),
+    rawId: oneOfOr(base64url),
+    type: oneOfOr(fc.constantFrom('public-key', 'password')),
+    response: oneOfOr(
+      fc.record(
+        { clientDataJSON: oneOfOr(base64url), attestationObject: oneOfOr(base64url), authenticatorData: oneOfOr(base64url), signature: oneOfOr(base64url), userHandle: oneOfOr(base64url) },
+        { requiredKeys: [] },
+      ),
+    ),
+    clientExtensionResults: oneOfOr(fc.constant({})),
+  },
+  { requiredKeys: [] },
+);
+
 const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['POST /api/auth/register', bodyRoute('POST', '/api/auth/register', { email: oneOfOr(fc.oneof(fc.emailAddress(), fc.constantFrom('a@b', 'x@example.com'))), username: oneOfOr(fc.string({ maxLength: 70 })), password: oneOfOr(fc.string({ maxLength: 20 })), timezone: zone }), 150],
   ['POST /api/auth/login', bodyRoute('POST', '/api/auth/login', { email: oneOfOr(fc.emailAddress()), password: oneOfOr(fc.string({ maxLength: 20 })), remember_me: oneOfOr(fc.boolean()) }), 150],
@@ -566,6 +587,14 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['POST /api/account/two-factor/enable', bodyRoute('POST', '/api/account/two-factor/enable', { code: oneOfOr(fc.oneof(fc.stringMatching(/^\d{6}$/), fc.string({ maxLength: 50 }))) }), 40],
   ['POST /api/account/two-factor/disable', bodyRoute('POST', '/api/account/two-factor/disable', { code: oneOfOr(fc.oneof(fc.stringMatching(/^\d{6}$/), fc.string({ maxLength: 50 }))) }), 40],
   ['POST /api/auth/two-factor', bodyRoute('POST', '/api/auth/two-factor', { ticket: oneOfOr(fc.string({ maxLength: 120 })), code: oneOfOr(fc.string({ maxLength: 50 })) }), 40],
+  // Passkeys (docs/security.md): WebAuthn answers with base64url parts that are random, cut or of the wrong kind.
+  ['GET /api/account/passkeys', queryRoute('GET', '/api/account/passkeys', { x: nasty }), 20],
+  ['POST /api/account/passkeys/registration-options', bodyRoute('POST', '/api/account/passkeys/registration-options', { x: nasty }), 20],
+  ['POST /api/account/passkeys', bodyRoute('POST', '/api/account/passkeys', { ticket: oneOfOr(fc.string({ maxLength: 120 })), name: oneOfOr(fc.string({ maxLength: 80 })), response: oneOfOr(webauthnAnswer) }), 40],
+  ['PUT /api/account/passkeys/:id', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((id) => bodyRoute('PUT', `/api/account/passkeys/${enc(id)}`, { name: oneOfOr(fc.string({ maxLength: 80 })) })), 30],
+  ['DELETE /api/account/passkeys/:id', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((id) => queryRoute('DELETE', `/api/account/passkeys/${enc(id)}`, {})), 30],
+  ['POST /api/auth/passkey/options', bodyRoute('POST', '/api/auth/passkey/options', { x: nasty }), 20],
+  ['POST /api/auth/passkey', bodyRoute('POST', '/api/auth/passkey', { ticket: oneOfOr(fc.string({ maxLength: 120 })), response: oneOfOr(webauthnAnswer), remember_me: oneOfOr(fc.boolean()) }), 40],
   // The generated API reference and its reader's files.
   ['GET /api/openapi.json', queryRoute('GET', '/api/openapi.json', { x: nasty }), 10],
   ['GET /api/docs', queryRoute('GET', '/api/docs', { x: nasty }), 10],
