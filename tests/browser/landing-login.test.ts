@@ -70,7 +70,7 @@ describe('landing and login (browser)', () => {
     // Not stored: the browser's setting stays in charge.
     expect(await canadian.page.evaluate(() => localStorage.getItem('language'))).toBeNull();
     await canadian.page.goto(e2e.url('/login'));
-    await canadian.page.getByTestId('sign-in-form').getByRole('button', { name: 'Se connecter' }).waitFor();
+    await canadian.page.getByTestId('sign-in-form').getByRole('button', { name: 'Se connecter', exact: true }).waitFor();
 
     const spanish = await heroIn('es-ES');
     expect(spanish.hero).toContain('justo a tiempo');
@@ -112,9 +112,9 @@ describe('landing and login (browser)', () => {
     expect(await page.evaluate(() => localStorage.getItem('language'))).toBeNull();
     await page.getByRole('button', { name: 'Cerrar sesión' }).click();
     await page.waitForURL(e2e.url('/login'));
-    await page.getByTestId('sign-in-form').getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByTestId('sign-in-form').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await page.reload();
-    await page.getByTestId('sign-in-form').getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByTestId('sign-in-form').getByRole('button', { name: 'Sign in', exact: true }).waitFor();
 
     // A browser where French was picked keeps French.
     const french = await e2e.newPage({ locale: 'en-US', storage: { language: 'fr' } });
