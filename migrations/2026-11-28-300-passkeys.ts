@@ -21,7 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('passkeys')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
-    .addColumn('credential_id', 'text', (c) => c.notNull().unique())
+    .addColumn('credential_id', 'text', (c) => c.notNull())
     .addColumn('public_key', 'text', (c) => c.notNull())
     .addColumn('counter', 'bigint', (c) => c.notNull())
     .addColumn('transports', 'text')
@@ -31,6 +31,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('last_used_at', 'text')
     .execute();
+  // A named unique index, not a column constraint: the same index by the same name on SQLite and PostgreSQL.
+  await db.schema.createIndex('passkeys_credential_id').on('passkeys').column('credential_id').unique().execute();
   await db.schema.createIndex('passkeys_account').on('passkeys').columns(['account_id', 'created_at']).execute();
 }
 
