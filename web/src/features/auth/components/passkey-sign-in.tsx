@@ -24,9 +24,10 @@ export function usePasskeySignIn(onError: (message: string | null) => void) {
   const onErrorRef = useRef(onError);
   onErrorRef.current = onError;
 
-  async function run(autofill: boolean) {
+  async function run(autofill: boolean, chosen: () => void = () => {}) {
     const { ticket, options } = await passkeySignInOptions();
     const response = await startAuthentication({ optionsJSON: options, useBrowserAutofill: autofill });
+    chosen();
     setBusy(true);
     await signedIn(await passkeySignIn(ticket, response));
   }
@@ -47,7 +48,12 @@ export function usePasskeySignIn(onError: (message: string | null) => void) {
   const buttonCeremony = useRef(false);
   const offerAutofill = () => {
     void browserSupportsWebAuthnAutofill().then((supported) => {
-      if (supported && live.current && !buttonCeremony.current) run(true).catch((err: unknown) => live.current && report(err, false));
+      if (!supported || !live.current || buttonCeremony.current) return;
+      // Until a passkey is picked from the suggestions, nothing was asked of the user: failing to
+      // offer them (the server busy, the browser declining) stays silent, and the page's own
+      // message ("your password is changed") stays in view.
+      let picked = false;
+      run(true, () => (picked = true)).catch((err: unknown) => live.current && picked && report(err, false));
     });
   };
 
