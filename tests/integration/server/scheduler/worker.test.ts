@@ -72,10 +72,16 @@ describe('scheduler worker thread', () => {
     const pool = server.app.scheduler.worker!;
     expect(pool.hosts).toHaveLength(1);
     // Small claims and a small memory: thread 0 leaves most rows in the outbox, which thread 1
-    // reads; a slow sink keeps the burst going long enough for thread 1 to start (about 7 s of
-    // sending: a thread takes a few seconds to start on a loaded machine).
+    // reads. The receiver is slow (1 s an answer) until thread 1 is ready, however long a thread
+    // takes to start on a loaded machine, so the burst is still there to share; then it is quick.
     server.app.scheduler.setOptions({ batchSize: 10, maxBuffered: 20, maxBufferedPerKey: 20, perHostConcurrency: 4 });
-    sink.reply({ status: 200, delayMs: 250 });
+    let helperReady = false;
+    void (async () => {
+      while (pool.hosts.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      await pool.hosts[1]!.ready();
+      helperReady = true;
+    })();
+    sink.reply(() => ({ status: 200, delayMs: helperReady ? 100 : 1000 }));
     const before = sink.requests.length;
     const at = new Date(Date.now() + 5000).toISOString();
     const count = 120;
