@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, MOBILE, SAVE_SCREENSHOTS, screenshot, useE2E } from './helpers.ts';
+import { DESKTOP, MOBILE, SAVE_SCREENSHOTS, screenshot, useE2E, waitForSettledColours } from './helpers.ts';
 
 const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 
@@ -39,6 +39,7 @@ async function openHome(page: Page, url: string) {
 /** axe on the calendar card (and an open dialog), serious and critical findings only. */
 async function calendarAxe(page: Page): Promise<string[]> {
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await waitForSettledColours(page);
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: object, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; html: string }[] }[] }> } }).axe;

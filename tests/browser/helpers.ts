@@ -233,6 +233,16 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   return file;
 }
 
+/**
+ * Waits until no finite animation or transition runs: a fade-in, or the colour transitions a theme
+ * change starts, would make colours look paler than they end up, and axe's contrast check would
+ * read the colours of the middle of the change (seen on a loaded run, where a 150 ms transition
+ * takes longer than the test's next step).
+ */
+export async function waitForSettledColours(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
+}
+
 const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 
 /**
@@ -240,8 +250,7 @@ const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_mo
  * a11y.test.ts), as "rule: target" lines. Colour contrast is checked in both themes.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
-  // Fade-in animations would make colours look paler than they end up.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
+  await waitForSettledColours(page);
   // Loaded once per page load: a second evaluation would parse its half-megabyte again.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
