@@ -54,12 +54,6 @@ async function sendStart(chatId: number, text: string, languageCode = 'en') {
   return reply!;
 }
 
-async function connect(chatId: number, as = user) {
-  const code = await as.api.post('/api/telegram/link-codes');
-  expect(code.status, JSON.stringify(code.body)).toBe(201);
-  await sendStart(chatId, code.body.start_command);
-}
-
 /** A press on one button of a delivered message, as Telegram posts it. */
 async function press(message: { message_id: number; chat_id: number }, data: string) {
   const before = telegram.callbackAnswers.length;
