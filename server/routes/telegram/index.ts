@@ -5,7 +5,7 @@ import { TELEGRAM_WEBHOOK_PATH } from '../../destinations/telegram/bot.ts';
 import { receiveTelegramUpdate } from '../../reminders/telegram-updates.ts';
 import { errorResponses, IdParams, Nullable, Ok } from '../../schemas/common.ts';
 
-const LinkCode = Type.Object({
+export const LinkCode = Type.Object({
   code: Type.String(),
   start_command: Type.String({ description: 'What to send the bot: /start <code>.' }),
   url: Nullable(Type.String({ description: 'https://t.me/<bot>?start=<code>: opens the private chat with the bot.' })),
@@ -14,13 +14,15 @@ const LinkCode = Type.Object({
   expires_at: Type.String(),
 });
 
-const Chat = Type.Object({
+export const Chat = Type.Object({
   id: Type.String(),
   chat_id: Type.String({ description: "Telegram's chat id (decimal text): a Telegram destination's metadata.chat_id." }),
   chat_type: Type.String(),
   label: Type.String(),
   connected_at: Type.String(),
 });
+
+export const ChatList = Type.Object({ chats: Type.Array(Chat) });
 
 // What Chime reads of an Update (core.telegram.org/bots/api#update); validation drops the rest.
 const TgChat = Type.Object({
@@ -63,7 +65,7 @@ const telegramRoutes: FastifyPluginAsyncTypebox = async (app) => {
     scoped.post('/api/telegram/link-codes', { schema: { response: { 201: LinkCode, ...errorResponses } } }, async (request, reply) =>
       reply.status(201).send(await createTelegramLinkCode(app, request.auth!.accountId)),
     );
-    scoped.get('/api/telegram/chats', { schema: { response: { 200: Type.Object({ chats: Type.Array(Chat) }), ...errorResponses } } }, async (request) => ({
+    scoped.get('/api/telegram/chats', { schema: { response: { 200: ChatList, ...errorResponses } } }, async (request) => ({
       chats: await listAccountTelegramChats(app, request.auth!.accountId),
     }));
     scoped.delete('/api/telegram/chats/:id', { schema: { params: IdParams, response: { 200: Ok, ...errorResponses } } }, async (request) => {
