@@ -7,7 +7,8 @@
  *   token is 401 "Unauthorized"; an unknown method 404 "Not Found".
  * - `getMe`: the bot's User (`is_bot`, `username`).
  * - `setWebhook` (`url`, `secret_token`, `allowed_updates`): kept in `webhook`; `secret_token` must
- *   be 1-256 of A-Z a-z 0-9 _ - (400 otherwise).
+ *   be 1-256 of A-Z a-z 0-9 _ - (400 otherwise). `getWebhookInfo`: its `url`, and
+ *   `last_error_message` / `pending_update_count` when a test sets `webhookError`.
  * - `getChat` (`chat_id`): the ChatFullInfo of a known chat, 400 "Bad Request: chat not found"
  *   otherwise (and for a chat the bot was removed from: it no longer sees it).
  * - `sendMessage` (`chat_id`, `text`, `parse_mode`, `reply_markup`): 400 "chat not found", 403
@@ -69,6 +70,8 @@ export interface FakeTelegram {
   messages: SentMessage[];
   callbackAnswers: Array<{ callback_query_id: string; text?: string }>;
   webhook: { url: string; secret_token?: string; allowed_updates?: string[] } | null;
+  /** What getWebhookInfo reports as the last failed post to the webhook, when set. */
+  webhookError: string | null;
   /** Answers the next calls of `method` with these errors, in order. */
   script(method: string, ...answers: TelegramScripted[]): void;
   waitForMessages(count: number, timeoutMs?: number): Promise<SentMessage[]>;
@@ -157,6 +160,8 @@ export async function startFakeTelegram(options: { token?: string; username?: st
           webhookWaiter.arrived();
           return ok(true);
         }
+        case 'getWebhookInfo':
+          return ok({ url: fake.webhook?.url ?? '', has_custom_certificate: false, pending_update_count: fake.webhookError ? 3 : 0, ...(fake.webhookError ? { last_error_date: Math.floor(Date.now() / 1000), last_error_message: fake.webhookError } : {}) });
         case 'getChat': {
           const chat = chatOf(body.chat_id);
           if (!chat || chat.kicked) return error(400, 'Bad Request: chat not found');
@@ -216,6 +221,7 @@ export async function startFakeTelegram(options: { token?: string; username?: st
     messages,
     callbackAnswers,
     webhook: null,
+    webhookError: null,
     script(method: string, ...answers: TelegramScripted[]) {
       scripted.set(method, [...(scripted.get(method) ?? []), ...answers]);
     },

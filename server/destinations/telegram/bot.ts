@@ -89,3 +89,27 @@ export function telegramBotUsername(config: BotConfig): Promise<string | null> {
   }
   return found;
 }
+
+/**
+ * The administrator's check (npm run admin -- doctor): `getMe` says whether the token works and the
+ * bot's @username; `getWebhookInfo` where Telegram posts updates and its last delivery error.
+ */
+export async function inspectTelegramBot(
+  config: BotConfig & Pick<Config, 'publicUrl'>,
+): Promise<{ ok: true; username: string; webhookUrl: string; lastError: string | null; pending: number } | { ok: false; code: string; error: string }> {
+  const telegram = config.telegram;
+  if (!telegram) return { ok: false, code: 'TELEGRAM_NOT_CONFIGURED', error: 'Telegram is not configured' };
+  const me = await botCall({ ...config, telegram }, 'getMe', {}, 'checking the token');
+  if (!me.result.ok) return { ok: false, code: me.result.code, error: me.result.error };
+  const username = me.value && typeof me.value === 'object' ? (me.value as { username?: unknown }).username : null;
+  const info = await botCall({ ...config, telegram }, 'getWebhookInfo', {}, 'reading the webhook');
+  if (!info.result.ok) return { ok: false, code: info.result.code, error: info.result.error };
+  const hook = (info.value && typeof info.value === 'object' ? info.value : {}) as { url?: unknown; last_error_message?: unknown; pending_update_count?: unknown };
+  return {
+    ok: true,
+    username: typeof username === 'string' ? username : '?',
+    webhookUrl: typeof hook.url === 'string' ? hook.url : '',
+    lastError: typeof hook.last_error_message === 'string' && hook.last_error_message ? hook.last_error_message.slice(0, 200) : null,
+    pending: typeof hook.pending_update_count === 'number' ? hook.pending_update_count : 0,
+  };
+}

@@ -6,6 +6,7 @@
  * callback_data), each documented error read into a code, and the keyboard round trip.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkTelegram } from '../../../../../server/admin/doctor.ts';
 import { sha256Hex } from '../../../../../server/lib/ids.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../../../helpers/fake-telegram.ts';
 import { client, signUp, startTestServer, type TestServer } from '../../../../helpers/server.ts';
@@ -258,5 +259,23 @@ describe('Telegram: the destination', () => {
     expect(message!.chat_id).toBe(FAMILY);
     expect(message!.reply_markup).toBeUndefined();
     expect(message!.text).not.toContain('<a ');
+  });
+});
+
+describe('Telegram for the administrator: doctor', () => {
+  it('checks the token with getMe and where Telegram posts updates, and says what to fix, never quoting the token', async () => {
+    expect(await checkTelegram(server.config)).toMatchObject({ name: 'telegram', status: 'ok', detail: expect.stringContaining('@chime_test_bot') });
+    telegram.webhookError = 'Wrong response from the webhook: 502 Bad Gateway';
+    try {
+      expect(await checkTelegram(server.config)).toMatchObject({ status: 'warn', detail: expect.stringContaining('502 Bad Gateway') });
+    } finally {
+      telegram.webhookError = null;
+    }
+    expect(await checkTelegram({ ...server.config, publicUrl: 'https://elsewhere.example' })).toMatchObject({ status: 'warn', fix: expect.stringContaining('PUBLIC_URL') });
+    telegram.script('getMe', { status: 401, description: 'Unauthorized' });
+    const refused = await checkTelegram(server.config);
+    expect(refused).toMatchObject({ status: 'fail', detail: expect.stringContaining('TELEGRAM_UNAUTHORIZED'), fix: expect.stringContaining('TELEGRAM_BOT_TOKEN') });
+    expect(JSON.stringify(refused)).not.toContain(telegram.token);
+    expect(await checkTelegram({ ...server.config, telegram: null, telegramMissing: ['TELEGRAM_BOT_TOKEN'] })).toMatchObject({ status: 'skipped' });
   });
 });
