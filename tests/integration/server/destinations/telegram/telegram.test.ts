@@ -118,7 +118,9 @@ describe('Telegram: the webhook and connecting a chat', () => {
     expect((await user.api.get('/api/telegram/chats')).body.chats.map((c: { chat_id: string }) => c.chat_id)).not.toContain(String(FAMILY));
 
     const fresh = await user.api.post('/api/telegram/link-codes');
-    await sendStart(FAMILY, `/start@chime_test_bot ${fresh.body.code}`);
+    const joined = await sendStart(FAMILY, `/start@chime_test_bot ${fresh.body.code}`);
+    // The group's title is escaped for the HTML parse mode (the fake refuses a bare '<').
+    expect(joined.text).toContain('<b>Family &lt;3</b>');
     const chats = (await user.api.get('/api/telegram/chats')).body.chats;
     expect(chats).toContainEqual(expect.objectContaining({ chat_id: String(FAMILY), chat_type: 'supergroup', label: 'Family <3' }));
 
