@@ -1,4 +1,4 @@
-import { Link2, Plus, RefreshCw } from 'lucide-react';
+import { Link2, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -8,7 +8,7 @@ import type { TelegramLinkCode } from '@/lib/api/types';
 import { checkDestination } from '@/lib/api/reminders';
 import { useDeliveryText } from '@/lib/delivery-text';
 import type { EditableDestination } from '../api/destinations';
-import { createTelegramLinkCode, useTelegramChats } from '../api/telegram';
+import { createTelegramLinkCode, forgetTelegramChat, useTelegramChats } from '../api/telegram';
 import { chatDestination, chatsToOffer, codeExpired, newlyConnected } from '../lib/telegram-link';
 
 interface Shown {
@@ -74,6 +74,19 @@ export function TelegramForm({ value, onAdd, disabled, idPrefix }: { value: read
     }
   }
 
+  async function forget(id: string) {
+    setBusy(id);
+    setError(null);
+    try {
+      await forgetTelegramChat(id);
+      await chats.mutate();
+    } catch (err) {
+      setError(deliveryText.errorText(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
   return (
     <div className="space-y-4" data-testid="telegram-form">
       <div className="space-y-2">
@@ -82,7 +95,20 @@ export function TelegramForm({ value, onAdd, disabled, idPrefix }: { value: read
         <ul className="space-y-2">
           {offered.map((chat) => (
             <li key={chat.chat_id} className="flex items-center justify-between gap-3 rounded-md border bg-card px-3 py-2" data-testid="telegram-chat">
-              <span className="min-w-0 truncate text-sm">{chat.label}</span>
+              <span className="min-w-0 flex-1 truncate text-sm">{chat.label}</span>
+              <Button
+                type="button"
+                size="sm"
+                variant="ghost"
+                disabled={disabled || busy !== null}
+                onClick={() => void forget(chat.id)}
+                aria-label={t('form.forgetLabel', { chat: chat.label })}
+                title={t('form.forgetLabel', { chat: chat.label })}
+                data-testid={`telegram-forget-${chat.chat_id}`}
+              >
+                {busy === chat.id ? <Spinner /> : <Trash2 />}
+                <span className="sr-only sm:not-sr-only">{t('form.forget')}</span>
+              </Button>
               <Button type="button" size="sm" variant="outline" disabled={disabled || busy !== null} onClick={() => void add(chat.chat_id)} data-testid={`telegram-add-${chat.chat_id}`}>
                 {busy === chat.chat_id ? <Spinner /> : <Plus />}
                 {t('form.choose')}
