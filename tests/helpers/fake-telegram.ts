@@ -70,6 +70,8 @@ export interface FakeTelegram {
   messages: SentMessage[];
   callbackAnswers: Array<{ callback_query_id: string; text?: string }>;
   webhook: { url: string; secret_token?: string; allowed_updates?: string[] } | null;
+  /** Every answer waits this long first (a slow Bot API). */
+  delayMs: number;
   /** What getWebhookInfo reports as the last failed post to the webhook, when set. */
   webhookError: string | null;
   /** Answers the next calls of `method` with these errors, in order. */
@@ -126,8 +128,12 @@ export async function startFakeTelegram(options: { token?: string; username?: st
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const answer = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
+        const write = () => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(body));
+        };
+        if (fake.delayMs > 0) setTimeout(write, fake.delayMs);
+        else write();
       };
       const ok = (result: unknown) => answer(200, { ok: true, result });
       const error = (status: number, description: string, parameters?: Record<string, unknown>) =>
@@ -222,6 +228,7 @@ export async function startFakeTelegram(options: { token?: string; username?: st
     callbackAnswers,
     webhook: null,
     webhookError: null,
+    delayMs: 0,
     script(method: string, ...answers: TelegramScripted[]) {
       scripted.set(method, [...(scripted.get(method) ?? []), ...answers]);
     },
