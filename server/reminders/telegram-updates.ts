@@ -92,7 +92,7 @@ async function pressButton(deps: Deps, data: unknown, nowMs: number): Promise<Ac
   const delivery = await findDeliveryOccurrence(deps.db, reference.deliveryId);
   const token = delivery ? actionTokenOfReference(reference, { reminderId: delivery.reminder_id, occurrenceMs: Date.parse(delivery.occurrence_utc) }) : null;
   if (!token) return { kind: 'invalid' };
-  return redeemActionLink(deps as ReminderDeps, token, nowMs);
+  return redeemActionLink(deps, token, nowMs);
 }
 
 async function handleButton(deps: Deps, query: Obj): Promise<void> {

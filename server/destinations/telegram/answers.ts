@@ -68,7 +68,7 @@ export function telegramResult(answer: PushAnswer, what: string): SendResult {
     return fail(TELEGRAM_CODES.REJECTED, `This group became a supergroup with another chat id: connect it again with /start: ${said}`, false, { httpStatus });
   }
   if (status === 404) return fail(TELEGRAM_CODES.NOT_FOUND, `Telegram does not know this bot or method while ${what}: ${said}. The administrator must check TELEGRAM_BOT_TOKEN`, false, { httpStatus });
-  if (status === 429 || status === 408 || status >= 500) {
+  if (status === 408 || status >= 500) {
     const retryAfterMs = parseRetryAfter(answer.retryAfter);
     return fail(TELEGRAM_CODES.HTTP_5XX, said, true, { httpStatus, ...(retryAfterMs !== null ? { retryAfterMs } : {}) });
   }
