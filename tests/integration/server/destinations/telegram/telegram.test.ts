@@ -211,6 +211,26 @@ describe('Telegram: the destination', () => {
     expect(untouched.snoozed_at_utc).toBeNull();
   });
 
+  it('a press after the next occurrence has come is refused as expired, and the keyboard is taken away', async () => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const created = await user.api.post('/api/reminders', { date: yesterday, time: '00:00', timezone: 'UTC', recurrence: 'HOURLY', message: 'Hourly', destinations: [{ type: 'telegram', metadata: { chat_id: String(ALICE) } }] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // A snooze firing now that stands for an occurrence three hours ago: the next one (two hours ago) has passed.
+    const past = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3 * 3_600_000).toISOString();
+    const now = new Date(Date.now() - 5).toISOString();
+    await server.app.db.updateTable('reminders').set({ snoozed_at_utc: now, next_fire_utc: now, next_occurrence_utc: past }).where('id', '=', created.body.id).execute();
+    const before = telegram.messages.length;
+    server.app.scheduler.wake();
+    const [message] = (await telegram.waitForMessages(before + 1)).slice(before);
+    const d = await settled(server, created.body.id);
+    expect(d.occurrence_utc).toBe(past);
+    const fireBefore = (await server.app.db.selectFrom('reminders').select('next_fire_utc').where('id', '=', created.body.id).executeTakeFirstOrThrow()).next_fire_utc;
+    expect(await press(message!, message!.reply_markup.inline_keyboard[0][0].callback_data)).toMatch(/ha caducado/);
+    await expect.poll(() => telegram.messages.find((m) => m.message_id === message!.message_id)!.reply_markup).toBeUndefined();
+    expect((await server.app.db.selectFrom('reminders').select('next_fire_utc').where('id', '=', created.body.id).executeTakeFirstOrThrow()).next_fire_utc).toBe(fireBefore);
+    await user.api.delete(`/api/reminders/${created.body.id}`);
+  });
+
   it('reads Telegram errors: 401 and 400 chat not found and 403 blocked are final, 429 waits retry_after, 5xx is retried', async () => {
     const unauthorized = await dueReminder(server, user, 'telegram', { chat_id: String(ALICE) });
     telegram.script('sendMessage', { status: 401, description: 'Unauthorized' });
