@@ -30,6 +30,8 @@ import sessionRoutes from './routes/sessions/index.ts';
 import twoFactorRoutes from './routes/two-factor/index.ts';
 import passkeyRoutes from './routes/passkeys/index.ts';
 import actionRoutes from './routes/actions/index.ts';
+import telegramRoutes from './routes/telegram/index.ts';
+import telegramPlugin from './plugins/telegram.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -180,6 +182,8 @@ export async function buildApp({
   if (web) await app.register(passkeyRoutes);
   if (web) await app.register(emailRoutes);
   if (web) await app.register(actionRoutes);
+  if (web) await app.register(telegramRoutes);
+  if (web) await app.register(telegramPlugin);
   await app.register(discordPlugin);
   if (web) await app.register(serverRoutes);
   if (botPlugin) await app.register(botPlugin);

@@ -36,6 +36,19 @@ export interface MatrixConfig {
   accessToken: string;
 }
 
+/**
+ * The Telegram bot (TELEGRAM_BOT_TOKEN); null when Telegram destinations are off. The token is the
+ * bot's credential and part of every Bot API address: never logged, never answered.
+ */
+export interface TelegramConfig {
+  botToken: string;
+  /** The Bot API's base (https://api.telegram.org, or TELEGRAM_API_URL), without a trailing slash. */
+  apiUrl: string;
+}
+
+/** Telegram's Bot API (core.telegram.org/bots/api). */
+export const TELEGRAM_API_URL = 'https://api.telegram.org';
+
 /** Password-reset requests allowed per email and per network within `windowMs`. */
 export interface ResetThrottlePolicy {
   windowMs: number;
@@ -99,6 +112,10 @@ export interface Config {
   matrix: MatrixConfig | null;
   /** Which Matrix settings are missing, for the "not configured" explanation. */
   matrixMissing: string[];
+  /** Telegram destinations' bot (docs/notifications.md "Telegram"); null without TELEGRAM_BOT_TOKEN. */
+  telegram: TelegramConfig | null;
+  /** Which Telegram settings are missing, for the "not configured" explanation. */
+  telegramMissing: string[];
   /** Throttle of POST /api/auth/password-reset; tests shorten it. */
   resetThrottle: ResetThrottlePolicy;
   /** Requests per personal access token and window (docs/api.md); tests shorten it. */
@@ -295,6 +312,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const mail = parseMail(env, problems);
   const webhookAllowPrivateTargets = parseBoolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS, false, problems);
   const matrix = parseMatrix(env, webhookAllowPrivateTargets, problems);
+  const telegram = parseTelegram(env, webhookAllowPrivateTargets, problems);
 
   const roles = parseRoles(env.CHIME_ROLES, problems);
   const repo = repositoryUrl();
@@ -324,6 +342,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mailMissing: mail.missing,
     matrix: matrix.config,
     matrixMissing: matrix.missing,
+    telegram: telegram.config,
+    telegramMissing: telegram.missing,
     resetThrottle: DEFAULT_RESET_THROTTLE,
     tokenThrottle: DEFAULT_TOKEN_THROTTLE,
     gatewayLease: DEFAULT_LEASE_TIMING,
@@ -395,6 +415,34 @@ function parseMatrix(env: Env, allowPrivateTargets: boolean, problems: string[])
     homeserverUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   }
   return { config: problems.length > before ? null : { homeserverUrl, accessToken }, missing: [] };
+}
+
+/**
+ * TELEGRAM_BOT_TOKEN (from @BotFather: `<bot id>:<secret>`) and TELEGRAM_API_URL (Telegram's Bot
+ * API by default; another address only for tests or a self-hosted Bot API server, checked by the
+ * SSRF guard's address policy like a homeserver). Problems never quote the token.
+ */
+function parseTelegram(env: Env, allowPrivateTargets: boolean, problems: string[]): { config: TelegramConfig | null; missing: string[] } {
+  const botToken = env.TELEGRAM_BOT_TOKEN?.trim() ?? '';
+  const rawUrl = env.TELEGRAM_API_URL?.trim() || TELEGRAM_API_URL;
+  if (!botToken) return { config: null, missing: ['TELEGRAM_BOT_TOKEN'] };
+  const before = problems.length;
+  if (!/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/.test(botToken)) problems.push("TELEGRAM_BOT_TOKEN must be the token @BotFather gave, like 123456789:AA... (value not shown)");
+  let apiUrl = rawUrl;
+  const problem = checkWebhookUrl(rawUrl, allowPrivateTargets);
+  if (problem) {
+    const why = problem.message.replace(/^Webhook (URL|target)/, 'the address');
+    problems.push(
+      problem.code === 'WEBHOOK_TARGET_FORBIDDEN'
+        ? `TELEGRAM_API_URL is refused by the SSRF guard (${why}); for a Bot API server on your own network set WEBHOOK_ALLOW_PRIVATE_TARGETS=true`
+        : `TELEGRAM_API_URL must be an http(s) address, like https://api.telegram.org (${why})`,
+    );
+  } else {
+    const url = new URL(rawUrl);
+    if (url.search || url.hash) problems.push('TELEGRAM_API_URL must be a plain address, without a query or a fragment');
+    apiUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  }
+  return { config: problems.length > before ? null : { botToken, apiUrl }, missing: [] };
 }
 
 /**

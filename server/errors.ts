@@ -87,6 +87,12 @@ export const ERROR_CODES = {
   MAIL_NOT_CONFIGURED: 400,
   // Matrix destinations without the administrator's bot account (MATRIX_HOMESERVER_URL, MATRIX_ACCESS_TOKEN).
   MATRIX_NOT_CONFIGURED: 400,
+  // Telegram destinations without the administrator's bot (TELEGRAM_BOT_TOKEN).
+  TELEGRAM_NOT_CONFIGURED: 400,
+  // A Telegram chat this account has not connected with a /start code.
+  TELEGRAM_CHAT_NOT_CONNECTED: 400,
+  // The webhook called without Telegram's secret token header.
+  TELEGRAM_WEBHOOK_REFUSED: 401,
   RESET_TOKEN_INVALID: 400,
   RESET_TOKEN_USED: 410,
   RESET_TOKEN_EXPIRED: 410,

@@ -108,6 +108,7 @@ export function startSummary(config: Config) {
     discord: config.discord ? 'configured' : missing(config.discordMissing),
     email: config.mail ? 'configured' : config.mailMissing.length ? missing(config.mailMissing) : 'not configured',
     matrix: config.matrix ? 'configured' : missing(config.matrixMissing),
+    telegram: config.telegram ? 'configured' : missing(config.telegramMissing),
     dashboard: hasRole(config, 'web') && config.serveWeb ? 'served' : 'not served',
   };
 }

@@ -9,6 +9,7 @@ import { loadNodemailer } from '../lib/load-on-use.ts';
 import { describeDatabase } from '../logging.ts';
 import { classifyMailError } from '../mail/transport.ts';
 import { whoamiMatrix } from '../destinations/matrix/check.ts';
+import { inspectTelegramBot, TELEGRAM_WEBHOOK_PATH } from '../destinations/telegram/bot.ts';
 import { appliedMigrationNames } from '../repositories/admin.ts';
 import { readPostgresClock } from '../repositories/database-clock.ts';
 import type { CommandResult } from './result.ts';
@@ -173,6 +174,34 @@ export async function checkMatrix(config: Config): Promise<Check> {
   };
 }
 
+/** The Telegram bot's token (`getMe`) and where Telegram posts its updates (`getWebhookInfo`). */
+export async function checkTelegram(config: Config): Promise<Check> {
+  if (!config.telegram) return { name: 'telegram', status: 'skipped', detail: `Not configured (missing ${config.telegramMissing.join(', ')}).` };
+  const bot = await inspectTelegramBot(config);
+  if (!bot.ok) {
+    const token = bot.code === 'TELEGRAM_UNAUTHORIZED' || bot.code === 'TELEGRAM_NOT_FOUND';
+    return {
+      name: 'telegram',
+      status: 'fail',
+      detail: `${bot.error} (${bot.code}).`,
+      fix: token ? 'Set TELEGRAM_BOT_TOKEN to the token @BotFather gave (/mybots > the bot > API Token; /revoke makes a new one).' : 'Check that this machine may reach Telegram (TELEGRAM_API_URL when set).',
+    };
+  }
+  const expected = `${config.publicUrl.replace(/\/+$/, '')}${TELEGRAM_WEBHOOK_PATH}`;
+  if (bot.webhookUrl !== expected) {
+    return {
+      name: 'telegram',
+      status: 'warn',
+      detail: `The bot is @${bot.username}, but Telegram posts its updates to ${bot.webhookUrl || 'nowhere'}, not ${expected}: button presses and /start codes do not reach Chime.`,
+      fix: 'Set PUBLIC_URL to the https address Telegram can reach, then restart Chime: it registers the webhook when it starts.',
+    };
+  }
+  if (bot.lastError) {
+    return { name: 'telegram', status: 'warn', detail: `The bot is @${bot.username}; Telegram's last post to the webhook failed: ${bot.lastError} (${bot.pending} updates waiting).`, fix: 'Check that the reverse proxy passes /telegram/webhook to Chime over https.' };
+  }
+  return { name: 'telegram', status: 'ok', detail: `The bot is @${bot.username}, and Telegram posts its updates to ${expected}.` };
+}
+
 async function checkPublicUrl(config: Config): Promise<Check> {
   const url = `${config.publicUrl}/healthz`;
   try {
@@ -225,6 +254,7 @@ export async function runDoctor(config: Config): Promise<Check[]> {
     checks.push(...discord.checks);
     checks.push(await checkSmtp(config));
     checks.push(await checkMatrix(config));
+    checks.push(await checkTelegram(config));
     checks.push(await checkPublicUrl(config));
     checks.push(await checkClock(config, handle, discord.discordClockMs));
   } finally {

@@ -101,7 +101,7 @@ export interface RemindersTable {
   server_notice: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix';
+export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram';
 
 export interface DestinationsTable {
   id: string;
@@ -251,6 +251,19 @@ export interface PasskeysTable {
   last_used_at: Instant | null;
 }
 
+/** A Telegram chat an account connected with a /start code (migration 2026-11-28-310, docs/notifications.md "Telegram"). */
+export interface TelegramChatsTable {
+  id: string;
+  account_id: string;
+  /** Telegram's chat id as text (64-bit, negative for groups). */
+  chat_id: string;
+  chat_type: string;
+  /** @username or first name of a private chat, a group's title. */
+  label: string;
+  created_at: Instant;
+  updated_at: Instant;
+}
+
 /** A password-reset link (migration 2026-11-23-005): only the hash of its token is stored. */
 export interface PasswordResetTokensTable {
   token_hash: string;
@@ -393,6 +406,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   passkeys: PasskeysTable;
   server_secrets: ServerSecretsTable;
+  telegram_chats: TelegramChatsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

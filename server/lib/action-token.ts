@@ -63,3 +63,47 @@ export function verifyActionToken(secret: string, token: string): ActionTokenFie
   if (payload.readUInt8(0) !== VERSION || !action || !Number.isSafeInteger(occurrenceMs)) return null;
   return { deliveryId: uuidText(payload.subarray(1, 17)), reminderId: uuidText(payload.subarray(17, 33)), occurrenceMs, action };
 }
+
+/**
+ * A chat button's reference to a token (Telegram's callback_data holds at most 64 bytes; a token
+ * is 79 characters). It keeps what cannot be looked up: the action, the delivery id and the MAC,
+ * as `a<action index><delivery id, 22><mac, 22>` (46 ASCII characters). The reminder and the
+ * occurrence are read back from the delivery, and the token rebuilt from them is verified like any
+ * other: a changed byte, or another delivery's id under this MAC, breaks the signature.
+ */
+export interface ActionTokenReference {
+  deliveryId: string;
+  action: LinkAction;
+  mac: string;
+}
+
+const REFERENCE = /^a([0-9])([A-Za-z0-9_-]{22})([A-Za-z0-9_-]{22})$/;
+
+export function actionTokenReference(token: string): string {
+  const [encoded, mac] = token.split('.');
+  const payload = Buffer.from(encoded ?? '', 'base64url');
+  if (payload.length !== PAYLOAD_BYTES || !mac) throw new Error('not an action token');
+  return `a${payload.readUInt8(41)}${payload.subarray(1, 17).toString('base64url')}${mac}`;
+}
+
+/** The parts of a reference, or null for anything that is not one (never throws). */
+export function parseActionTokenReference(reference: string): ActionTokenReference | null {
+  const match = typeof reference === 'string' ? REFERENCE.exec(reference) : null;
+  if (!match) return null;
+  const action = LINK_ACTIONS[Number(match[1])];
+  const id = Buffer.from(match[2]!, 'base64url');
+  if (!action || id.length !== 16) return null;
+  return { deliveryId: uuidText(id), action, mac: match[3]! };
+}
+
+/** The token a reference stands for, given its delivery's reminder and occurrence: still to be verified. */
+export function actionTokenOfReference(reference: ActionTokenReference, delivery: { reminderId: string; occurrenceMs: number }): string | null {
+  if (!UUID.test(delivery.reminderId)) return null;
+  const payload = Buffer.alloc(PAYLOAD_BYTES);
+  payload.writeUInt8(VERSION, 0);
+  uuidBytes(reference.deliveryId).copy(payload, 1);
+  uuidBytes(delivery.reminderId).copy(payload, 17);
+  payload.writeBigUInt64BE(BigInt(Math.max(0, Math.trunc(delivery.occurrenceMs))), 33);
+  payload.writeUInt8(LINK_ACTIONS.indexOf(reference.action), 41);
+  return `${payload.toString('base64url')}.${reference.mac}`;
+}

@@ -26,16 +26,23 @@ export function actionLinkSecret(db: Kysely<Database>): Promise<string> {
 
 export const actionLinkPath = (token: string) => `/a/${token}`;
 
+/** The three tokens of one delivered occurrence, by action (a chat button refers to one: server/lib/action-token.ts). */
+export async function actionTokensFor(
+  deps: { db: Kysely<Database> },
+  delivery: { deliveryId: string; reminderId: string; occurrenceUtc: string },
+): Promise<Record<LinkAction, string>> {
+  const secret = await actionLinkSecret(deps.db);
+  const occurrenceMs = Date.parse(delivery.occurrenceUtc);
+  const token = (action: LinkAction) => signActionToken(secret, { deliveryId: delivery.deliveryId, reminderId: delivery.reminderId, occurrenceMs, action });
+  return { snooze10: token('snooze10'), tomorrow: token('tomorrow'), done: token('done') };
+}
+
 /** The three links of one delivered occurrence, by action: absolute URLs under PUBLIC_URL. */
 export async function actionLinksFor(
   deps: { db: Kysely<Database>; config: { publicUrl: string } },
   delivery: { deliveryId: string; reminderId: string; occurrenceUtc: string },
 ): Promise<Record<LinkAction, string>> {
-  const secret = await actionLinkSecret(deps.db);
+  const tokens = await actionTokensFor(deps, delivery);
   const base = deps.config.publicUrl.replace(/\/+$/, '');
-  const occurrenceMs = Date.parse(delivery.occurrenceUtc);
-  const link = (action: LinkAction) =>
-    base + actionLinkPath(signActionToken(secret, { deliveryId: delivery.deliveryId, reminderId: delivery.reminderId, occurrenceMs, action }));
-  return { snooze10: link('snooze10'), tomorrow: link('tomorrow'), done: link('done') };
+  return { snooze10: base + actionLinkPath(tokens.snooze10), tomorrow: base + actionLinkPath(tokens.tomorrow), done: base + actionLinkPath(tokens.done) };
 }
-

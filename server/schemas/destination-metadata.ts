@@ -42,6 +42,8 @@ export const DestinationMetadataBody = Type.Object({
   device: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   /** Matrix: a room id or alias as typed; the resolved `room_id` comes from the homeserver, never a client. */
   room: Type.Optional(Type.String({ maxLength: 300 })),
+  /** Telegram: the id of a chat the account connected (GET /api/telegram/chats); its label comes from Telegram. */
+  chat_id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
 });
 
 /** The metadata keys a client may send: an imported file's destinations keep these and no others. */

@@ -1,5 +1,5 @@
 /**
- * Failure codes of the push services (ntfy, Gotify, Pushover, Matrix), one family per service
+ * Failure codes of the push services (ntfy, Gotify, Pushover, Matrix, Telegram), one family per service
  * (NTFY_UNAUTHORIZED, GOTIFY_HTTP_5XX...), and the send result of an answer or a network error.
  * What is retried follows the webhooks: network errors, 408, 429 (after Retry-After) and 5xx;
  * a wrong token (401, 403), an unknown topic or path (404) and other refusals are final.
@@ -8,7 +8,7 @@ import { ForbiddenTargetError } from '../../net/ssrf-guard.ts';
 import type { SendFailure, SendResult } from '../../scheduler/types.ts';
 import { fail, parseRetryAfter } from '../webhook/codes.ts';
 
-export type PushFamily = 'NTFY' | 'GOTIFY' | 'PUSHOVER' | 'MATRIX';
+export type PushFamily = 'NTFY' | 'GOTIFY' | 'PUSHOVER' | 'MATRIX' | 'TELEGRAM';
 
 /** The codes of one family: `${family}_${suffix}`. */
 export const PUSH_CODE_SUFFIXES = [
@@ -37,9 +37,14 @@ export const PUSH_CODE_SUFFIXES = [
 export const pushCodesOf = (family: PushFamily) => Object.fromEntries(PUSH_CODE_SUFFIXES.map((s) => [s, `${family}_${s}`])) as Record<(typeof PUSH_CODE_SUFFIXES)[number], string>;
 
 /** Every code of the families (the dashboard words each one). */
-export const ALL_PUSH_CODES: string[] = (['NTFY', 'GOTIFY', 'PUSHOVER', 'MATRIX'] as const).flatMap((f) => Object.values(pushCodesOf(f)));
+export const ALL_PUSH_CODES: string[] = [
+  ...(['NTFY', 'GOTIFY', 'PUSHOVER', 'MATRIX', 'TELEGRAM'] as const).flatMap((f) => Object.values(pushCodesOf(f))),
+  // Telegram's own refusals (server/destinations/telegram/answers.ts).
+  'TELEGRAM_CHAT_NOT_FOUND',
+  'TELEGRAM_BLOCKED',
+];
 
-const SERVICE_NAMES: Record<PushFamily, string> = { NTFY: 'ntfy', GOTIFY: 'Gotify', PUSHOVER: 'Pushover', MATRIX: 'Matrix' };
+const SERVICE_NAMES: Record<PushFamily, string> = { NTFY: 'ntfy', GOTIFY: 'Gotify', PUSHOVER: 'Pushover', MATRIX: 'Matrix', TELEGRAM: 'Telegram' };
 
 /** The service's own reason in an error answer (`{"error": "..."}`, Pushover's `errors: [...]`), cut short. */
 export function reasonOf(text: string): string | null {

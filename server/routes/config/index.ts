@@ -21,6 +21,11 @@ const PublicConfig = Type.Object({
     configured: Type.Boolean(),
     missing: Type.Array(Type.String()),
   }),
+  /** TELEGRAM_BOT_TOKEN: without it Telegram destinations are not offered. */
+  telegram: Type.Object({
+    configured: Type.Boolean(),
+    missing: Type.Array(Type.String()),
+  }),
   public_url: Type.String(),
   version: Type.String(),
   /** SUPPORT_URL and COMMUNITY_URL: the dashboard hides a link that is null. */
@@ -45,6 +50,7 @@ const config: FastifyPluginAsyncTypebox = async (app) => {
       },
       email: { configured: app.config.mail !== null, missing: app.config.mailMissing },
       matrix: { configured: app.config.matrix !== null, missing: app.config.matrixMissing },
+      telegram: { configured: app.config.telegram !== null, missing: app.config.telegramMissing },
       public_url: app.config.publicUrl,
       version: process.env.npm_package_version ?? '0.1.0',
       links: { support: app.config.supportUrl, community: app.config.communityUrl },

@@ -55,6 +55,9 @@ const DestinationOut = Type.Object({
     /** Matrix: the room as typed (id or alias) and the room id the homeserver resolved it to. */
     room: Type.Optional(Type.String()),
     room_id: Type.Optional(Type.String()),
+    /** Telegram: the connected chat's id and what Telegram calls it (title or @username). */
+    chat_id: Type.Optional(Type.String()),
+    label: Type.Optional(Type.String()),
   }),
   disabled_reason: Nullable(Type.String()),
   /** Why it was disabled, for translation: DESTINATION_FAILING (5 failed deliveries in a row), WEBHOOK_GONE... */

@@ -42,6 +42,7 @@ export function useDeliveryText() {
     gotify: t('notifications:services.gotify'),
     pushover: t('notifications:services.pushover'),
     matrix: t('matrix:service'),
+    telegram: t('telegram:service'),
   };
   const PLATFORMS: Record<string, string> = { generic: t('platforms.generic'), discord: t('platforms.discord'), slack: t('platforms.slack') };
   const STATUSES: Record<string, string> = {

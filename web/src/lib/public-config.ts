@@ -23,6 +23,12 @@ export function useMatrixConfigured(): { configured: boolean; loaded: boolean } 
   return { configured: data?.matrix?.configured === true, loaded: data !== undefined };
 }
 
+/** Whether the server has a Telegram bot (TELEGRAM_BOT_TOKEN): Telegram destinations need it. */
+export function useTelegramConfigured(): { configured: boolean; loaded: boolean } {
+  const { data } = useSWR<{ telegram?: { configured?: boolean } }>('/api/config', { revalidateOnFocus: false });
+  return { configured: data?.telegram?.configured === true, loaded: data !== undefined };
+}
+
 /** Whether the server can send mail (SMTP_URL and MAIL_FROM): email destinations need it. */
 export function useEmailConfigured(): { configured: boolean; loaded: boolean } {
   const { data } = useSWR<{ email?: { configured?: boolean } }>('/api/config', { revalidateOnFocus: false });

@@ -551,6 +551,24 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   // Action links (docs/notifications.md): public, the signed token is the credential.
   ['GET /a/:token', actionToken.chain((t) => queryRoute('GET', `/a/${enc(t)}`, { x: nasty }, fc.constant<Auth>('none'))), 30],
   ['POST /a/:token', actionToken.chain((t) => bodyRoute('POST', `/a/${enc(t)}`, { x: nasty }, fc.constant<Auth>('none'))), 30],
+  // Telegram (docs/notifications.md "Telegram"): the account's chats and codes, and the webhook (public, its secret header is the credential).
+  ['POST /api/telegram/link-codes', bodyRoute('POST', '/api/telegram/link-codes', { x: nasty }), 20],
+  ['GET /api/telegram/chats', queryRoute('GET', '/api/telegram/chats', { x: nasty }), 20],
+  ['DELETE /api/telegram/chats/:id', fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 })).chain((id) => queryRoute('DELETE', `/api/telegram/chats/${enc(id)}`, {})), 20],
+  [
+    'POST /telegram/webhook',
+    bodyRoute(
+      'POST',
+      '/telegram/webhook',
+      {
+        update_id: oneOfOr(fc.integer()),
+        message: oneOfOr(fc.record({ text: fc.oneof(fc.constant('/start abc'), fc.string({ maxLength: 80 })), chat: fc.record({ id: fc.oneof(fc.integer(), fc.double()), type: fc.constantFrom('private', 'group', 'channel', '') }) })),
+        callback_query: oneOfOr(fc.record({ id: fc.string({ maxLength: 20 }), data: fc.string({ maxLength: 80 }) })),
+      },
+      fc.constant<Auth>('none'),
+    ),
+    40,
+  ],
   ['GET /api/reminders/export', queryRoute('GET', '/api/reminders/export', { format: fileFormat }), 40],
   ['POST /api/reminders/import', bodyRoute('POST', '/api/reminders/import', { format: fileFormat, content: oneOfOr(importContent, 8), dry_run: oneOfOr(fc.boolean()), mode: oneOfOr(fc.constantFrom('all_or_nothing', 'valid_only')) }), 300],
   ['DELETE /api/account', queryRoute('DELETE', '/api/account', { x: nasty }, notA), 30],

@@ -78,6 +78,9 @@ const DECISIONS: Record<string, Scope | null> = {
   'POST /api/account/passkeys': null,
   'PUT /api/account/passkeys/:id': null,
   'DELETE /api/account/passkeys/:id': null,
+  'POST /api/telegram/link-codes': null,
+  'GET /api/telegram/chats': null,
+  'DELETE /api/telegram/chats/:id': null,
   'GET /api/email/addresses': null,
   'POST /api/email/addresses/confirmation': null,
   'POST /api/discord/guilds': null,
@@ -111,6 +114,8 @@ const DECISIONS: Record<string, Scope | null> = {
   'POST /api/auth/password-reset/confirm': null,
   'POST /api/email/confirm': null,
   'GET /feeds/:file': null,
+  // Telegram's webhook: its secret header is the credential.
+  'POST /telegram/webhook': null,
   'GET /a/:token': null,
   'POST /a/:token': null,
   'GET /api/openapi.json': null,

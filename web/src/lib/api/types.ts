@@ -27,6 +27,7 @@ import type {
 } from '../../../../server/routes/reminders/schemas.ts';
 import type { Format as TransferFormatSchema, ImportBody, ImportOut } from '../../../../server/routes/transfer/schemas.ts';
 import type { Ok as OkSchema } from '../../../../server/schemas/common.ts';
+import type { ChatList as TelegramChatListSchema, LinkCode as TelegramLinkCodeSchema } from '../../../../server/routes/telegram/index.ts';
 
 /** Compile-time check: fails unless `Actual` is assignable to `Expected`. */
 type Accepts<Expected, Actual extends Expected> = Actual;
@@ -44,7 +45,7 @@ export type Recurrence = Exclude<Repetition, 'CUSTOM'>;
 export const RECURRENCES = ['ONCE', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY', 'HOURLY'] as const satisfies readonly Recurrence[];
 type _EveryRecurrence = Accepts<[never], [Exclude<Recurrence, (typeof RECURRENCES)[number]>]>;
 
-export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix');
+export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram');
 export type WebhookPlatform = NonNullable<DestinationOutput['metadata']['platform']> & ('generic' | 'discord' | 'slack');
 
 /**
@@ -104,3 +105,9 @@ export type ImportPayload = Static<typeof ImportBody>;
 
 /** Answer of POST /api/reminders/import: the check, the preview of the first rows, what was created. */
 export type ImportResult = Static<typeof ImportOut>;
+
+/** A one-time code that connects a Telegram chat (POST /api/telegram/link-codes). */
+export type TelegramLinkCode = Static<typeof TelegramLinkCodeSchema>;
+/** The account's connected Telegram chats (GET /api/telegram/chats). */
+export type TelegramChatList = Static<typeof TelegramChatListSchema>;
+export type TelegramChat = TelegramChatList['chats'][number];

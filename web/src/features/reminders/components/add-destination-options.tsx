@@ -8,6 +8,7 @@ import { EmailForm } from './email-form';
 import { ExpandableOptionRow } from './expandable-option-row';
 import { PushForm } from './push-form';
 import { ServerPickerDialog } from './server-picker-dialog';
+import { TelegramForm } from './telegram-form';
 import { useDestinationAvailability } from './use-destination-availability';
 import { WebhookForm } from './webhook-form';
 
@@ -21,11 +22,11 @@ interface AddDestinationOptionsProps {
   accountId: string;
 }
 
-/** The editor's "add" section: a DM, a server channel (server-picker dialog), a webhook, an email address, ntfy, Gotify, Pushover, Matrix, each up to its cap. */
+/** The editor's "add" section: a DM, a server channel (server-picker dialog), a webhook, an email address, ntfy, Gotify, Pushover, Matrix, Telegram, each up to its cap. */
 export function AddDestinationOptions({ value, onAdd, disabled, idPrefix, accountId }: AddDestinationOptionsProps) {
   const { t } = useTranslation('destinations');
   const [pickerOpen, setPickerOpen] = useState(false);
-  const { dm, channel, webhook, email, ntfy, gotify, pushover, matrix } = useDestinationAvailability(value);
+  const { dm, channel, webhook, email, ntfy, gotify, pushover, matrix, telegram } = useDestinationAvailability(value);
   const emailAddresses = value.filter((d) => d.type === 'email').map((d) => String(d.metadata.address ?? ''));
 
   return (
@@ -54,6 +55,9 @@ export function AddDestinationOptions({ value, onAdd, disabled, idPrefix, accoun
           </ExpandableOptionRow>
           <ExpandableOptionRow kind="matrix" destinations={value} availability={matrix} disabled={disabled} idPrefix={idPrefix} onAdd={onAdd}>
             {(add) => <PushForm type="matrix" idPrefix={`${idPrefix}-matrix`} disabled={disabled} onAdd={add} />}
+          </ExpandableOptionRow>
+          <ExpandableOptionRow kind="telegram" destinations={value} availability={telegram} disabled={disabled} idPrefix={idPrefix} onAdd={onAdd}>
+            {(add) => <TelegramForm value={value} idPrefix={`${idPrefix}-telegram`} disabled={disabled} onAdd={add} />}
           </ExpandableOptionRow>
         </div>
       </section>

@@ -15,6 +15,7 @@ export function AvailabilityHint({ availability, testId }: { availability: Avail
     notConfigured: t('hints.discordNotConfigured'),
     emailNotConfigured: t('hints.emailNotConfigured'),
     matrixNotConfigured: t('matrix:hint.notConfigured'),
+    telegramNotConfigured: t('telegram:hint.notConfigured'),
     unavailable: t('hints.discordUnavailable'),
     noIdentity: connectDiscord ? (
       <button type="button" onClick={connectDiscord} className="font-medium text-primary underline-offset-4 hover:underline" data-testid="connect-discord">

@@ -1,5 +1,5 @@
 import { bareRoleName } from '@/lib/delivery-text';
-import { AtSign, Bell, BellRing, type LucideIcon, Mail, MessageCircle, MessagesSquare, Smartphone, Webhook } from 'lucide-react';
+import { AtSign, Bell, BellRing, type LucideIcon, Mail, MessageCircle, MessagesSquare, Send, Smartphone, Webhook } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
@@ -41,6 +41,8 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
   const platforms = usePlatformLabels();
   const { t: tn } = useTranslation('notifications');
   return (d) => {
+    // The chat's title or @username, as Telegram said when the destination was checked.
+    if (d.type === 'telegram') return { icon: Send, title: d.label ?? d.metadata.label ?? d.metadata.chat_id ?? '', subtitle: t('telegram:service') };
     if (d.type === 'matrix') return { icon: MessagesSquare, title: d.label ?? pushPlace('matrix', d.metadata), subtitle: t('matrix:service') };
     if (d.type === 'ntfy' || d.type === 'gotify' || d.type === 'pushover') {
       const m = d.metadata;

@@ -14,10 +14,11 @@ const TOGGLE_LABELS = {
   gotify: { open: 'notifications:form.open', cancel: 'email.cancel' },
   pushover: { open: 'notifications:form.open', cancel: 'email.cancel' },
   matrix: { open: 'notifications:form.open', cancel: 'email.cancel' },
+  telegram: { open: 'notifications:form.open', cancel: 'email.cancel' },
 } as const;
 
 interface ExpandableOptionRowProps {
-  kind: 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix';
+  kind: 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram';
   destinations: readonly EditableDestination[];
   availability: Availability;
   disabled?: boolean;
@@ -28,7 +29,7 @@ interface ExpandableOptionRowProps {
   children: (add: (d: EditableDestination) => void) => ReactNode;
 }
 
-/** An option whose button opens its form in a panel underneath (webhook, email, ntfy, Gotify, Pushover, Matrix) and turns into Cancel while it is open. */
+/** An option whose button opens its form in a panel underneath (webhook, email, ntfy, Gotify, Pushover, Matrix, Telegram) and turns into Cancel while it is open. */
 export function ExpandableOptionRow({ kind, destinations, availability, disabled, idPrefix, onAdd, children }: ExpandableOptionRowProps) {
   const { t } = useTranslation('destinations');
   const [open, setOpen] = useState(false);

@@ -1,9 +1,9 @@
 import { useCapabilities } from '@/lib/api/reminders';
-import { useEmailConfigured, useMatrixConfigured } from '@/lib/public-config';
+import { useEmailConfigured, useMatrixConfigured, useTelegramConfigured } from '@/lib/public-config';
 import { atCap, type EditableDestination } from '../api/destinations';
 
 /** Whether a kind of destination can be added now, or why not (its hint says so). */
-export type Availability = { enabled: true } | { enabled: false; reason: 'loading' | 'notConfigured' | 'noIdentity' | 'unavailable' | 'limit' | 'emailNotConfigured' | 'matrixNotConfigured' };
+export type Availability = { enabled: true } | { enabled: false; reason: 'loading' | 'notConfigured' | 'noIdentity' | 'unavailable' | 'limit' | 'emailNotConfigured' | 'matrixNotConfigured' | 'telegramNotConfigured' };
 
 const ENABLED: Availability = { enabled: true };
 const AT_LIMIT: Availability = { enabled: false, reason: 'limit' };
@@ -13,6 +13,7 @@ export function useDestinationAvailability(value: readonly EditableDestination[]
   const capabilities = useCapabilities();
   const mail = useEmailConfigured();
   const matrixConfig = useMatrixConfigured();
+  const telegramConfig = useTelegramConfigured();
 
   // Capabilities failing to load: logged, and Discord destinations are treated as unavailable (docs/dashboard.md "Destinations").
   if (capabilities.error) console.error('Failed to load capabilities', capabilities.error);
@@ -36,6 +37,15 @@ export function useDestinationAvailability(value: readonly EditableDestination[]
         ? AT_LIMIT
         : ENABLED;
 
+  // Telegram needs the administrator's bot (TELEGRAM_BOT_TOKEN), like Matrix.
+  const telegram: Availability = !telegramConfig.loaded
+    ? { enabled: false, reason: 'loading' }
+    : !telegramConfig.configured
+      ? { enabled: false, reason: 'telegramNotConfigured' }
+      : atCap(value, 'telegram')
+        ? AT_LIMIT
+        : ENABLED;
+
   return {
     dm: discordAvailability('discord_dm'),
     channel: discordAvailability('discord_channel'),
@@ -47,5 +57,6 @@ export function useDestinationAvailability(value: readonly EditableDestination[]
     gotify: atCap(value, 'gotify') ? AT_LIMIT : ENABLED,
     pushover: atCap(value, 'pushover') ? AT_LIMIT : ENABLED,
     matrix,
+    telegram,
   };
 }

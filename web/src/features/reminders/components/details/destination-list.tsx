@@ -194,6 +194,10 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
     Icon = Mail;
     title = t('destinations.email');
     detail = m.address ?? '';
+  } else if (destination.type === 'telegram') {
+    Icon = OPTION_KINDS.telegram.icon;
+    title = t(OPTION_KINDS.telegram.title);
+    detail = m.label ?? m.chat_id ?? '';
   } else if (destination.type === 'ntfy' || destination.type === 'gotify' || destination.type === 'pushover' || destination.type === 'matrix') {
     Icon = OPTION_KINDS[destination.type].icon;
     title = t(OPTION_KINDS[destination.type].title);
