@@ -531,6 +531,9 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
     bodyRoute('POST', '/api/destinations/check', {
       type: oneOfOr(fc.constantFrom('webhook', 'discord_dm', 'discord_channel', 'email', 'pigeon')),
       metadata: oneOfOr(fc.record({ url: oneOfOr(testUrl, 6), guild_id: oneOfOr(snowflake), channel_id: oneOfOr(snowflake), address: oneOfOr(fc.emailAddress()) }, { requiredKeys: [] })),
+      // An edited destination: its reminder and its id (unknown ones are 404s).
+      reminder_id: oneOfOr(fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 }))),
+      id: oneOfOr(fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 }))),
     }),
     150,
   ],
