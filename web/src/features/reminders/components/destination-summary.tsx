@@ -84,7 +84,7 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
       subtitle: d.metadata.username
         ? t('webhook.subtitleWithName', { platform, name: d.metadata.username })
         : d.metadata.body_template
-          ? t('webhook.subtitleCustomBody', { platform })
+          ? t('webhook.subtitleCustomBody')
           : t('webhook.subtitle', { platform }),
     };
   };

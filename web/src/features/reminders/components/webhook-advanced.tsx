@@ -84,7 +84,7 @@ export function WebhookAdvanced({ value, onChange, onBlur, errors, disabled, idP
           <div className="space-y-2">
             <Label htmlFor={ids.format}>{t('webhook.advanced.format')}</Label>
             <Select value={value.format} disabled={disabled} onValueChange={(v) => set({ format: v as BodyFormat })}>
-              <SelectTrigger id={ids.format} className="w-full sm:w-48" data-testid="webhook-body-format">
+              <SelectTrigger id={ids.format} className="w-full sm:w-72" data-testid="webhook-body-format">
                 <SelectValue />
               </SelectTrigger>
               <SelectContent>
@@ -159,7 +159,7 @@ export function WebhookAdvanced({ value, onChange, onBlur, errors, disabled, idP
               {preview && (
                 <div className="mt-1 space-y-1.5" data-testid="webhook-preview" data-valid={preview.ok}>
                   <p className="text-xs text-muted-foreground">{t('webhook.advanced.previewTitle')}</p>
-                  <pre className="max-h-60 overflow-auto rounded-md border bg-muted/60 p-2.5 font-mono text-xs break-all whitespace-pre-wrap">{preview.body}</pre>
+                  <pre className="max-h-60 overflow-auto rounded-md border bg-muted/60 p-2.5 font-mono text-xs break-words whitespace-pre-wrap">{preview.body}</pre>
                   {!preview.ok && <p className="text-xs font-medium text-destructive">{t('webhook.advanced.previewNotJson')}</p>}
                 </div>
               )}
@@ -169,52 +169,58 @@ export function WebhookAdvanced({ value, onChange, onBlur, errors, disabled, idP
           <fieldset className="space-y-2">
             <legend className="text-sm leading-none font-medium">{t('webhook.advanced.headers')}</legend>
             <p className="text-xs text-muted-foreground">{t('webhook.advanced.headersHint', { max: MAX_HEADERS })}</p>
-            {value.headers.map((row, index) => (
-              <div key={index} className="space-y-1" data-testid="webhook-header-row">
-                <div className="flex items-center gap-2">
-                  <Input
-                    aria-label={t('webhook.advanced.headerName')}
-                    placeholder={t('webhook.advanced.headerName')}
-                    className="w-2/5 font-mono text-xs"
-                    maxLength={64}
-                    spellCheck={false}
-                    autoComplete="off"
-                    value={row.name}
-                    disabled={disabled}
-                    aria-invalid={errors.headers?.row === index ? true : undefined}
-                    onChange={(e) => setRow(index, { name: e.target.value })}
-                    onBlur={onBlur}
-                    data-testid="webhook-header-name"
-                  />
-                  <Input
-                    aria-label={t('webhook.advanced.headerValue')}
-                    placeholder={t('webhook.advanced.headerValue')}
-                    className="min-w-0 flex-1 font-mono text-xs"
-                    maxLength={1000}
-                    spellCheck={false}
-                    autoComplete="off"
-                    value={row.value}
-                    disabled={disabled}
-                    onChange={(e) => setRow(index, { value: e.target.value })}
-                    onBlur={onBlur}
-                    data-testid="webhook-header-value"
-                  />
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="icon-sm"
-                    className="shrink-0 text-muted-foreground hover:text-destructive"
-                    disabled={disabled}
-                    aria-label={t('webhook.advanced.removeHeader', { name: row.name || index + 1 })}
-                    onClick={() => set({ headers: value.headers.filter((_, i) => i !== index) })}
-                    data-testid="webhook-header-remove"
-                  >
-                    <Trash2 />
-                  </Button>
-                </div>
-                {errors.headers && errors.headers.row === index && <HeaderError id={ids.headersError} text={errors.headers.text} />}
+            {value.headers.length > 0 && (
+              <div className="space-y-3">
+                {value.headers.map((row, index) => (
+                  <div key={index} className="space-y-1" data-testid="webhook-header-row">
+                    <div className="flex items-start gap-2 sm:items-center">
+                      <div className="grid min-w-0 flex-1 gap-2 sm:grid-cols-[2fr_3fr]">
+                        <Input
+                          aria-label={t('webhook.advanced.headerName')}
+                          placeholder={t('webhook.advanced.headerName')}
+                          className="font-mono text-xs"
+                          maxLength={64}
+                          spellCheck={false}
+                          autoComplete="off"
+                          value={row.name}
+                          disabled={disabled}
+                          aria-invalid={errors.headers?.row === index ? true : undefined}
+                          onChange={(e) => setRow(index, { name: e.target.value })}
+                          onBlur={onBlur}
+                          data-testid="webhook-header-name"
+                        />
+                        <Input
+                          aria-label={t('webhook.advanced.headerValue')}
+                          placeholder={t('webhook.advanced.headerValue')}
+                          className="font-mono text-xs"
+                          maxLength={1000}
+                          spellCheck={false}
+                          autoComplete="off"
+                          value={row.value}
+                          disabled={disabled}
+                          onChange={(e) => setRow(index, { value: e.target.value })}
+                          onBlur={onBlur}
+                          data-testid="webhook-header-value"
+                        />
+                      </div>
+                      <Button
+                        type="button"
+                        variant="ghost"
+                        size="icon-sm"
+                        className="shrink-0 text-muted-foreground hover:text-destructive"
+                        disabled={disabled}
+                        aria-label={t('webhook.advanced.removeHeader', { name: row.name || index + 1 })}
+                        onClick={() => set({ headers: value.headers.filter((_, i) => i !== index) })}
+                        data-testid="webhook-header-remove"
+                      >
+                        <Trash2 />
+                      </Button>
+                    </div>
+                    {errors.headers && errors.headers.row === index && <HeaderError id={ids.headersError} text={errors.headers.text} />}
+                  </div>
+                ))}
               </div>
-            ))}
+            )}
             {errors.headers && errors.headers.row === -1 && <HeaderError id={ids.headersError} text={errors.headers.text} />}
             <Button
               type="button"
