@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { api, idempotencyHeaders } from '@/lib/api-client';
-import type { Account, Delivery, DeliveryProblem, DestinationCheck, DestinationInput, Occurrences, Ok, Preview, Reminder, ScheduleFromText, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
+import type { Account, Delivery, DeliveryProblem, DestinationCheck, DestinationInput, DestinationMetadata, Occurrences, Ok, Preview, Reminder, ScheduleFromText, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
 
 /*
  * The reminders and account API (docs/architecture.md), shared by the dashboard, the wizard, the
@@ -121,7 +121,7 @@ export function reminderOccurrences(id: string, range?: { from: string; to: stri
   return api.get<Occurrences>(`/api/reminders/${id}/occurrences?${q}`);
 }
 
-export const testWebhook = (target: { url: string; platform: WebhookPlatform; username?: string; secret?: string }) =>
+export const testWebhook = (target: { url: string; platform: WebhookPlatform; username?: string; secret?: string } & Partial<Pick<DestinationMetadata, 'body_template' | 'body_format' | 'headers'>>) =>
   api.post<WebhookTestResult>('/api/webhooks/test', target);
 export const testDestination = (reminderId: string, destinationId: string) =>
   api.post<WebhookTestResult>(`/api/reminders/${reminderId}/destinations/${destinationId}/test`);

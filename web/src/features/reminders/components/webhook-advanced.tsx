@@ -234,7 +234,6 @@ export function WebhookAdvanced({ value, onChange, onBlur, errors, disabled, idP
               {t('webhook.advanced.addHeader')}
             </Button>
           </fieldset>
-          <p className="text-xs text-muted-foreground">{t('webhook.advanced.testNote')}</p>
         </div>
       )}
     </div>

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { errorDetail } from '@/lib/api-client';
+import { ApiError, errorDetail } from '@/lib/api-client';
 import { testWebhook, type WebhookPlatform, type WebhookTestResult } from '@/lib/api/reminders';
 import { useDeliveryText } from '@/lib/delivery-text';
 import { cn } from '@/lib/utils';
@@ -68,8 +68,6 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook', editing, on
     ...(hasUsername && username.trim() ? { username: username.trim() } : {}),
     ...(platform === 'generic' ? shapeMetadata(shape) : {}),
   });
-  // The test route takes the address only: the body template is used by deliveries and by a saved webhook's test.
-  const testTarget = () => ({ url: url.trim(), platform, ...(hasUsername && username.trim() ? { username: username.trim() } : {}) });
 
   // A refusal of the check, under the field it is about (translated from its code).
   const failed = urlCheck.state.status === 'failed' ? urlCheck.state : null;
@@ -89,10 +87,17 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook', editing, on
   async function sendTest() {
     setTest({ status: 'sending' });
     try {
-      const result = await testWebhook({ ...testTarget(), ...(secret ? { secret } : {}) });
+      const result = await testWebhook({ ...target(), ...(secret ? { secret } : {}) });
       if (result.secret) setSecret(result.secret);
       setTest({ status: 'done', result });
     } catch (err) {
+      // The template or headers refused: the check words it under its field.
+      const field = err instanceof ApiError ? fieldOfCode(err.code) : null;
+      if (field === 'template' || field === 'headers') {
+        setTest({ status: 'idle' });
+        void urlCheck.check(target());
+        return;
+      }
       const detail = errorDetail(err);
       setTest({ status: 'error', message: detail ? t('webhook.test.failedWithError', { error: detail }) : t('webhook.test.requestFailed') });
     }
