@@ -205,6 +205,7 @@ export function WebhookForm({ onAdd, disabled, idPrefix = 'webhook', editing, on
           onChange={(next) => {
             setShape(next);
             urlCheck.reset();
+            setTest({ status: 'idle' });
           }}
           onBlur={() => void urlCheck.check(target())}
           errors={shapeErrors}
