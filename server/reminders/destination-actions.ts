@@ -10,7 +10,7 @@ import { RateWindow } from '../coordination/rate-window.ts';
 import { checkWebhookUrl } from '../net/address-policy.ts';
 import { findAccountById } from '../repositories/accounts.ts';
 import { clearDestinationDisabled, findDestinationOfAccount, setDestinationSecret } from '../repositories/destinations.ts';
-import { type WebhookPlatform, webhookTestSecret } from '../destinations/webhook/index.ts';
+import { webhookDestination, type WebhookPlatform, webhookTestSecret } from '../destinations/webhook/index.ts';
 import type { TestOutcome } from '../scheduler/types.ts';
 import { parseJsonObject } from '../lib/json-object.ts';
 
@@ -53,15 +53,27 @@ export interface UnsavedWebhook {
   username?: string | undefined;
   /** The secret an earlier test of this webhook was signed with; a new one without. */
   secret?: string | undefined;
+  /** A generic webhook's body template and extra headers (docs/notifications.md): the test sends what deliveries will. */
+  body_template?: string | null | undefined;
+  body_format?: string | null | undefined;
+  headers?: Record<string, unknown> | null | undefined;
 }
 
 /** Sends a test payload to a webhook that is not saved yet. A failing target is data, not an error. */
 export async function testUnsavedWebhook(deps: DestinationActionDeps, accountId: string, target: UnsavedWebhook): Promise<TestOutcome & { secret: string }> {
   const problem = checkWebhookUrl(target.url, deps.config.webhookAllowPrivateTargets);
   if (problem) throw new AppError(problem.code, problem.message);
+  // The webhook module's rules for the template and headers (placeholders, header names, generic
+  // webhooks only), as a save would apply them.
+  const shaped = webhookDestination.parseMetadata(
+    { url: target.url, platform: target.platform, body_template: target.body_template, body_format: target.body_format, headers: target.headers },
+    'webhook',
+    { allowPrivateWebhookTargets: deps.config.webhookAllowPrivateTargets, hasDiscordIdentity: false },
+  );
+  const shape = { body_template: shaped.body_template, body_format: shaped.body_format, headers: shaped.headers };
   const secret = webhookTestSecret(target.secret);
   await takeTestSlot(deps, accountId);
-  const result = await deps.scheduler.testWebhook({ url: target.url, platform: target.platform, username: target.username?.trim() || undefined, secret });
+  const result = await deps.scheduler.testWebhook({ url: target.url, platform: target.platform, username: target.username?.trim() || undefined, secret, shape });
   // Signed like a saved webhook: the client keeps the secret and saves the webhook with it.
   return { ...result, secret };
 }

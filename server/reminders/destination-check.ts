@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseDestinations, preflightDestinations } from '../destinations/validate.ts';
 import { AppError } from '../errors.ts';
 import { listIdentities } from '../repositories/accounts.ts';
+import { getReminder } from './service.ts';
 
 export type DestinationCheckDeps = Pick<FastifyInstance, 'db' | 'config' | 'discord' | 'log'>;
 
@@ -18,17 +19,28 @@ export type DestinationCheck =
 export async function checkDestination(
   deps: DestinationCheckDeps,
   accountId: string,
-  input: { type: string; metadata: Record<string, unknown> },
+  input: { type: string; metadata: Record<string, unknown>; reminder_id?: string | undefined; id?: string | undefined },
 ): Promise<DestinationCheck> {
   const identities = await listIdentities(deps.db, accountId);
+  // A saved destination being edited (its reminder and its id): one sent without its credential is
+  // checked with the stored one, as the save will check it. Another account's reminder, or an id
+  // that is not one of its destinations, is a 404 like everywhere else, not a check that failed.
+  let stored: Array<{ id: string; type: string; secret: string | null }> = [];
+  if (input.reminder_id !== undefined || input.id !== undefined) {
+    if (input.reminder_id === undefined || input.id === undefined) throw new AppError('VALIDATION_FAILED', 'reminder_id and id go together: the saved destination being edited');
+    const reminder = await getReminder(deps, accountId, input.reminder_id);
+    const destination = reminder.destinations.find((d) => d.id === input.id && d.type === input.type);
+    if (!destination) throw new AppError('DESTINATION_NOT_FOUND', 'Destination not found');
+    stored = [destination];
+  }
   try {
-    const destinations = parseDestinations([input], {
+    const destinations = parseDestinations([{ ...(input.id !== undefined ? { id: input.id } : {}), type: input.type, metadata: input.metadata }], {
       hasDiscordIdentity: identities.some((i) => i.provider === 'discord'),
       allowPrivateWebhookTargets: deps.config.webhookAllowPrivateTargets,
     });
     // A preflight only checks: an email address's confirmation link goes out when a reminder with
     // it is saved (the wizard says so), not here.
-    await preflightDestinations(deps, accountId, destinations);
+    await preflightDestinations(deps, accountId, destinations, stored);
     return { ok: true };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

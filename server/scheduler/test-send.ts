@@ -21,7 +21,14 @@ export interface TestContext {
   message?: string;
 }
 
-export type WebhookTestTarget = { url: string; platform: 'generic' | 'discord' | 'slack'; username?: string | undefined; secret?: string | undefined };
+export type WebhookTestTarget = {
+  url: string;
+  platform: 'generic' | 'discord' | 'slack';
+  username?: string | undefined;
+  secret?: string | undefined;
+  /** A generic webhook's validated body template, format and extra headers (webhook/template.ts). */
+  shape?: { body_template?: unknown; body_format?: unknown; headers?: unknown } | undefined;
+};
 
 const DEFAULT_TEST_MESSAGE = 'This is a test message from Chime. If you can read it, this destination works.';
 const WEBHOOK_TEST_MESSAGE = 'This is a test message from Chime. If you can read it, your webhook works.';
@@ -60,7 +67,16 @@ export async function testDestination(sender: DestinationSender | undefined, des
 /** A webhook that is not saved yet, as the destination test sees it. */
 export function webhookTest(target: WebhookTestTarget): [TestableDestination, TestContext] {
   return [
-    { type: 'webhook', metadata: { url: target.url, platform: target.platform, ...(target.username ? { username: target.username } : {}) }, secret: target.secret ?? null },
+    {
+      type: 'webhook',
+      metadata: {
+        url: target.url,
+        platform: target.platform,
+        ...(target.username ? { username: target.username } : {}),
+        ...Object.fromEntries(Object.entries(target.shape ?? {}).filter(([, v]) => v !== undefined)),
+      },
+      secret: target.secret ?? null,
+    },
     { accountId: 'test', username: '', timezone: 'UTC', locale: null, message: WEBHOOK_TEST_MESSAGE },
   ];
 }

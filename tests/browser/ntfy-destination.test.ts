@@ -95,4 +95,38 @@ describe('ntfy in the wizard (browser)', () => {
     const [message] = (await ntfy.waitForMessages(before + 1)).slice(before);
     expect(JSON.stringify(message)).toContain('Test from Chime: Take the bins out');
   });
+
+  it('a saved ntfy destination is edited on its page: its fields come back without the token, and a new topic is checked with the stored token and saved', async () => {
+    const { page, user } = await e2e.signedInPage({ viewport: { width: 390, height: 844 } });
+    ntfy.tokens.set(TOKEN, new Set(['chime-e2e', 'chime-home']));
+    const created = await user.api.post('/api/reminders', {
+      date: '2031-05-05',
+      time: '08:00',
+      message: 'Water the plants',
+      destinations: [{ type: 'ntfy', metadata: { server: ntfy.url, topic: 'chime-e2e', access_token: TOKEN, priority: 4 } }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await page.goto(e2e.url(`/reminders/${created.body.id}`));
+    await page.getByTestId('edit-reminder').click();
+    const item = page.locator('[data-testid="destination-item"][data-type="ntfy"]');
+    await item.getByTestId('destination-edit').click();
+    expect(await item.getByTestId('ntfy-topic').inputValue()).toBe('chime-e2e');
+    expect(await item.getByTestId('ntfy-priority').inputValue()).toBe('4');
+    expect(await item.getByTestId('ntfy-access_token').inputValue()).toBe('');
+    expect(await item.getByTestId('ntfy-access_token').getAttribute('placeholder')).toContain('…wxyz');
+    await item.getByTestId('ntfy-topic').fill('chime-home');
+    const checksBefore = ntfy.requests.filter((r) => r.path === '/v1/account').length;
+    await item.getByTestId('ntfy-save').click();
+    await item.getByTestId('destination-edit-panel').waitFor({ state: 'detached' });
+    expect(await item.getByTestId('destination-title').textContent()).toContain('/chime-home');
+    // "Check and save" ran the check an add runs, with the token Chime keeps (the page never had it).
+    const checks = ntfy.requests.filter((r) => r.path === '/v1/account');
+    expect(checks.length).toBe(checksBefore + 1);
+    expect(checks.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+
+    await page.getByTestId('edit-save').click();
+    await page.getByTestId('edit-form').waitFor({ state: 'detached' });
+    const saved = await user.api.get(`/api/reminders/${created.body.id}`);
+    expect(saved.body.destinations).toEqual([expect.objectContaining({ id: created.body.destinations[0].id, type: 'ntfy', metadata: { server: ntfy.url, topic: 'chime-home', priority: 4, token_hint: '…wxyz' } })]);
+  });
 });

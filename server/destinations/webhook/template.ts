@@ -6,41 +6,14 @@
  * break out of its string; `{{late}}` and `{{attempt}}` are bare JSON values.
  */
 import { AppError } from '../../errors.ts';
+import { type BodyFormat, MAX_HEADERS, MAX_TEMPLATE, PLACEHOLDER, renderTemplate, TEMPLATE_FIELDS, TEMPLATE_SAMPLE } from './template-fill.ts';
 
-export const TEMPLATE_FIELDS = ['message', 'occurrence_at', 'fired_at', 'reminder_url', 'reminder_id', 'id', 'timezone', 'recurrence', 'late', 'attempt'] as const;
-export type TemplateField = (typeof TEMPLATE_FIELDS)[number];
-export type TemplateValues = Record<TemplateField, string | number | boolean>;
-export type BodyFormat = 'json' | 'text';
+export { type BodyFormat, MAX_TEMPLATE, renderTemplate, TEMPLATE_FIELDS, type TemplateField, type TemplateValues } from './template-fill.ts';
 
-export const MAX_TEMPLATE = 8_000;
-const MAX_HEADERS = 10;
-const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/g;
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
 /** What Chime sets itself, or what would change how the request is framed or where it goes. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'proxy-authorization', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
-
-const SAMPLE: TemplateValues = {
-  message: 'Sample "reminder"\nwith a new line',
-  occurrence_at: '2026-01-01T09:00:00.000Z',
-  fired_at: '2026-01-01T09:00:01.000Z',
-  reminder_url: 'https://chime.example/reminders/x',
-  reminder_id: '00000000-0000-4000-8000-000000000000',
-  id: 'msg_sample',
-  timezone: 'Europe/Paris',
-  recurrence: 'DAILY',
-  late: false,
-  attempt: 1,
-};
-
-function escapeFor(format: BodyFormat, value: string | number | boolean): string {
-  if (format === 'text' || typeof value !== 'string') return String(value);
-  return JSON.stringify(value).slice(1, -1);
-}
-
-export function renderTemplate(template: string, format: BodyFormat, values: TemplateValues): string {
-  return template.replace(PLACEHOLDER, (_whole, name: string) => escapeFor(format, values[name as TemplateField]));
-}
 
 /** Validates a template when saved: known placeholders only, and a JSON template must give JSON. */
 export function parseTemplate(raw: unknown, formatRaw: unknown, where: string): { body_template: string; body_format: BodyFormat } | null {
@@ -56,7 +29,7 @@ export function parseTemplate(raw: unknown, formatRaw: unknown, where: string): 
   }
   if (format === 'json') {
     try {
-      JSON.parse(renderTemplate(raw, 'json', SAMPLE));
+      JSON.parse(renderTemplate(raw, 'json', TEMPLATE_SAMPLE));
     } catch (err) {
       throw new AppError('WEBHOOK_TEMPLATE_INVALID', `${where}.metadata.body_template is not valid JSON once filled in: ${(err as Error).message}`);
     }

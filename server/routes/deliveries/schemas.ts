@@ -75,6 +75,9 @@ export const DestinationCheckBody = Type.Object(
   {
     type: Type.String({ minLength: 1, maxLength: 40 }),
     metadata: Type.Record(Type.String({ maxLength: 40 }), Type.Unknown(), { maxProperties: 20 }),
+    /** Editing a saved destination: its reminder and its id. A credential left out is then the stored one. */
+    reminder_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   },
   { additionalProperties: false },
 );

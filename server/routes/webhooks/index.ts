@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../net/address-policy.ts';
 import { rotateDestinationSecret, testSavedDestination, testUnsavedWebhook } from '../../reminders/destination-actions.ts';
 import { errorResponses } from '../../schemas/common.ts';
+import { DestinationMetadataBody } from '../../schemas/destination-metadata.ts';
 
 const TestResult = Type.Object({
   ok: Type.Boolean(),
@@ -21,6 +22,10 @@ const WebhookTestBody = Type.Object(
     username: Type.Optional(Type.String({ maxLength: 80 })),
     /** The secret an earlier test answered: the same webhook is signed with the same secret. */
     secret: Type.Optional(Type.String({ maxLength: 100 })),
+    /** Generic webhooks: the body template, its format and extra headers it will be saved with (docs/notifications.md). */
+    body_template: DestinationMetadataBody.properties.body_template,
+    body_format: DestinationMetadataBody.properties.body_format,
+    headers: DestinationMetadataBody.properties.headers,
   },
   { additionalProperties: false },
 );

@@ -531,6 +531,9 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
     bodyRoute('POST', '/api/destinations/check', {
       type: oneOfOr(fc.constantFrom('webhook', 'discord_dm', 'discord_channel', 'email', 'pigeon')),
       metadata: oneOfOr(fc.record({ url: oneOfOr(testUrl, 6), guild_id: oneOfOr(snowflake), channel_id: oneOfOr(snowflake), address: oneOfOr(fc.emailAddress()) }, { requiredKeys: [] })),
+      // An edited destination: its reminder and its id (unknown ones are 404s).
+      reminder_id: oneOfOr(fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 }))),
+      id: oneOfOr(fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 70 }))),
     }),
     150,
   ],
@@ -629,7 +632,18 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['GET /healthz', queryRoute('GET', '/healthz', { x: nasty }), 20],
   ['GET /api/config', queryRoute('GET', '/api/config', { x: nasty }), 20],
   ['GET /metrics', queryRoute('GET', '/metrics', { x: nasty }), 20],
-  ['POST /api/webhooks/test', bodyRoute('POST', '/api/webhooks/test', { url: oneOfOr(testUrl, 6), platform: oneOfOr(fc.constantFrom('generic', 'discord', 'slack', 'teams')), username: oneOfOr(fc.string({ maxLength: 90 })) }), 60],
+  [
+    'POST /api/webhooks/test',
+    bodyRoute('POST', '/api/webhooks/test', {
+      url: oneOfOr(testUrl, 6),
+      platform: oneOfOr(fc.constantFrom('generic', 'discord', 'slack', 'teams')),
+      username: oneOfOr(fc.string({ maxLength: 90 })),
+      body_template: oneOfOr(fc.oneof(fc.constantFrom('{"t": "{{message}}"}', '{{message}}', '{"t": {{message}}}', '{{nope}}'), fc.string({ maxLength: 200 }))),
+      body_format: oneOfOr(fc.constantFrom('json', 'text', 'xml', '')),
+      headers: oneOfOr(fc.dictionary(fc.oneof(fc.constantFrom('Authorization', 'Host', 'X-A', 'bad name'), fc.string({ maxLength: 20 })), fc.oneof(fc.string({ maxLength: 40 }), nasty), { maxKeys: 12 })),
+    }),
+    60,
+  ],
   ['POST /api/reminders/:id/destinations/:destinationId/test', bodyRoute('POST', '/api/reminders/{id}/destinations/{dest}/test', { x: nasty }), 60],
   ['POST /api/reminders/:id/destinations/:destinationId/rotate-secret', bodyRoute('POST', '/api/reminders/{id}/destinations/{dest}/rotate-secret', { x: nasty }), 80],
   ['POST /api/discord/guilds', bodyRoute('POST', '/api/discord/guilds', { account_id: oneOfOr(fc.uuid()) }), 30],

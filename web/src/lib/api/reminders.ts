@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { api, idempotencyHeaders } from '@/lib/api-client';
-import type { Account, Delivery, DeliveryProblem, DestinationCheck, DestinationInput, Occurrences, Ok, Preview, Reminder, ScheduleFromText, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
+import type { Account, Delivery, DeliveryProblem, DestinationCheck, DestinationInput, DestinationMetadata, Occurrences, Ok, Preview, Reminder, ScheduleFromText, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
 
 /*
  * The reminders and account API (docs/architecture.md), shared by the dashboard, the wizard, the
@@ -72,9 +72,16 @@ export const resendDelivery = (reminderId: string, deliveryId: string, idempoten
   api.post<Delivery>(`/api/reminders/${reminderId}/deliveries/${deliveryId}/resend`, {}, { headers: idempotencyHeaders(idempotencyKey) });
 export const dismissDeliveryProblem = (deliveryId: string) => api.post<Ok>(`/api/reminders/errors/${deliveryId}/dismiss`);
 export const enableDestination = (reminderId: string, destinationId: string) => api.post<Ok>(`/api/reminders/${reminderId}/destinations/${destinationId}/enable`);
-/** Runs the checks a create would run on one destination (the wizard, when it is added). */
-export const checkDestination = (destination: Pick<DestinationInput, 'type' | 'metadata'>) =>
-  api.post<DestinationCheck>('/api/destinations/check', { type: destination.type, metadata: destination.metadata });
+/**
+ * Runs the checks a create would run on one destination (the wizard, when it is added). With
+ * `reminderId`, a saved destination (its `id`) being edited: a token left out is checked as the stored one.
+ */
+export const checkDestination = (destination: Pick<DestinationInput, 'id' | 'type' | 'metadata'>, reminderId?: string) =>
+  api.post<DestinationCheck>('/api/destinations/check', {
+    type: destination.type,
+    metadata: destination.metadata,
+    ...(reminderId && destination.id ? { reminder_id: reminderId, id: destination.id } : {}),
+  });
 
 /** `idempotencyKey`: the same key on a retry makes the server create it at most once (use-idempotency-key.ts). */
 export const createReminder = (payload: ReminderPayload, idempotencyKey?: string) =>
@@ -114,7 +121,7 @@ export function reminderOccurrences(id: string, range?: { from: string; to: stri
   return api.get<Occurrences>(`/api/reminders/${id}/occurrences?${q}`);
 }
 
-export const testWebhook = (target: { url: string; platform: WebhookPlatform; username?: string; secret?: string }) =>
+export const testWebhook = (target: { url: string; platform: WebhookPlatform; username?: string; secret?: string } & Partial<Pick<DestinationMetadata, 'body_template' | 'body_format' | 'headers'>>) =>
   api.post<WebhookTestResult>('/api/webhooks/test', target);
 export const testDestination = (reminderId: string, destinationId: string) =>
   api.post<WebhookTestResult>(`/api/reminders/${reminderId}/destinations/${destinationId}/test`);

@@ -7,9 +7,10 @@ let server: TestServer;
 let gotify: FakeService;
 let user: Awaited<ReturnType<typeof signUp>>;
 const TOKEN = 'AbCdEf.GhIjKlM';
+const appTokens = new Set([TOKEN]);
 
 beforeAll(async () => {
-  gotify = await startFakeGotify(new Set([TOKEN]));
+  gotify = await startFakeGotify(appTokens);
   server = await startTestServer();
   server.app.scheduler.setOptions({ retryDelaysMs: [60, 120, 180], retryJitter: 0, shutdownTimeoutMs: 200 });
   user = await signUp(server.url);
@@ -73,5 +74,41 @@ describe('Gotify destination', () => {
     const attempts = await attemptsOf(server, d.id);
     expect(attempts.map((a) => a.error_code)).toEqual(['GOTIFY_RATE_LIMITED', 'GOTIFY_HTTP_5XX', null]);
     expect(Date.parse(attempts[1]!.created_at) - Date.parse(attempts[0]!.created_at)).toBeGreaterThanOrEqual(950);
+  });
+
+  it('checks an edited destination sent without its token with the stored one (the dashboard\'s edit), and only for its owner', async () => {
+    const kept = 'Kept.Token.0042';
+    appTokens.add(kept);
+    const created = await user.api.post('/api/reminders', { date: tomorrow(), time: '09:00', message: 'x', destinations: [{ type: 'gotify', metadata: { server: gotify.url, app_token: kept } }] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const saved = created.body.destinations[0];
+    expect(saved.metadata).toEqual({ server: gotify.url, token_hint: '…0042' });
+    // What the edit form sends: the shown metadata changed, no token, the reminder and the id.
+    const edited = { type: 'gotify', metadata: { ...saved.metadata, priority: 7 }, reminder_id: created.body.id, id: saved.id };
+    const checkedWith = () => gotify.requests.filter((r) => r.path === '/message').at(-1)?.headers['x-gotify-key'];
+    expect((await user.api.post('/api/destinations/check', edited)).body).toEqual({ ok: true });
+    expect(checkedWith()).toBe(kept);
+    // The same metadata without the saved destination has no token to check.
+    expect((await user.api.post('/api/destinations/check', { type: 'gotify', metadata: edited.metadata })).body).toMatchObject({ ok: false, code: 'INVALID_DESTINATION' });
+    // A token revoked in Gotify since the save is what the check finds.
+    appTokens.delete(kept);
+    expect((await user.api.post('/api/destinations/check', edited)).body).toMatchObject({ ok: false, code: 'GOTIFY_UNAUTHORIZED' });
+    // A new token given in the edit is the one checked.
+    expect((await user.api.post('/api/destinations/check', { ...edited, metadata: { ...edited.metadata, app_token: TOKEN } })).body).toEqual({ ok: true });
+    expect(checkedWith()).toBe(TOKEN);
+
+    // Someone else's reminder, an id that is not its destination's, or one of the two alone.
+    const other = await signUp(server.url);
+    const theirs = await other.api.post('/api/destinations/check', edited);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.code).toBe('REMINDER_NOT_FOUND');
+    const wrongId = await user.api.post('/api/destinations/check', { ...edited, id: 'not-a-destination' });
+    expect(wrongId.status).toBe(404);
+    expect(wrongId.body.code).toBe('DESTINATION_NOT_FOUND');
+    const wrongType = await user.api.post('/api/destinations/check', { ...edited, type: 'ntfy', metadata: { topic: 'x' } });
+    expect(wrongType.status).toBe(404);
+    const alone = await user.api.post('/api/destinations/check', { type: 'gotify', metadata: edited.metadata, id: saved.id });
+    expect(alone.status).toBe(400);
+    expect(alone.body.code).toBe('VALIDATION_FAILED');
   });
 });

@@ -52,4 +52,33 @@ describe('webhook body templates and extra headers', () => {
     expect(create.status).toBe(400);
     expect(create.body.code).toBe('WEBHOOK_HEADER_INVALID');
   });
+
+  it('a webhook not saved yet is tested with its template and headers, as it will be delivered, and refused like a save', async () => {
+    const before = sink.requests.length;
+    const test = await user.api.post('/api/webhooks/test', { url: sink.url, platform: 'generic', body_template: '{"text": "{{message}}", "n": {{attempt}}}', headers: { Authorization: 'Bearer t' } });
+    expect(test.status, JSON.stringify(test.body)).toBe(200);
+    expect(test.body).toMatchObject({ ok: true, secret: expect.stringMatching(/^whsec_/) });
+    const [req] = (await sink.waitFor(before + 1)).slice(before);
+    expect(req!.json).toEqual({ text: 'This is a test message from Chime. If you can read it, your webhook works.', n: 1 });
+    expect(req!.headers.authorization).toBe('Bearer t');
+    expect(verifyStandardWebhook(test.body.secret, req!.headers, req!.body)).toBe(true);
+
+    const text = await user.api.post('/api/webhooks/test', { url: sink.url, platform: 'generic', body_template: 'Now: {{message}}', body_format: 'text' });
+    expect(text.body.ok).toBe(true);
+    expect(sink.requests.at(-1)!.body).toBe('Now: This is a test message from Chime. If you can read it, your webhook works.');
+    expect(sink.requests.at(-1)!.headers['content-type']).toBe('text/plain; charset=utf-8');
+
+    const sent = sink.requests.length;
+    const unknown = await user.api.post('/api/webhooks/test', { url: sink.url, platform: 'generic', body_template: '{"a": "{{mesage}}"}' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'WEBHOOK_TEMPLATE_INVALID', params: { name: 'mesage' } });
+    const reserved = await user.api.post('/api/webhooks/test', { url: sink.url, platform: 'generic', headers: { 'Content-Type': 'text/html' } });
+    expect(reserved.status).toBe(400);
+    expect(reserved.body).toMatchObject({ code: 'WEBHOOK_HEADER_INVALID', params: { name: 'Content-Type' } });
+    const slack = await user.api.post('/api/webhooks/test', { url: sink.url, platform: 'slack', body_template: '{}' });
+    expect(slack.status).toBe(400);
+    expect(slack.body.code).toBe('INVALID_DESTINATION');
+    // Nothing was sent for a refused test.
+    expect(sink.requests.length).toBe(sent);
+  });
 });

@@ -83,7 +83,11 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
     return {
       icon: Webhook,
       title: d.label ?? (maskWebhookUrl(d.metadata.url) || t('webhook.title')),
-      subtitle: d.metadata.username ? t('webhook.subtitleWithName', { platform, name: d.metadata.username }) : t('webhook.subtitle', { platform }),
+      subtitle: d.metadata.username
+        ? t('webhook.subtitleWithName', { platform, name: d.metadata.username })
+        : d.metadata.body_template
+          ? t('webhook.subtitleCustomBody')
+          : t('webhook.subtitle', { platform }),
     };
   };
 }

@@ -17,15 +17,17 @@ export interface DestinationsEditorProps {
   idPrefix?: string;
   /** Each new destination's check (useDestinationChecks), shown under it. */
   checks?: DestinationChecks;
+  /** The saved reminder whose destinations these are (the details page): an edited token left out is checked as the stored one. */
+  reminderId?: string;
 }
 
 /**
- * The list of a reminder's destinations with remove buttons, and the three ways to add one: a DM,
+ * The list of a reminder's destinations with edit (webhooks, push services) and remove buttons, and the ways to add one: a DM,
  * a server channel (server-picker dialog), a webhook, an email address. Caps: 1 DM, 5 channels,
  * 5 webhooks, 5 addresses.
  * Controlled: shared by the create wizard and the details page's edit mode.
  */
-export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'destinations', checks }: DestinationsEditorProps) {
+export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'destinations', checks, reminderId }: DestinationsEditorProps) {
   const { t } = useTranslation('destinations');
   const account = useAccount();
 
@@ -34,6 +36,7 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
 
   const add = (d: EditableDestination) => onChange([...value, d]);
   const removeAt = (index: number) => onChange(value.filter((_, i) => i !== index));
+  const replaceAt = (index: number, d: EditableDestination) => onChange(value.map((x, i) => (i === index ? d : x)));
 
   return (
     <div className="space-y-8" data-testid="destinations-editor">
@@ -53,7 +56,17 @@ export function DestinationsEditor({ value, onChange, disabled, idPrefix = 'dest
         ) : (
           <ul className="space-y-2" data-testid="destination-list">
             {value.map((d, index) => (
-              <EditableDestinationItem key={`${d.id ?? 'new'}-${index}`} destination={d} discordName={discordName} check={checks?.stateOf(d)} disabled={disabled} onRemove={() => removeAt(index)} />
+              <EditableDestinationItem
+                key={`${d.id ?? 'new'}-${index}`}
+                destination={d}
+                discordName={discordName}
+                check={checks?.stateOf(d)}
+                disabled={disabled}
+                onRemove={() => removeAt(index)}
+                onReplace={(next) => replaceAt(index, next)}
+                reminderId={reminderId}
+                idPrefix={`${idPrefix}-edit-${index}`}
+              />
             ))}
           </ul>
         )}

@@ -1,4 +1,4 @@
-import { Plus } from 'lucide-react';
+import { Plus, Save, X } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -8,71 +8,50 @@ import { Spinner } from '@/components/ui/spinner';
 import { checkDestination } from '@/lib/api/reminders';
 import { useDeliveryText } from '@/lib/delivery-text';
 import type { EditableDestination } from '../api/destinations';
+import { initialPushValues, PUSH_FIELDS, type PushType, pushMetadata, pushMissing, storedTokenHint } from '../lib/push-fields';
 
-export type PushType = 'ntfy' | 'gotify' | 'pushover' | 'matrix';
+export type { PushType } from '../lib/push-fields';
 
-interface Field {
-  name: string;
-  label: string;
-  hint?: string;
-  placeholder?: string;
-  secret?: boolean;
-  required?: boolean;
-  initial?: string;
+interface PushFormProps {
+  type: PushType;
+  onAdd: (d: EditableDestination) => void;
+  disabled?: boolean;
+  idPrefix: string;
+  /** A destination of the list being edited: its fields as saved, and "Check and save" puts it back in its place. */
+  editing?: EditableDestination;
+  /** The saved reminder being edited: a token left empty is then checked as the stored one. */
+  reminderId?: string;
+  onCancel?: () => void;
 }
 
-/** The fields of each service (docs/notifications.md); label keys spelled out so the locale test sees them. */
-const FIELDS: Record<PushType, Field[]> = {
-  ntfy: [
-    { name: 'server', label: 'form.ntfy.server', hint: 'form.ntfy.serverHint', initial: 'https://ntfy.sh', required: true },
-    { name: 'topic', label: 'form.ntfy.topic', hint: 'form.ntfy.topicHint', placeholder: 'form.ntfy.topicPlaceholder', required: true },
-    { name: 'access_token', label: 'form.ntfy.token', hint: 'form.ntfy.tokenHint', secret: true },
-    { name: 'priority', label: 'form.ntfy.priority', hint: 'form.ntfy.priorityHint' },
-  ],
-  gotify: [
-    { name: 'server', label: 'form.gotify.server', placeholder: 'form.gotify.serverPlaceholder', required: true },
-    { name: 'app_token', label: 'form.gotify.token', hint: 'form.gotify.tokenHint', secret: true, required: true },
-    { name: 'priority', label: 'form.gotify.priority', hint: 'form.gotify.priorityHint' },
-  ],
-  pushover: [
-    { name: 'user_key', label: 'form.pushover.userKey', hint: 'form.pushover.userKeyHint', required: true },
-    { name: 'app_token', label: 'form.pushover.token', hint: 'form.pushover.tokenHint', secret: true, required: true },
-    { name: 'device', label: 'form.pushover.device', hint: 'form.pushover.deviceHint' },
-  ],
-  // The bot account is the administrator's: the user only names the room that invited it.
-  matrix: [{ name: 'room', label: 'matrix:form.room', hint: 'matrix:form.roomHint', placeholder: 'matrix:form.roomPlaceholder', required: true }],
-};
-
 /**
- * ntfy, Gotify, Pushover or Matrix: its fields, then "Add", which first asks the server's check (the same
- * one a save runs: the token is tried against the service) and shows its reason when refused.
+ * ntfy, Gotify, Pushover or Matrix: its fields, then "Check and add" (or, editing, "Check and
+ * save"), which first asks the server's check (the same one a save runs: the token is tried
+ * against the service) and shows its reason when refused.
  */
-export function PushForm({ type, onAdd, disabled, idPrefix }: { type: PushType; onAdd: (d: EditableDestination) => void; disabled?: boolean; idPrefix: string }) {
+export function PushForm({ type, onAdd, disabled, idPrefix, editing, reminderId, onCancel }: PushFormProps) {
   const { t } = useTranslation('notifications');
   const deliveryText = useDeliveryText();
-  const fields = FIELDS[type];
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.name, f.initial ?? ''])));
+  const fields = PUSH_FIELDS[type];
+  const [values, setValues] = useState<Record<string, string>>(() => initialPushValues(fields, editing?.metadata));
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
-  const missing = fields.some((f) => f.required && !values[f.name]?.trim());
+  const keptHint = storedTokenHint(editing?.metadata);
+  const missing = pushMissing(fields, values, editing?.metadata);
 
   async function add(e: { preventDefault(): void; stopPropagation(): void }) {
     e.preventDefault();
     e.stopPropagation();
     if (missing || disabled || checking) return;
-    const metadata: Record<string, string | number> = {};
-    for (const f of fields) {
-      const v = values[f.name]?.trim();
-      if (v) metadata[f.name] = f.name === 'priority' && /^-?\d+$/.test(v) ? Number(v) : v;
-    }
-    const destination = { type, metadata } as EditableDestination;
+    const metadata = pushMetadata(fields, values, editing?.metadata);
+    const destination = { ...(editing?.id ? { id: editing.id } : {}), type, metadata } as EditableDestination;
     setChecking(true);
     setError(null);
     try {
-      const result = await checkDestination(destination);
+      const result = await checkDestination(destination, reminderId);
       if (!result.ok) return setError(deliveryText.codeText(result.code, { fallback: result.error, params: result.params }));
       onAdd(destination);
-      setValues(Object.fromEntries(fields.map((f) => [f.name, f.initial ?? ''])));
+      if (!editing) setValues(initialPushValues(fields));
     } catch (err) {
       setError(deliveryText.errorText(err));
     } finally {
@@ -91,6 +70,8 @@ export function PushForm({ type, onAdd, disabled, idPrefix }: { type: PushType; 
     >
       {fields.map((f) => {
         const id = `${idPrefix}-${f.name}`;
+        // A saved token is never shown: left empty, it stays.
+        const keeps = f.secret && keptHint !== null;
         return (
           <div key={f.name} className="space-y-1.5">
             <Label htmlFor={id}>{t(f.label)}</Label>
@@ -100,19 +81,19 @@ export function PushForm({ type, onAdd, disabled, idPrefix }: { type: PushType; 
               autoComplete={f.secret ? 'new-password' : 'off'}
               spellCheck={false}
               maxLength={400}
-              placeholder={f.placeholder ? t(f.placeholder) : undefined}
+              placeholder={keeps ? t('form.keepToken', { hint: keptHint }) : f.placeholder ? t(f.placeholder) : undefined}
               value={values[f.name] ?? ''}
               disabled={disabled || checking}
-              aria-describedby={f.hint ? `${id}-hint` : undefined}
+              aria-describedby={f.hint || keeps ? `${id}-hint` : undefined}
               onChange={(e) => {
                 setValues((prev) => ({ ...prev, [f.name]: e.target.value }));
                 setError(null);
               }}
               data-testid={`${type}-${f.name}`}
             />
-            {f.hint && (
+            {(f.hint || keeps) && (
               <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-                {t(f.hint)}
+                {keeps ? t('form.keepTokenHint') : t(f.hint!)}
               </p>
             )}
           </div>
@@ -123,10 +104,18 @@ export function PushForm({ type, onAdd, disabled, idPrefix }: { type: PushType; 
           {error}
         </p>
       )}
-      <Button type="button" size="sm" disabled={disabled || missing || checking} onClick={(e) => void add(e)} data-testid={`${type}-add`}>
-        {checking ? <Spinner /> : <Plus />}
-        {t(checking ? 'form.checking' : 'form.add')}
-      </Button>
+      <div className="flex flex-wrap gap-2">
+        {onCancel && (
+          <Button type="button" variant="ghost" size="sm" disabled={checking} onClick={onCancel} data-testid={`${type}-edit-cancel`}>
+            <X />
+            {t('destinations:webhook.cancel')}
+          </Button>
+        )}
+        <Button type="button" size="sm" disabled={disabled || missing || checking} onClick={(e) => void add(e)} data-testid={editing ? `${type}-save` : `${type}-add`}>
+          {checking ? <Spinner /> : editing ? <Save /> : <Plus />}
+          {t(checking ? 'form.checking' : editing ? 'form.save' : 'form.add')}
+        </Button>
+      </div>
     </div>
   );
 }

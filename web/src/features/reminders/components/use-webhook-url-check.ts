@@ -1,12 +1,13 @@
 import { useRef, useState } from 'react';
 import { checkDestination, type DestinationMetadata } from '@/lib/api/reminders';
 
-export type UrlCheck = { status: 'idle' | 'checking' } | { status: 'failed'; code: string | null; error: string | null };
+export type UrlCheck = { status: 'idle' | 'checking' } | { status: 'failed'; code: string | null; error: string | null; params: Record<string, string> | null };
 
 /**
- * The webhook form checks its URL when the field loses focus (POST /api/destinations/check: the
- * syntax and the network policy), so a refused address shows before Add. Only a failure is shown;
- * an answer for a URL the user has since changed (or added) is dropped.
+ * The webhook form checks its URL, body template and headers when one of them loses focus (POST
+ * /api/destinations/check: the syntax, the network policy, the template's placeholders), so a
+ * refusal shows before Add. Only a failure is shown; an answer for fields the user has since
+ * changed (or added) is dropped.
  */
 export function useWebhookUrlCheck() {
   const [state, setState] = useState<UrlCheck>({ status: 'idle' });
@@ -18,7 +19,8 @@ export function useWebhookUrlCheck() {
    */
   function check(metadata: DestinationMetadata): Promise<boolean> {
     const url = metadata.url ?? '';
-    current.current = url;
+    const key = JSON.stringify(metadata);
+    current.current = key;
     if (!url) {
       setState({ status: 'idle' });
       return Promise.resolve(true);
@@ -26,11 +28,11 @@ export function useWebhookUrlCheck() {
     setState({ status: 'checking' });
     return checkDestination({ type: 'webhook', metadata }).then(
       (r) => {
-        if (current.current === url) setState(r.ok ? { status: 'idle' } : { status: 'failed', code: r.code ?? null, error: r.error ?? null });
+        if (current.current === key) setState(r.ok ? { status: 'idle' } : { status: 'failed', code: r.code ?? null, error: r.error ?? null, params: r.params ?? null });
         return r.ok;
       },
       () => {
-        if (current.current === url) setState({ status: 'idle' });
+        if (current.current === key) setState({ status: 'idle' });
         return true;
       },
     );

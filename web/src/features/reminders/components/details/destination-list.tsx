@@ -189,7 +189,11 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
     Icon = Webhook;
     title = t('destinations.webhook');
     detail = maskWebhookUrl(m.url);
-    extra = m.username ? t('destinations.postAs', { name: m.username }) : null;
+    extra = m.username
+      ? t('destinations.postAs', { name: m.username })
+      : m.body_template
+        ? t(m.body_format === 'text' ? 'destinations.customBodyText' : 'destinations.customBodyJson')
+        : null;
   } else if (destination.type === 'email') {
     Icon = Mail;
     title = t('destinations.email');

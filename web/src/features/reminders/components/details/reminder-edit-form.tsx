@@ -113,7 +113,7 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
             rawSummary={reminder.recurrence_text}
           />
           <Separator />
-          <DestinationsEditor value={destinations} onChange={setDestinations} disabled={saving} idPrefix="edit-destinations" checks={checks} />
+          <DestinationsEditor value={destinations} onChange={setDestinations} disabled={saving} idPrefix="edit-destinations" checks={checks} reminderId={reminder.id} />
         </CardContent>
         <CardFooter className="flex-col-reverse gap-2 border-t pt-6 sm:flex-row sm:justify-end">
           <Button type="button" variant="outline" onClick={onCancel} disabled={saving} className="w-full sm:w-auto" data-testid="edit-cancel">
