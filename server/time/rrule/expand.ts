@@ -379,6 +379,10 @@ function countEnd(c: Compiled, count: number): number {
       if (last < LAST_CHECK) return last;
       return last < LAST_POSSIBLE && localDays(c, last) <= c.lastDay ? last : Infinity;
     }
+    // The count-th step (matching or not) already lies past the last day any zone reaches: the
+    // series ends at that limit before its COUNT, and no walk is needed to know it.
+    const step = c.interval * (c.freq === 'HOURLY' ? 60 : 1) * MINUTE;
+    if ((LAST_POSSIBLE - c.anchorMs) / step < count - 1) return Infinity;
     let n = 0;
     walkFine(c, c.anchorMs - 1, (t) => {
       if (++n < count) return true;
