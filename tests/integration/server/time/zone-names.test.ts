@@ -46,9 +46,19 @@ const CASES: Array<[string, string]> = [
   ...CASED,
 ];
 
+/** The wall clock (YYYY-MM-DDTHH:MM) of an instant in a zone, read with Intl, independently of Chime's own zone code. */
+function wallClockOf(instant: string, timeZone: string): string {
+  const offset = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(Date.parse(instant)).find((p) => p.type === 'timeZoneName')!.value;
+  const m = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(offset)!;
+  const offsetMs = m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
+  return new Date(Date.parse(instant) + offsetMs).toISOString().slice(0, 16);
+}
+
 describe('zone ids round-trip', () => {
   let server: TestServer;
   let user: User;
+  /** The reminder created for each sent spelling. */
+  const createdIds = new Map<string, string>();
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -95,27 +105,34 @@ describe('zone ids round-trip', () => {
     }
   });
 
-  it('reminder: POST /api/reminders with a timezone answers it, on create, read, list and edit', async () => {
+  it('reminder: POST /api/reminders with a timezone answers it, on create and in the list', async () => {
     await user.api.put('/api/account/timezone', { timezone: 'UTC' });
     for (const [sent, expected] of CASES) {
       const created = await user.api.post('/api/reminders', { date: '2030-07-01', time: '09:00', message: sent, recurrence: 'WEEKLY', destinations: [], timezone: sent });
       expect(created.status, `${sent} ${JSON.stringify(created.body)}`).toBe(201);
       expect(created.body, sent).toMatchObject({ timezone: expected, date: '2030-07-01', time: '09:00' });
-      const id = created.body.id as string;
+      expect(wallClockOf(created.body.remind_at_utc, expected), sent).toBe('2030-07-01T09:00');
+      createdIds.set(sent, created.body.id as string);
+    }
+    const list = (await user.api.get('/api/reminders')).body as Array<{ message: string; timezone: string }>;
+    const byMessage = new Map(list.map((r) => [r.message, r.timezone]));
+    for (const [sent, expected] of CASES) expect(byMessage.get(sent), sent).toBe(expected);
+  });
+
+  it('reminder: read and edited without a timezone, it keeps its own zone (a sample of the zones, every odd spelling)', async () => {
+    // Reading and editing a reminder take its stored zone, whatever it is: one in seven offered
+    // zones, and every legacy, cased and non-CLDR spelling, prove it without 400 more round trips.
+    const sample = CASES.filter(([sent], i) => i % 7 === 0 || !ALL_OFFERED.includes(sent) || MODERN_NOT_CLDR.includes(sent));
+    for (const [sent, expected] of sample) {
+      const id = createdIds.get(sent)!;
       expect((await user.api.get(`/api/reminders/${id}`)).body.timezone, sent).toBe(expected);
       // An edit without a timezone keeps the reminder's own zone, not the account's (UTC).
       const edited = await user.api.put(`/api/reminders/${id}`, { date: '2030-07-02', time: '10:00', message: sent, recurrence: 'WEEKLY', destinations: [] });
       expect(edited.status, sent).toBe(200);
       expect(edited.body.timezone, sent).toBe(expected);
       // The instant is the wall clock in that zone, whatever spelling was sent.
-      const offset = new Intl.DateTimeFormat('en-US', { timeZone: expected, timeZoneName: 'longOffset' }).formatToParts(Date.parse(edited.body.remind_at_utc)).find((p) => p.type === 'timeZoneName')!.value;
-      const m = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(offset)!;
-      const offsetMs = m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
-      expect(new Date(Date.parse(edited.body.remind_at_utc) + offsetMs).toISOString(), sent).toBe('2030-07-02T10:00:00.000Z');
+      expect(wallClockOf(edited.body.remind_at_utc, expected), sent).toBe('2030-07-02T10:00');
     }
-    const list = (await user.api.get('/api/reminders')).body as Array<{ message: string; timezone: string }>;
-    const byMessage = new Map(list.map((r) => [r.message, r.timezone]));
-    for (const [sent, expected] of CASES) expect(byMessage.get(sent), sent).toBe(expected);
   });
 
   it('a reminder without a timezone takes the account zone, in its stored spelling', async () => {
