@@ -476,6 +476,23 @@ describe('rules that never fire', () => {
 
 
 describe('the largest rules the parser accepts', () => {
+  it('a COUNT whose last step lies past 9999 does not end the series: the same occurrences as without COUNT', () => {
+    for (const extra of [';BYDAY=MO,FR', ';BYMONTH=2', ';BYMONTHDAY=1,15']) {
+      const counted = parseRRule(`FREQ=MINUTELY;INTERVAL=100000;COUNT=100000${extra}`);
+      const endless = parseRRule(`FREQ=MINUTELY;INTERVAL=100000${extra}`);
+      if (!counted.ok || !endless.ok) throw new Error(`refused: ${extra}`);
+      for (const timeZone of ['Pacific/Kiritimati', 'Europe/Paris']) {
+        const anchor = { date: '2030-07-01', time: '09:00', timeZone };
+        expect(rruleOccurrences(counted.rule, anchor, Date.UTC(2500, 0, 1), 5), `${extra} ${timeZone}`).toEqual(rruleOccurrences(endless.rule, anchor, Date.UTC(2500, 0, 1), 5));
+        expect(nextRRuleOccurrenceAfter(counted.rule, anchor, Date.UTC(9000, 0, 1)), `${extra} ${timeZone}`).toBe(nextRRuleOccurrenceAfter(endless.rule, anchor, Date.UTC(9000, 0, 1)));
+      }
+    }
+    // A COUNT that the steps do reach before 9999 still ends the series there.
+    const short = parseRRule('FREQ=MINUTELY;INTERVAL=100000;COUNT=3;BYDAY=MO,FR');
+    if (!short.ok) throw new Error('refused');
+    expect(rruleOccurrences(short.rule, { date: '2030-07-01', time: '09:00', timeZone: 'UTC' }, -Infinity, 10)).toHaveLength(3);
+  });
+
   // Found by the API fuzz test: COUNT x INTERVAL of an HOURLY rule landed beyond what Date can
   // represent, and asking the zone about that instant threw (a 500 at create).
   it.each(['MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'])('FREQ=%s with INTERVAL and COUNT at their maximum never throws', (freq) => {
