@@ -21,6 +21,7 @@ export const TAGS = [
   { name: 'Email', description: 'Confirmed email addresses for email destinations.' },
   { name: 'Discord', description: 'Discord sign-in and linking, and the servers, channels and roles the bot sees.' },
   { name: 'Discord servers', description: 'The Discord servers the account is in, and what their managers see and decide (docs/servers.md). Not available to access tokens.' },
+  { name: 'Telegram', description: 'The Telegram chats connected to the account for Telegram destinations, and the one-time codes that connect them (docs/notifications.md "Telegram"). Managed with a session only.' },
   { name: 'Server', description: 'Health, metrics, public settings and the calendar feed.' },
 ];
 
@@ -53,6 +54,10 @@ export const OPERATIONS: Record<string, OperationText> = {
   'POST /api/reminders/errors/{deliveryId}/dismiss': d('Dismiss a failed delivery from the problems list'),
   'GET /api/reminders/export': { tag: 'Import and export', summary: 'Download every reminder as JSON, CSV or iCalendar' },
   'POST /api/reminders/import': { tag: 'Import and export', summary: 'Import reminders from JSON, CSV or iCalendar (or check a file with dry_run)' },
+  'POST /api/telegram/link-codes': { tag: 'Telegram', summary: 'A one-time code to send the bot as /start <code>, with its t.me links; valid 10 minutes' },
+  'POST /telegram/webhook': { tag: 'Telegram', summary: 'Where Telegram posts the bot’s updates; checked by the X-Telegram-Bot-Api-Secret-Token header it was registered with', public: true },
+  'GET /api/telegram/chats': { tag: 'Telegram', summary: 'The Telegram chats connected to the account' },
+  'DELETE /api/telegram/chats/{id}': { tag: 'Telegram', summary: 'Forget a connected Telegram chat' },
   'GET /api/tokens': { tag: 'Access tokens', summary: 'List the account’s access tokens (without their secrets)' },
   'POST /api/tokens': { tag: 'Access tokens', summary: 'Create an access token; its secret is in this answer only' },
   'DELETE /api/tokens/{id}': { tag: 'Access tokens', summary: 'Revoke an access token at once' },
