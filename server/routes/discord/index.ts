@@ -39,6 +39,11 @@ const ChannelOut = Type.Object({
   /** The bot can also ping roles that are not set as mentionable. */
   bot_can_mention: Type.Boolean(),
   reason: Nullable(Type.String()),
+  /** A thread's channel; threads come right after it. */
+  parent_id: Type.Optional(Type.String()),
+  /** A forum or media channel's tags for new posts, and whether each post needs one. */
+  tags: Type.Optional(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), moderated: Type.Boolean() }))),
+  require_tag: Type.Optional(Type.Boolean()),
 });
 const RoleOut = Type.Object({ id: Type.String(), name: Type.String(), color: Type.Integer(), managed: Type.Boolean() });
 const UrlOut = Type.Object({ url: Type.String() });
