@@ -504,7 +504,9 @@ export class FakeDiscord {
     const guild = this.requireGuild(guildId);
     const channel = this.makeChannel(guild.id, input, guild.channels.length);
     guild.channels.push(channel);
-    if (guild.botInGuild) this.gateway.dispatch('CHANNEL_CREATE', this.channelJson(channel, true));
+    if (isThread(channel)) {
+      if (guild.botInGuild && this.botSeesThread(guild, channel)) this.gateway.dispatch('THREAD_CREATE', { ...this.channelJson(channel, true), newly_created: true });
+    } else if (guild.botInGuild) this.gateway.dispatch('CHANNEL_CREATE', this.channelJson(channel, true));
     return channel;
   }
 
