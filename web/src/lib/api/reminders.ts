@@ -133,8 +133,22 @@ export const deleteAccount = () => api.delete<Ok>('/api/account');
 
 // Discord (server picker). The body carries account_id, which the server ignores: the session decides.
 export interface Guild { id: string; name: string; icon: string | null; bot_present: boolean }
-/** `bot_can_send` false: the picker shows it disabled with `reason` (DISCORD_CANNOT_POST); `bot_can_mention` false: only mentionable roles are pinged there. */
-export interface Channel { id: string; name: string; type: number; bot_can_send?: boolean; bot_can_mention?: boolean; reason?: string | null }
+/**
+ * `bot_can_send` false: the picker shows it disabled with `reason` (DISCORD_CANNOT_POST...);
+ * `bot_can_mention` false: only mentionable roles are pinged there. A thread names its channel
+ * (`parent_id`, listed right after it); a forum lists its tags and whether a post needs one.
+ */
+export interface Channel {
+  id: string;
+  name: string;
+  type: number;
+  bot_can_send?: boolean;
+  bot_can_mention?: boolean;
+  reason?: string | null;
+  parent_id?: string;
+  tags?: Array<{ id: string; name: string; moderated: boolean }>;
+  require_tag?: boolean;
+}
 export interface Role { id: string; name: string; color: number; managed: boolean }
 export const listGuilds = (account_id: string) => api.post<Guild[]>('/api/discord/guilds', { account_id });
 export const listChannels = (account_id: string, guild_id: string) => api.post<Channel[]>('/api/discord/guilds/channels', { account_id, guild_id });
