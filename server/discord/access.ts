@@ -2,10 +2,12 @@ import type { REST } from '@discordjs/rest';
 import { AppError } from '../errors.ts';
 import { type ChannelRefusal, channelRefusal, isEveryoneRole, isForumType, isPostableChannelType, PRIVATE_THREAD } from './channel-rule.ts';
 import {
+  ADMINISTRATOR,
   canViewAndSend,
   computeBasePermissions,
   computeChannelPermissions,
   hasPermission,
+  MANAGE_THREADS,
   MENTION_EVERYONE,
   type MemberPermissionContext,
   SEND_MESSAGES_IN_THREADS,
@@ -56,6 +58,9 @@ export interface CheckedChannel {
   /** A forum or media channel's flags and tags (new posts); a thread's parent id. */
   flags?: number;
   available_tags?: GuildChannel['available_tags'];
+  /** A forum's: whether the owner and the bot may apply its moderated tags (Manage Threads). */
+  user_manages_threads?: boolean;
+  bot_manages_threads?: boolean;
   parent_id: string | null;
 }
 
@@ -124,20 +129,28 @@ export async function checkChannelAccess(rest: REST, input: ChannelAccessInput):
   }
   if (!channel) return checkThreadAccess(rest, guild, input);
   const found = channel;
+  // Kept for a forum's moderated tags, which only members who manage threads may apply.
+  let userPermissions = 0n;
+  let botPermissions = 0n;
   const refusal = await channelRefusal({
     channelType: found.type,
     userPermissions: async () => {
       const member = await fetchMember(rest, guild.id, input.userId);
-      return member ? memberChannelPermissions(guild, input.userId, member, found) : null;
+      if (!member) return null;
+      userPermissions = memberChannelPermissions(guild, input.userId, member, found);
+      return userPermissions;
     },
     botPermissions: async () => {
       const botId = await botUserId(rest);
       const bot = await botMember(rest, guild.id);
-      return bot ? memberChannelPermissions(guild, botId, bot, found) : null;
+      if (!bot) return null;
+      botPermissions = memberChannelPermissions(guild, botId, bot, found);
+      return botPermissions;
     },
     role: roleFact(guild, input.mentionRoleId ?? null),
   });
   if (refusal) return refused(refusal, guild, found, input.mentionRoleId ?? null);
+  const managesThreads = (permissions: bigint) => hasPermission(permissions, ADMINISTRATOR) || hasPermission(permissions, MANAGE_THREADS);
   return {
     ok: true,
     channel: {
@@ -147,7 +160,9 @@ export async function checkChannelAccess(rest: REST, input: ChannelAccessInput):
       archived: false,
       parent_id: found.parent_id,
       ...(found.flags !== undefined ? { flags: found.flags } : {}),
-      ...(found.available_tags ? { available_tags: found.available_tags } : {}),
+      ...(isForumType(found.type)
+        ? { available_tags: found.available_tags ?? [], user_manages_threads: managesThreads(userPermissions), bot_manages_threads: managesThreads(botPermissions) }
+        : {}),
     },
   };
 }

@@ -40,6 +40,7 @@ export const DISCORD_FAILURE_EXPLANATIONS: Record<string, string> = {
   DISCORD_NOT_IN_THREAD: 'failureNotice.explain.notInThread',
   DISCORD_BOT_NOT_IN_THREAD: 'failureNotice.explain.botNotInThread',
   DISCORD_THREAD_ARCHIVED: 'failureNotice.explain.threadArchived',
+  DISCORD_FORUM_TAG_REQUIRED: 'failureNotice.explain.forumTagRequired',
 };
 
 export interface FailureNoticeDeps {

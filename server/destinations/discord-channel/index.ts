@@ -129,4 +129,17 @@ function checkForumTags(meta: DiscordChannelMetadata, channel: NonNullable<Extra
   if (chosen.length === 0 && ((channel.flags ?? 0) & REQUIRE_TAG) !== 0) {
     throw new AppError('DISCORD_FORUM_TAG_REQUIRED', `#${channel.name} requires a tag on each post: choose at least one`, 400, { params: { channel: channel.name } });
   }
+  // A moderated tag is applied only by members who manage threads: the owner, and the bot that applies it.
+  const moderated = available.find((t) => t.moderated && chosen.includes(t.id));
+  if (moderated && (!channel.user_manages_threads || !channel.bot_manages_threads)) {
+    const who = channel.user_manages_threads ? 'bot' : 'user';
+    throw new AppError(
+      'DISCORD_FORUM_TAG_MODERATED',
+      who === 'user'
+        ? `You can't apply the tag ${moderated.name} in #${channel.name}: it takes the Manage Threads permission`
+        : `The bot can't apply the tag ${moderated.name} in #${channel.name}. Give it the Manage Threads permission there, or choose other tags.`,
+      403,
+      { params: { channel: channel.name, tag: moderated.name, permission: 'MANAGE_THREADS', who } },
+    );
+  }
 }

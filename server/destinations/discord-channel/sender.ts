@@ -8,7 +8,7 @@ import type { DB } from '../../db/connection.ts';
 import type { AccessResult, ChannelAccessInput } from '../../discord/access.ts';
 import { isEveryoneRole, isForumType } from '../../discord/channel-rule.ts';
 import { isDiscordApiError } from '../../discord/errors.ts';
-import { botUserId } from '../../discord/guild-reads.ts';
+import { botUserId, REQUIRE_TAG } from '../../discord/guild-reads.ts';
 import { findIdentity } from '../../repositories/accounts.ts';
 import { findServerSettings, setServerPaused } from '../../repositories/servers.ts';
 import { quoted, recordServerChange } from '../../servers/audit.ts';
@@ -84,7 +84,13 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
       const everyone = isEveryoneRole(guildId, roleId);
       // What the check read decides how to post, not the kind stored with the destination.
       if (access.channel && isForumType(access.channel.type)) {
-        const tags = Array.isArray(meta.forum_tag_ids) ? meta.forum_tag_ids.map(String) : [];
+        // Tags deleted from the forum since the save are left out (Discord refuses unknown ones),
+        // unless that leaves none where the forum now requires one.
+        const available = new Set((access.channel.available_tags ?? []).map((tag) => tag.id));
+        const tags = (Array.isArray(meta.forum_tag_ids) ? meta.forum_tag_ids.map(String) : []).filter((id) => available.has(id));
+        if (tags.length === 0 && ((access.channel.flags ?? 0) & REQUIRE_TAG) !== 0) {
+          return permanentFailure('DISCORD_FORUM_TAG_REQUIRED', t(locale, 'deliveryErrors.forumTagRequired'));
+        }
         await openForumPost(rest, channelId, ctx, roleId, everyone, tags);
         return { ok: true, httpStatus: 200 };
       }

@@ -12,8 +12,8 @@ import { signUp, startTestServer, type TestServer } from '../../../../helpers/se
 const sf = (n: number) => `1${String(n).padStart(17, '0')}`;
 const GUILD = sf(521);
 const MEMBER = sf(721);
-const CH = { general: sf(621), ideas: sf(622), bugs: sf(623), gallery: sf(624), closed: sf(625) };
-const TAG = { idea: sf(901), urgent: sf(902), bug: sf(903), crash: sf(904) };
+const CH = { general: sf(621), ideas: sf(622), bugs: sf(623), gallery: sf(624), closed: sf(625), council: sf(626), triage: sf(627) };
+const TAG = { idea: sf(901), urgent: sf(902), bug: sf(903), crash: sf(904), decided: sf(905), open: sf(906), closed: sf(907) };
 const POST = sf(831);
 const REQUIRE_TAG = 1 << 4;
 
@@ -95,6 +95,16 @@ beforeAll(async () => {
       { id: CH.gallery, name: 'gallery', type: 16, position: 3 },
       // Members may read the forum and reply in posts, not open posts.
       { id: CH.closed, name: 'announcements-forum', type: 15, position: 4, permission_overwrites: [{ id: GUILD, type: 0, deny: PermissionFlags.SendMessages }] },
+      // The member moderates this forum's threads; the bot does not.
+      {
+        id: CH.council,
+        name: 'council',
+        type: 15,
+        position: 5,
+        available_tags: [{ id: TAG.decided, name: 'decided', moderated: true }],
+        permission_overwrites: [{ id: MEMBER, type: 1, allow: PermissionFlags.ManageThreads }],
+      },
+      { id: CH.triage, name: 'triage', type: 15, position: 6, flags: REQUIRE_TAG, available_tags: [{ id: TAG.open, name: 'open' }, { id: TAG.closed, name: 'closed' }] },
       { id: POST, name: 'Roadmap', type: 11, parent_id: CH.ideas, owner_id: MEMBER, applied_tags: [TAG.idea] },
     ],
     members: [{ userId: MEMBER }],
@@ -158,6 +168,27 @@ describe('forum and media channels', () => {
     expect(text.body).toMatchObject({ code: 'DISCORD_TAGS_NOT_FORUM' });
     const many = await member.api.post('/api/reminders', reminderTo(CH.ideas, { forum_tag_ids: [1, 2, 3, 4, 5, 6].map((n) => sf(950 + n)) }));
     expect(many.status).toBe(400);
+  });
+
+  it('refuses a moderated tag unless both the owner and the bot manage threads there, naming who lacks it', async () => {
+    const user = await member.api.post('/api/reminders', reminderTo(CH.ideas, { forum_tag_ids: [TAG.urgent] }));
+    expect(user.status).toBe(403);
+    expect(user.body).toMatchObject({ code: 'DISCORD_FORUM_TAG_MODERATED', params: { channel: 'ideas', tag: 'urgent', permission: 'MANAGE_THREADS', who: 'user' } });
+    const bot = await member.api.post('/api/reminders', reminderTo(CH.council, { forum_tag_ids: [TAG.decided] }));
+    expect(bot.body).toMatchObject({ code: 'DISCORD_FORUM_TAG_MODERATED', params: { tag: 'decided', who: 'bot' } });
+  });
+
+  it('leaves out a tag deleted since the save, and fails for good where that leaves none in a forum that requires one', async () => {
+    const kept = await create(CH.triage, { forum_tag_ids: [TAG.open, TAG.closed] });
+    const lost = await create(CH.triage, { forum_tag_ids: [TAG.closed] }, 'Close stale issues');
+    fake.updateChannel(CH.triage, { available_tags: [{ id: TAG.open, name: 'open' }] });
+    server.app.discord!.invalidateCache(GUILD);
+    expect(await deliver(kept.id)).toMatchObject({ status: 'delivered' });
+    expect(fake.threadsIn(CH.triage).map((t) => t.thread!.applied_tags)).toEqual([[TAG.open]]);
+    const failed = await deliver(lost.id);
+    expect(failed).toMatchObject({ status: 'failed', attempts: [{ code: 'DISCORD_FORUM_TAG_REQUIRED' }] });
+    expect(failed.attempts).toHaveLength(1);
+    expect(fake.threadsIn(CH.triage)).toHaveLength(1);
   });
 
   it('refuses a forum the owner may not open posts in, naming what is missing', async () => {
