@@ -187,6 +187,24 @@ describe('/remind', () => {
     expect(chosen.content).toContain(`<#${ids.thread}>`);
   });
 
+  it('channel: a forum opens a new post each time; one that requires a tag is refused, as /remind sets none', async () => {
+    const forum = '300000000000000033';
+    const strict = '300000000000000034';
+    env.fake.addChannel(ids.guild, { id: forum, name: 'ideas', type: 15 });
+    env.fake.addChannel(ids.guild, { id: strict, name: 'bugs', type: 15, flags: 1 << 4, available_tags: [{ id: '300000000000000035', name: 'bug' }] });
+    const fromGeneral = (channelId: string, message: string) =>
+      remind(ids.alice, [{ name: 'message', value: message }, { name: 'when', value: 'tomorrow at 9' }, { name: 'channel', value: channelId }], { guildId: ids.guild, channelId: ids.general });
+    const r = await fromGeneral(forum, 'Weekly retro');
+    expect(r.content).toContain(`<#${forum}>`);
+    const id = /reminders\/([\w-]+)/.exec(r.content)![1]!;
+    await fireNow(env.app, id);
+    const post = await env.fake.waitFor(() => env.fake.threadsIn(forum)[0] ?? null, 5000, 'a forum post');
+    expect(post.name).toBe('Weekly retro');
+    expect(env.fake.messagesIn(post.id)[0]!.content).toBe('⏰ **Reminder**\nWeekly retro');
+    const refused = await fromGeneral(strict, 'Triage');
+    expect(refused.content).toBe('This forum requires a tag on each post: choose it in the dashboard, or pick another channel.');
+  });
+
   it('channel: posts in another channel of the server, offered for the kinds reminders can post in and checked when saved', async () => {
     const registered = (env.fake.registeredCommands() as any[]).find((c) => c.name === 'remind');
     expect(registered.options.find((o: any) => o.name === 'channel')).toMatchObject({ type: 7, channel_types: [0, 5, 2, 13, 10, 11, 12, 15, 16], name_localizations: { fr: 'salon', 'es-ES': 'canal' } });
