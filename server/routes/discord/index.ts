@@ -4,7 +4,7 @@ import { requireDiscordUserId } from '../../accounts/discord-accounts.ts';
 import { listPostableChannels } from '../../discord/access.ts';
 import { botGuildIds } from '../../discord/guild-reads.ts';
 import { botRestFailure } from '../../discord/errors.ts';
-import { EMBED_LINKS, MENTION_EVERYONE, READ_MESSAGE_HISTORY, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
+import { EMBED_LINKS, MENTION_EVERYONE, READ_MESSAGE_HISTORY, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
 import type { DiscordService } from '../../discord/service.ts';
 import { AppError } from '../../errors.ts';
 import { errorResponses, Nullable } from '../../schemas/common.ts';
@@ -19,7 +19,9 @@ import { pickerRoles } from '../../servers/rules.ts';
  * dashboard has always used (docs/dashboard.md "Destinations"); it is OR-ed in so members can use
  * the slash commands wherever the bot was invited, while the bot still asks for only what it uses.
  */
-export const BOT_INVITE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | MENTION_EVERYONE | USE_APPLICATION_COMMANDS;
+// Send Messages in Threads: channel reminders may post in threads and forum posts. Manage Threads is
+// not asked: only a locked archived thread or a moderated forum tag needs it, which a server grants where it wants.
+export const BOT_INVITE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | MENTION_EVERYONE | USE_APPLICATION_COMMANDS | SEND_MESSAGES_IN_THREADS;
 
 const SNOWFLAKE = /^\d{15,25}$/;
 

@@ -353,7 +353,7 @@ describe('GET /api/discord/invite-url', () => {
       PermissionFlags.MentionEveryone |
       PermissionFlags.UseApplicationCommands;
     expect(url.searchParams.get('permissions')).toBe(expected.toString());
-    expect(url.searchParams.get('permissions')).toBe('2147699712');
+    expect(url.searchParams.get('permissions')).toBe(String(2147699712n | (1n << 38n)));
     expect(url.searchParams.get('guild_id')).toBe(G_INVITE);
     expect(url.searchParams.get('disable_guild_select')).toBe('true');
 
