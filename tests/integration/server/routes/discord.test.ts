@@ -351,9 +351,10 @@ describe('GET /api/discord/invite-url', () => {
       PermissionFlags.EmbedLinks |
       PermissionFlags.ReadMessageHistory |
       PermissionFlags.MentionEveryone |
-      PermissionFlags.UseApplicationCommands;
+      PermissionFlags.UseApplicationCommands |
+      PermissionFlags.SendMessagesInThreads;
     expect(url.searchParams.get('permissions')).toBe(expected.toString());
-    expect(url.searchParams.get('permissions')).toBe(String(2147699712n | (1n << 38n)));
+    expect(url.searchParams.get('permissions')).toBe('277025606656');
     expect(url.searchParams.get('guild_id')).toBe(G_INVITE);
     expect(url.searchParams.get('disable_guild_select')).toBe('true');
 
