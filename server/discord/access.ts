@@ -25,6 +25,7 @@ import {
   invalidateDiscordCache,
   isThreadMember,
   listActiveThreads,
+  listArchivedThreads,
   loadGuild,
   REQUIRE_TAG,
 } from './guild-reads.ts';
@@ -289,6 +290,8 @@ export interface PickerChannel {
   reason: string | null;
   /** A thread's channel (listed right after it). */
   parent_id?: string;
+  /** An archived thread (listed on demand): the bot reopens it before each post. */
+  archived?: boolean;
   /** A forum or media channel's tags for new posts, and whether one is required. */
   tags?: Array<{ id: string; name: string; moderated: boolean }>;
   require_tag?: boolean;
@@ -343,6 +346,43 @@ export async function listPostableChannels(rest: REST, guildId: string, userId: 
     }
   }
   return out;
+}
+
+/** Channels whose threads can be listed: text, announcement, forum and media. */
+const THREAD_PARENT_TYPES = new Set([0, 5, 15, 16]);
+
+/**
+ * The archived threads of one channel the user may post in (server picker, on demand), each
+ * saying whether the bot can reopen and post in it: an unlocked one where it may send in threads,
+ * a locked one only with Manage Threads (else DISCORD_THREAD_ARCHIVED).
+ */
+export async function listArchivedPickerThreads(rest: REST, guildId: string, userId: string, channelId: string): Promise<PickerChannel[]> {
+  const { guild, member } = await guildAndMember(rest, guildId, userId);
+  const parent = guild.channels.find((c) => c.id === channelId && THREAD_PARENT_TYPES.has(c.type));
+  // Another server's channel, or one the user cannot see, is as unknown as a missing one.
+  const unknown = new AppError('INVALID_DESTINATION', `That channel does not exist in ${guild.name} (any more)`, 400, { reason: 'DISCORD_UNKNOWN_CHANNEL', params: { guild: guild.name } });
+  if (!parent) throw unknown;
+  const user = memberChannelPermissions(guild, userId, member, parent);
+  if (!hasPermission(user, VIEW_CHANNEL)) throw unknown;
+  if (!hasPermission(user, SEND_MESSAGES_IN_THREADS)) return [];
+  const bot = await botMember(rest, guildId);
+  const botPermissions = bot ? memberChannelPermissions(guild, await botUserId(rest), bot, parent) : 0n;
+  const botSends = hasPermission(botPermissions, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS);
+  const botManages = hasPermission(botPermissions, ADMINISTRATOR) || hasPermission(botPermissions, MANAGE_THREADS);
+  const threads = await listArchivedThreads(rest, guildId, channelId);
+  return threads.map((t) => {
+    const reason = !botSends ? 'DISCORD_CANNOT_POST_IN_THREAD' : t.locked && !botManages ? 'DISCORD_THREAD_ARCHIVED' : null;
+    return {
+      id: t.id,
+      name: t.name,
+      type: t.type,
+      parent_id: parent.id,
+      archived: true,
+      bot_can_send: reason === null,
+      bot_can_mention: reason === null && hasPermission(botPermissions, MENTION_EVERYONE),
+      reason,
+    };
+  });
 }
 
 /**

@@ -289,6 +289,24 @@ export async function isThreadMember(rest: REST, threadId: string, userId: strin
 }
 
 /**
+ * A channel's archived threads, newest archived first (its first page of 50 of each list): the
+ * public ones, and the private ones the bot was added to. A list the bot may not read (it takes
+ * Read Message History) is empty.
+ */
+export async function listArchivedThreads(rest: REST, guildId: string, channelId: string): Promise<GuildThread[]> {
+  const page = async (path: `/${string}`): Promise<RawThread[]> => {
+    try {
+      return ((await rest.get(path, { query: new URLSearchParams({ limit: '50' }) })) as { threads: RawThread[] }).threads;
+    } catch (err) {
+      if (apiStatus(err) === 403 || apiStatus(err) === 404) return [];
+      throw err;
+    }
+  };
+  const [open, joined] = await Promise.all([page(`/channels/${channelId}/threads/archived/public`), page(`/channels/${channelId}/users/@me/threads/archived/private`)]);
+  return [...open, ...joined].map((t) => normalizeThread({ guild_id: guildId, ...t }));
+}
+
+/**
  * The guild's active threads (List Active Guild Threads), with whether the bot is in each: the
  * answer's `members` are the bot's own thread memberships.
  */

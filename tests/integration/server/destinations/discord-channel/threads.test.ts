@@ -20,6 +20,9 @@ const T = {
   private: sf(813),
   privateWithoutBot: sf(814),
   modsPrivate: sf(824),
+  shelved: sf(825),
+  shelvedPrivate: sf(826),
+  shelvedHidden: sf(827),
   privateWithoutMember: sf(815),
   archived: sf(816),
   lockedArchived: sf(817),
@@ -114,6 +117,10 @@ beforeAll(async () => {
       thread(T.lockedArchived, 'closed', CH.general, { thread_metadata: { archived: true, locked: true } }),
       thread(T.lockedArchivedMods, 'mod-log', CH.mods, { thread_metadata: { archived: true, locked: true } }),
       thread(T.modsPrivate, 'mod-private', CH.mods, { type: 12, member_ids: [MEMBER] }),
+      // Archived threads only the picker's archived list shows.
+      thread(T.shelved, 'shelved', CH.mods, { thread_metadata: { archived: true, locked: true } }),
+      thread(T.shelvedPrivate, 'shelved-private', CH.general, { type: 12, member_ids: [MEMBER, fake.clientId], thread_metadata: { archived: true } }),
+      thread(T.shelvedHidden, 'shelved-hidden', CH.general, { type: 12, member_ids: [MEMBER], thread_metadata: { archived: true } }),
       thread(T.quiet, 'hush', CH.quiet),
       thread(T.readOnly, 'look-only', CH.readOnly),
       thread(T.doomed, 'doomed', CH.general),
@@ -227,6 +234,30 @@ describe('threads as targets', () => {
     expect(rows.find((r: unknown[]) => r[0] === 'hush')).toEqual(['hush', 11, CH.quiet, false, 'DISCORD_CANNOT_POST_IN_THREAD']);
     // The owner may not post in read-only's threads: not offered.
     expect(rows.find((r: unknown[]) => r[0] === 'look-only')).toBeUndefined();
+  });
+});
+
+describe('archived threads in the picker', () => {
+  it('lists a channel\'s archived threads on demand, public ones and private ones the bot is in, saying which the bot may reopen', async () => {
+    const res = await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: CH.mods });
+    expect(res.status).toBe(200);
+    // The bot manages threads in #mods: it may reopen a locked one.
+    expect(res.body).toContainEqual({ id: T.shelved, name: 'shelved', type: 11, parent_id: CH.mods, archived: true, bot_can_send: true, bot_can_mention: false, reason: null });
+    const general = await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: CH.general });
+    const byName = new Map(general.body.map((t: { name: string }) => [t.name, t]));
+    // Locked, and the bot may not manage threads in #general.
+    expect(byName.get('closed')).toMatchObject({ archived: true, bot_can_send: false, reason: 'DISCORD_THREAD_ARCHIVED' });
+    expect(byName.get('shelved-private')).toMatchObject({ type: 12, bot_can_send: true, reason: null });
+    expect(byName.has('shelved-hidden')).toBe(false);
+    for (const row of general.body) expect(row).toMatchObject({ parent_id: CH.general, archived: true });
+  });
+
+  it('answers an unknown channel, or one of another server, as unknown; a missing or malformed id is a validation error', async () => {
+    const unknown = await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: sf(999) });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'INVALID_DESTINATION', reason: 'DISCORD_UNKNOWN_CHANNEL' });
+    expect((await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD })).body.code).toBe('VALIDATION_FAILED');
+    expect((await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: '../x' })).body.code).toBe('VALIDATION_FAILED');
   });
 });
 
