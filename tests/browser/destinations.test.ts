@@ -18,7 +18,14 @@ const DEMO_GUILD = '1187000000000001000';
 const SIDE_GUILD = '1187000000000002000';
 const ART_GUILD = '1187000000000003000';
 const FORUM_GUILD = '1187000000000004000';
-const FORUM = { general: '1187000000000004101', plans: '1187000000000004102', ideas: '1187000000000004103', roadmap: '1187000000000004104', tag: '1187000000000004201' };
+const FORUM = {
+  general: '1187000000000004101',
+  plans: '1187000000000004102',
+  ideas: '1187000000000004103',
+  roadmap: '1187000000000004104',
+  archived: '1187000000000004105',
+  tag: '1187000000000004201',
+};
 const CH = { category: '1187000000000001100', general: '1187000000000001101', reminders: '1187000000000001102', voice: '1187000000000001104', news: '1187000000000001105' };
 const ROLE = { team: '1187000000000001201', plain: '1187000000000001202', admins: '1187000000000001203', bot: '1187000000000001204', heralds: '1187000000000001205' };
 const FUTURE_DATE = `${new Date().getUTCFullYear() + 2}-03-10`;
@@ -83,6 +90,7 @@ beforeAll(async () => {
       { id: FORUM.ideas, name: 'ideas', type: 15, position: 1, flags: 1 << 4, available_tags: [{ id: FORUM.tag, name: 'proposal' }] },
       { id: FORUM.plans, name: 'plans', type: 11, parent_id: FORUM.general },
       { id: FORUM.roadmap, name: 'Roadmap', type: 11, parent_id: FORUM.ideas, applied_tags: [FORUM.tag] },
+      { id: FORUM.archived, name: 'old-plans', type: 11, parent_id: FORUM.general, thread_metadata: { archived: true } },
     ],
     members: [{ userId: DISCORD_USER_4 }],
   });
@@ -345,7 +353,7 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     await page.keyboard.press('Escape');
   });
 
-  it('threads under their channel, and a forum whose required tag is chosen before Create', async () => {
+  it('threads under their channel (archived ones on demand), and a forum whose required tag is chosen before Create', async () => {
     const user = await e2e.signUp();
     await linkDiscord(user, DISCORD_USER_4);
     const { page } = await e2e.signedInPage({ user });
@@ -363,6 +371,16 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
       'RoadmapThread',
     ]);
     expect(await picker(page).getByTestId(`channel-${FORUM.plans}`).getByTestId('thread-indent').count()).toBe(1);
+    // Archived threads come on demand, after the channel's active ones.
+    await picker(page).getByTestId(`channel-${FORUM.general}`).click();
+    await picker(page).getByTestId('picker-show-archived').click();
+    await picker(page).getByTestId(`channel-${FORUM.archived}`).waitFor();
+    expect((await picker(page).getByTestId('channel-list').getByRole('radio').allTextContents()).slice(0, 3)).toEqual([
+      'general',
+      'plansThread',
+      'old-plansThread, archived: reopened for each reminder',
+    ]);
+    expect(await picker(page).getByTestId('picker-show-archived').count()).toBe(0);
     await picker(page).getByTestId(`channel-${FORUM.ideas}`).click();
     const tags = picker(page).getByTestId('picker-forum-tags');
     expect(await tags.textContent()).toContain('This forum requires at least one tag on each post');

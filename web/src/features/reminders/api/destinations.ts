@@ -86,6 +86,23 @@ export function channelKind(type: number | undefined): ChannelKind {
   }
 }
 
+/** Channels whose threads the picker can list, archived ones on demand: text, announcement, forum, media. */
+export const hasThreads = (type: number | undefined): boolean => type === TEXT_CHANNEL || type === ANNOUNCEMENT_CHANNEL || type === FORUM_CHANNEL || type === MEDIA_CHANNEL;
+
+/**
+ * The picker's list with a channel's archived threads added after its active ones (those already
+ * listed are not repeated).
+ */
+export function withArchivedThreads<C extends { id: string; parent_id?: string }>(channels: readonly C[], parentId: string, archived: readonly C[]): C[] {
+  const at = channels.findIndex((c) => c.id === parentId);
+  const known = new Set(channels.map((c) => c.id));
+  const added = archived.filter((c) => !known.has(c.id));
+  if (at < 0) return [...channels, ...added];
+  let end = at + 1;
+  while (end < channels.length && channels[end]!.parent_id === parentId) end += 1;
+  return [...channels.slice(0, end), ...added, ...channels.slice(end)];
+}
+
 /** A forum or media channel: a reminder there opens a new post each time, with optional tags. */
 export const isForumKind = (type: number | undefined): boolean => type === FORUM_CHANNEL || type === MEDIA_CHANNEL;
 

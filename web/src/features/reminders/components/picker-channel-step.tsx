@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Checkbox } from '@/components/ui/checkbox';
 import type { Channel } from '@/lib/api/reminders';
-import { ANNOUNCEMENT_CHANNEL, isForumKind, MAX_FORUM_TAGS } from '../api/destinations';
+import { Button } from '@/components/ui/button';
+import { ANNOUNCEMENT_CHANNEL, hasThreads, isForumKind, MAX_FORUM_TAGS } from '../api/destinations';
 import { ChannelOption } from './picker-options';
 import { PickerStepList } from './picker-step-list';
 
@@ -15,6 +16,10 @@ interface PickerChannelStepProps {
   /** Tags of each new post in the chosen forum or media channel. */
   tags: readonly string[];
   onToggleTag: (tagId: string) => void;
+  /** Channels whose archived threads are listed already; the chosen one may ask for its own. */
+  archivedOf: ReadonlySet<string>;
+  onShowArchived: (channel: Channel) => void;
+  loading: boolean;
 }
 
 /**
@@ -23,7 +28,7 @@ interface PickerChannelStepProps {
  * under their channel. An announcement channel offers to publish its reminders to the servers
  * following it; a forum or media channel offers the tags of the post each reminder opens.
  */
-export function PickerChannelStep({ channels, channel, onSelect, publish, onPublishChange, tags, onToggleTag }: PickerChannelStepProps) {
+export function PickerChannelStep({ channels, channel, onSelect, publish, onPublishChange, tags, onToggleTag, archivedOf, onShowArchived, loading }: PickerChannelStepProps) {
   const { t } = useTranslation('destinations');
   const { t: tc } = useTranslation('channels');
   return (
@@ -31,6 +36,11 @@ export function PickerChannelStep({ channels, channel, onSelect, publish, onPubl
       <PickerStepList items={channels} loading={false} empty={t('picker.channel.empty')} label={t('picker.channel.title')} testId="channel-list">
         {(c) => <ChannelOption key={c.id} channel={c} selected={channel?.id === c.id} onSelect={() => onSelect(c)} />}
       </PickerStepList>
+      {channel && hasThreads(channel.type) && !archivedOf.has(channel.id) && (
+        <Button type="button" variant="link" size="sm" className="mt-1 px-0" disabled={loading} onClick={() => onShowArchived(channel)} data-testid="picker-show-archived">
+          {tc('archived.show', { channel: channel.name })}
+        </Button>
+      )}
       {channel?.type === ANNOUNCEMENT_CHANNEL && (
         <div className="mt-3 flex items-start gap-2 rounded-lg border px-3 py-2" data-testid="picker-publish">
           <Checkbox id="picker-publish" checked={publish} onCheckedChange={(v) => onPublishChange(v === true)} aria-describedby="picker-publish-hint" className="mt-0.5" />

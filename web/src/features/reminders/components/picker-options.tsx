@@ -143,7 +143,7 @@ export function ChannelOption({ channel, selected, onSelect }: { channel: Channe
         <span className="block truncate">{channel.name}</span>
         {kind !== 'text' && (
           <span className="block text-xs text-muted-foreground" data-testid="channel-kind">
-            {t(CHANNEL_KIND_KEYS[kind])}
+            {channel.archived ? t('archived.kind', { kind: t(CHANNEL_KIND_KEYS[kind]) }) : t(CHANNEL_KIND_KEYS[kind])}
           </span>
         )}
         {unusable && (

@@ -89,6 +89,9 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
               onPublishChange={setPublish}
               tags={tags}
               onToggleTag={(id) => channel && setTags((chosen) => toggleForumTag(channel, chosen, id))}
+              archivedOf={picker.archivedOf}
+              onShowArchived={(c) => void picker.loadArchived(c)}
+              loading={loading}
             />
           )}
           {mode === 'role' && <PickerRoleStep roles={picker.roles} role={picker.role} channel={channel} loading={loading} onSelect={picker.setRole} />}

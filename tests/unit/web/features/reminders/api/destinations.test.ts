@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   channelKind,
   channelReady,
+  hasThreads,
   MAX_FORUM_TAGS,
   pickerChannelMetadata,
   POSTABLE_CHANNEL_TYPES,
   toggleForumTag,
+  withArchivedThreads,
 } from '../../../../../../web/src/features/reminders/api/destinations.ts';
 
 const GUILD = '100000000000000001';
@@ -72,5 +74,19 @@ describe('the metadata the picker saves', () => {
     // A thread (a forum's post among them) is posted into: no tags, no publishing.
     expect(pickerChannelMetadata(GUILD, { id: '11', type: 11 }, { tags, publish: true })).toEqual({ guild_id: GUILD, channel_id: '11', channel_type: 11 });
     expect(pickerChannelMetadata(GUILD, forum(), {})).not.toHaveProperty('forum_tag_ids');
+  });
+});
+
+describe('archived threads in the picker', () => {
+  const row = (id: string, parent_id?: string) => ({ id, ...(parent_id ? { parent_id } : {}) });
+  it('adds a channel\'s archived threads after its active ones, once each', () => {
+    const list = [row('general'), row('plans', 'general'), row('news'), row('notes', 'news')];
+    const merged = withArchivedThreads(list, 'general', [row('old', 'general'), row('plans', 'general')]);
+    expect(merged.map((c) => c.id)).toEqual(['general', 'plans', 'old', 'news', 'notes']);
+    expect(withArchivedThreads(list, 'news', [row('older', 'news')]).map((c) => c.id)).toEqual(['general', 'plans', 'news', 'notes', 'older']);
+  });
+
+  it('offers archived threads for the channels that have threads', () => {
+    expect([0, 5, 15, 16, 2, 13, 11].map(hasThreads)).toEqual([true, true, true, true, false, false, false]);
   });
 });
