@@ -311,7 +311,14 @@ export async function listArchivedThreads(rest: REST, guildId: string, channelId
  * answer's `members` are the bot's own thread memberships.
  */
 export async function listActiveThreads(rest: REST, guildId: string): Promise<Array<GuildThread & { bot_is_member: boolean }>> {
-  const answer = (await rest.get(`/guilds/${guildId}/threads/active`)) as { threads: RawThread[]; members: Array<{ id?: string }> };
+  let answer: { threads: RawThread[]; members: Array<{ id?: string }> };
+  try {
+    answer = (await rest.get(`/guilds/${guildId}/threads/active`)) as typeof answer;
+  } catch (err) {
+    // The channels are worth listing without their threads; an outage still throws.
+    if (apiStatus(err) === 403 || apiStatus(err) === 404) return [];
+    throw err;
+  }
   const joined = new Set(answer.members.map((m) => m.id));
   return answer.threads.map((t) => ({ ...normalizeThread({ guild_id: guildId, ...t }), bot_is_member: joined.has(t.id) }));
 }
