@@ -516,15 +516,19 @@ export class FakeDiscord {
     const { guild, channel } = found;
     const merged = this.makeChannel(guild.id, { ...this.channelInputOf(channel), ...patch, id: channel.id }, channel.position);
     Object.assign(channel, merged, { last_message_id: channel.last_message_id });
-    if (guild.botInGuild) this.gateway.dispatch('CHANNEL_UPDATE', this.channelJson(channel, true));
+    if (guild.botInGuild && (!isThread(channel) || this.botSeesThread(guild, channel))) this.gateway.dispatch(isThread(channel) ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', this.channelJson(channel, true));
     return channel;
   }
 
   removeChannel(channelId: string): void {
     const found = this.findGuildChannel(channelId);
     if (!found) return;
+    const visible = !isThread(found.channel) || this.botSeesThread(found.guild, found.channel);
     found.guild.channels = found.guild.channels.filter((c) => c.id !== channelId);
-    if (found.guild.botInGuild) this.gateway.dispatch('CHANNEL_DELETE', this.channelJson(found.channel, true));
+    if (!found.guild.botInGuild || !visible) return;
+    // A deleted thread is announced by its ids (Discord's THREAD_DELETE).
+    if (isThread(found.channel)) this.gateway.dispatch('THREAD_DELETE', { id: channelId, guild_id: found.guild.id, parent_id: found.channel.parent_id, type: found.channel.type });
+    else this.gateway.dispatch('CHANNEL_DELETE', this.channelJson(found.channel, true));
   }
 
   addRole(guildId: string, input: RoleInput): RoleState {

@@ -2,7 +2,7 @@
  * Channel reminders into threads (public, announcement, and private ones the bot is in), end to
  * end: the API's checks (Send Messages in Threads, thread membership, archived and locked
  * threads), the scheduler's delivery through the real REST client (an archived thread reopened
- * first), the picker's list, and the fake Discord's own thread rules.
+ * first) and the picker's lists (the fake's own thread rules: tests/integration/helpers/fake-discord.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, nowIso } from '../../../../../server/lib/ids.ts';
@@ -258,43 +258,5 @@ describe('archived threads in the picker', () => {
     expect(unknown.body).toMatchObject({ code: 'INVALID_DESTINATION', reason: 'DISCORD_UNKNOWN_CHANNEL' });
     expect((await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD })).body.code).toBe('VALIDATION_FAILED');
     expect((await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: '../x' })).body.code).toBe('VALIDATION_FAILED');
-  });
-});
-
-describe("the fake Discord's thread rules", () => {
-  const call = (method: string, path: string, body?: unknown) =>
-    fetch(`${fake.apiUrl}${path}`, {
-      method,
-      headers: { authorization: `Bot ${fake.botToken}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-
-  it('refuses a message into an archived thread, and a locked one is reopened only with Manage Threads', async () => {
-    fake.updateChannel(T.closedLater, { thread_metadata: { archived: true, locked: true } });
-    const post = await call('POST', `/channels/${T.closedLater}/messages`, { content: 'hello' });
-    expect(post.status).toBe(400);
-    expect(await post.json()).toMatchObject({ code: 50083 });
-    expect((await call('PATCH', `/channels/${T.closedLater}`, { archived: false })).status).toBe(403);
-    fake.updateChannel(T.closedLater, { thread_metadata: { archived: true, locked: false } });
-    const reopened = await call('PATCH', `/channels/${T.closedLater}`, { archived: false });
-    expect(reopened.status).toBe(200);
-    expect(await reopened.json()).toMatchObject({ id: T.closedLater, type: 11, parent_id: CH.general, thread_metadata: { archived: false, locked: false } });
-  });
-
-  it('hides threads from the channel list, a private thread from a bot outside it, and answers thread members', async () => {
-    const channels = (await (await call('GET', `/guilds/${GUILD}/channels`)).json()) as Array<{ id: string }>;
-    expect(channels.map((c) => c.id)).not.toContain(T.open);
-    expect((await call('GET', `/channels/${T.privateWithoutBot}`)).status).toBe(403);
-    expect((await call('GET', `/channels/${T.private}/thread-members/${MEMBER}`)).status).toBe(200);
-    const absent = await call('GET', `/channels/${T.private}/thread-members/${sf(799)}`);
-    expect(absent.status).toBe(404);
-    expect(await absent.json()).toMatchObject({ code: 10007 });
-    const active = (await (await call('GET', `/guilds/${GUILD}/threads/active`)).json()) as { threads: Array<{ id: string }>; members: Array<{ id: string; user_id: string }> };
-    expect(active.threads.map((t) => t.id)).toContain(T.private);
-    expect(active.threads.map((t) => t.id)).not.toContain(T.privateWithoutBot);
-    expect(active.members).toContainEqual(expect.objectContaining({ id: T.private, user_id: fake.clientId }));
-    const archived = (await (await call('GET', `/channels/${CH.general}/threads/archived/public`)).json()) as { threads: Array<{ id: string }>; has_more: boolean };
-    expect(archived.threads.map((t) => t.id)).toContain(T.lockedArchived);
-    expect(archived.has_more).toBe(false);
   });
 });
