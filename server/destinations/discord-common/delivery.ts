@@ -96,11 +96,17 @@ export async function postDeliveryMessage(rest: REST, channelId: string, ctx: Se
 /** Discord's limit on a thread's (a forum post's) name. */
 const MAX_POST_TITLE = 100;
 
-/** A forum post's title: the reminder's text on one line, its first 100 characters. */
+/**
+ * A forum post's title: the reminder's text on one line, its first 100 characters (counted in
+ * UTF-16 units as Discord's length check does, never cutting a character in two).
+ */
 export function forumPostTitle(message: string, fallback: string): string {
-  const line = message.replace(/\s+/g, ' ').trim();
-  const title = Array.from(line).slice(0, MAX_POST_TITLE).join('').trim();
-  return title || fallback;
+  let title = '';
+  for (const char of message.replace(/\s+/g, ' ').trim()) {
+    if (title.length + char.length > MAX_POST_TITLE) break;
+    title += char;
+  }
+  return title.trim() || fallback;
 }
 
 /**
