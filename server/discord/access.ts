@@ -121,14 +121,16 @@ export async function checkChannelAccess(rest: REST, input: ChannelAccessInput):
   if (!guild) return fail('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE);
 
   let channel = guild.channels.find((c) => c.id === input.channelId);
-  if (!channel) {
-    // Maybe created in the last 30 s: look once more without the cache.
+  // Not in the guild's list: a thread (Discord lists them apart), read on its own.
+  const thread = channel ? null : await fetchThread(rest, input.channelId);
+  if (!channel && (typeof thread === 'string' || !guild.channels.some((c) => c.id === thread?.parent_id))) {
+    // Maybe the channel (or the thread's channel) was created in the last 30 s: look once more without the cache.
     invalidateDiscordCache(rest, input.guildId);
     guild = await loadGuild(rest, input.guildId);
     if (!guild) return fail('DISCORD_BOT_NOT_IN_GUILD', BOT_NOT_IN_GUILD_MESSAGE);
     channel = guild.channels.find((c) => c.id === input.channelId);
   }
-  if (!channel) return checkThreadAccess(rest, guild, input);
+  if (!channel) return checkThreadAccess(rest, guild, input, thread ?? 'unknown');
   const found = channel;
   // Kept for a forum's moderated tags, which only members who manage threads may apply.
   let userPermissions = 0n;
@@ -170,11 +172,10 @@ export async function checkChannelAccess(rest: REST, input: ChannelAccessInput):
 
 /**
  * A channel id that is not in the guild's channel list may be a thread (Discord lists threads
- * apart): read it, then decide with its parent's overwrites, which a thread shares.
+ * apart, read by fetchThread): decided with its parent's overwrites, which a thread shares.
  */
-async function checkThreadAccess(rest: REST, guild: GuildSnapshot, input: ChannelAccessInput): Promise<AccessResult> {
+async function checkThreadAccess(rest: REST, guild: GuildSnapshot, input: ChannelAccessInput, thread: GuildThread | 'unknown' | 'no-access'): Promise<AccessResult> {
   const unknown = fail('DISCORD_UNKNOWN_CHANNEL', `That channel does not exist in ${guild.name} (any more)`, { guild: guild.name });
-  const thread = await fetchThread(rest, input.channelId);
   // Discord answers Missing Access alike for a channel of a server the bot is not in and for a
   // private thread the bot was not added to: both are channels it cannot name here.
   if (thread === 'no-access') {

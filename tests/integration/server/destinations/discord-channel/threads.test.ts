@@ -154,6 +154,16 @@ describe('threads as targets', () => {
     }
   });
 
+  it('checks a thread by reading it, without reloading the server\'s channel list each time', async () => {
+    await create(T.open);
+    const lists = () => fake.requestsTo(new RegExp(`^/guilds/${GUILD}/channels$`), 'GET').length;
+    const reads = () => fake.requestsTo(new RegExp(`^/channels/${T.open}$`), 'GET').length;
+    const [listsBefore, readsBefore] = [lists(), reads()];
+    await create(T.open);
+    expect(lists()).toBe(listsBefore);
+    expect(reads()).toBe(readsBefore + 1);
+  });
+
   it('delivers into a private thread the bot and the owner are in', async () => {
     const reminder = await create(T.private);
     expect(reminder.destinations[0]!.metadata).toMatchObject({ channel_type: 12, channel_name: 'staff-only' });
