@@ -153,7 +153,6 @@ export async function checkChannelAccess(rest: REST, input: ChannelAccessInput):
     role: roleFact(guild, input.mentionRoleId ?? null),
   });
   if (refusal) return refused(refusal, guild, found, input.mentionRoleId ?? null);
-  const managesThreads = (permissions: bigint) => hasPermission(permissions, ADMINISTRATOR) || hasPermission(permissions, MANAGE_THREADS);
   return {
     ok: true,
     channel: {
@@ -313,6 +312,11 @@ export async function listPostableChannels(rest: REST, guildId: string, userId: 
   const threads = await listActiveThreads(rest, guildId);
   const userIn = (c: GuildChannel) => memberChannelPermissions(guild, userId, member, c);
   const botIn = (c: GuildChannel) => (bot ? memberChannelPermissions(guild, botId, bot, c) : 0n);
+  // A private thread is named only to its members and to those who manage threads there.
+  const privateSeen = await privateThreadsSeenBy(rest, userId, threads, (parentId) => {
+    const parent = guild.channels.find((c) => c.id === parentId);
+    return !!parent && managesThreads(userIn(parent));
+  });
   const hasThreads = new Set(threads.map((t) => t.parent_id));
   const candidates = guild.channels.filter((c) => isPostableChannelType(c.type) || hasThreads.has(c.id));
   const out: PickerChannel[] = [];
@@ -334,7 +338,7 @@ export async function listPostableChannels(rest: REST, guildId: string, userId: 
     if (!hasPermission(user, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS)) continue;
     const botCanSend = hasPermission(botPermissions, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS);
     for (const t of threads) {
-      if (t.parent_id !== c.id || (t.type === PRIVATE_THREAD && !t.bot_is_member)) continue;
+      if (t.parent_id !== c.id || (t.type === PRIVATE_THREAD && (!t.bot_is_member || !privateSeen.has(t.id)))) continue;
       out.push({
         id: t.id,
         name: t.name,
@@ -347,6 +351,15 @@ export async function listPostableChannels(rest: REST, guildId: string, userId: 
     }
   }
   return out;
+}
+
+const managesThreads = (permissions: bigint) => hasPermission(permissions, ADMINISTRATOR) || hasPermission(permissions, MANAGE_THREADS);
+
+/** Ids of the private threads (among those the bot is in) the user may see: a member, or one who manages threads there. */
+async function privateThreadsSeenBy(rest: REST, userId: string, threads: Array<GuildThread & { bot_is_member?: boolean }>, moderates: (parentId: string) => boolean): Promise<Set<string>> {
+  const candidates = threads.filter((t) => t.type === PRIVATE_THREAD && t.bot_is_member !== false);
+  const seen = await Promise.all(candidates.map(async (t) => (moderates(t.parent_id) || (await isThreadMember(rest, t.id, userId)) ? t.id : null)));
+  return new Set(seen.filter((id): id is string => id !== null));
 }
 
 /** Channels whose threads can be listed: text, announcement, forum and media. */
@@ -369,8 +382,10 @@ export async function listArchivedPickerThreads(rest: REST, guildId: string, use
   const bot = await botMember(rest, guildId);
   const botPermissions = bot ? memberChannelPermissions(guild, await botUserId(rest), bot, parent) : 0n;
   const botSends = hasPermission(botPermissions, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS);
-  const botManages = hasPermission(botPermissions, ADMINISTRATOR) || hasPermission(botPermissions, MANAGE_THREADS);
-  const threads = await listArchivedThreads(rest, guildId, channelId);
+  const botManages = managesThreads(botPermissions);
+  const all = await listArchivedThreads(rest, guildId, channelId);
+  const privateSeen = await privateThreadsSeenBy(rest, userId, all, () => managesThreads(user));
+  const threads = all.filter((t) => t.type !== PRIVATE_THREAD || privateSeen.has(t.id));
   return threads.map((t) => {
     const reason = !botSends ? 'DISCORD_CANNOT_POST_IN_THREAD' : t.locked && !botManages ? 'DISCORD_THREAD_ARCHIVED' : null;
     return {

@@ -23,6 +23,7 @@ const T = {
   shelved: sf(825),
   shelvedPrivate: sf(826),
   shelvedHidden: sf(827),
+  shelvedOthers: sf(828),
   privateWithoutMember: sf(815),
   archived: sf(816),
   lockedArchived: sf(817),
@@ -121,6 +122,7 @@ beforeAll(async () => {
       thread(T.shelved, 'shelved', CH.mods, { thread_metadata: { archived: true, locked: true } }),
       thread(T.shelvedPrivate, 'shelved-private', CH.general, { type: 12, member_ids: [MEMBER, fake.clientId], thread_metadata: { archived: true } }),
       thread(T.shelvedHidden, 'shelved-hidden', CH.general, { type: 12, member_ids: [MEMBER], thread_metadata: { archived: true } }),
+      thread(T.shelvedOthers, 'shelved-others', CH.general, { type: 12, member_ids: [fake.clientId], thread_metadata: { archived: true } }),
       thread(T.quiet, 'hush', CH.quiet),
       thread(T.readOnly, 'look-only', CH.readOnly),
       thread(T.doomed, 'doomed', CH.general),
@@ -237,9 +239,10 @@ describe('threads as targets', () => {
     const news = rows.findIndex((r: unknown[]) => r[0] === 'news');
     // Threads follow their channel; archived ones (closed, and to-lock since an earlier test) are not listed.
     const underGeneral = rows.slice(general + 1, news);
-    expect(underGeneral.map((r: unknown[]) => r[0])).toEqual(expect.arrayContaining(['planning', 'staff-only', 'not-yours']));
+    expect(underGeneral.map((r: unknown[]) => r[0])).toEqual(expect.arrayContaining(['planning', 'staff-only']));
     expect(underGeneral.every((r: unknown[]) => r[2] === CH.general)).toBe(true);
-    for (const name of ['secret', 'closed', 'to-lock']) expect(underGeneral.map((r: unknown[]) => r[0])).not.toContain(name);
+    // Private threads only where both the bot and the owner are in them: 'not-yours' is not named to the owner.
+    for (const name of ['secret', 'not-yours', 'closed', 'to-lock']) expect(underGeneral.map((r: unknown[]) => r[0])).not.toContain(name);
     expect(rows[news + 1]).toEqual(['launch-notes', 10, CH.news, true, null]);
     expect(rows.find((r: unknown[]) => r[0] === 'hush')).toEqual(['hush', 11, CH.quiet, false, 'DISCORD_CANNOT_POST_IN_THREAD']);
     // The owner may not post in read-only's threads: not offered.
@@ -258,7 +261,9 @@ describe('archived threads in the picker', () => {
     // Locked, and the bot may not manage threads in #general.
     expect(byName.get('closed')).toMatchObject({ archived: true, bot_can_send: false, reason: 'DISCORD_THREAD_ARCHIVED' });
     expect(byName.get('shelved-private')).toMatchObject({ type: 12, bot_can_send: true, reason: null });
+    // Not the private ones without the bot, nor those the owner is not in.
     expect(byName.has('shelved-hidden')).toBe(false);
+    expect(byName.has('shelved-others')).toBe(false);
     for (const row of general.body) expect(row).toMatchObject({ parent_id: CH.general, archived: true });
   });
 
