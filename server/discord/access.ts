@@ -233,7 +233,8 @@ function refused(refusal: ChannelRefusal, guild: GuildSnapshot, channel: GuildCh
         who: 'bot',
       });
     case 'USER_NOT_IN_THREAD':
-      return fail('DISCORD_NOT_IN_THREAD', `You are not in the private thread #${channel.name}`, { channel: channel.name, who: 'user' });
+      // Not named: a private thread's name is for its members.
+      return fail('DISCORD_NOT_IN_THREAD', 'You are not in this private thread', { who: 'user' });
     case 'BOT_NOT_IN_THREAD':
       return fail('DISCORD_BOT_NOT_IN_THREAD', `The bot is not in the private thread #${channel.name}. Add it to the thread first (mention it there).`, { channel: channel.name, who: 'bot' });
     case 'THREAD_LOCKED':

@@ -184,7 +184,8 @@ describe('threads as targets', () => {
     expect(noBot.body).toMatchObject({ code: 'DISCORD_PERMISSION_DENIED', reason: 'DISCORD_BOT_NOT_IN_THREAD', params: { channel: 'mod-private', who: 'bot' } });
     const noMember = await member.api.post('/api/reminders', reminderTo(T.privateWithoutMember));
     expect(noMember.status).toBe(403);
-    expect(noMember.body).toMatchObject({ reason: 'DISCORD_NOT_IN_THREAD', params: { channel: 'not-yours', who: 'user' } });
+    expect(noMember.body).toMatchObject({ reason: 'DISCORD_NOT_IN_THREAD', params: { who: 'user' }, error: 'You are not in this private thread' });
+    expect(JSON.stringify(noMember.body)).not.toContain('not-yours');
   });
 
   it('names Send Messages in Threads when the bot or the owner lacks it', async () => {
