@@ -6,9 +6,9 @@
  * destination is saved and the channel sender before each delivery. Its refusal codes become the
  * bot's own words here.
  */
-import { ApplicationIntegrationType, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { ApplicationIntegrationType, type ChatInputCommandInteraction, type ModalSubmitInteraction, Routes } from 'discord.js';
 import type { RawDestination } from '../server/destinations/validate.ts';
-import { type ChannelRefusal, channelRefusal, isEveryoneRole } from '../server/discord/channel-rule.ts';
+import { type ChannelRefusal, channelRefusal, isEveryoneRole, isThreadType, PRIVATE_THREAD, type ThreadFacts } from '../server/discord/channel-rule.ts';
 import type { Vars } from '../server/discord/i18n.ts';
 
 /** Where a reminder can be asked for "this channel": a slash command, or a modal submitted there. */
@@ -35,7 +35,36 @@ const REFUSAL_KEYS: Record<ChannelRefusal, { key: string; names?: 'channel' | 'r
   BOT_CANNOT_MENTION_ROLE: { key: 'remind.botCannotMentionRole', names: 'role' },
   USER_CANNOT_MENTION_EVERYONE: { key: 'remind.userCannotMentionEveryone', names: 'channel' },
   BOT_CANNOT_MENTION_EVERYONE: { key: 'remind.botCannotMentionEveryone', names: 'channel' },
+  USER_CANNOT_SEND_IN_THREADS: { key: 'remind.userCannotSendInThread', names: 'channel' },
+  // Asking from inside a private thread makes the user a member of it, or a moderator.
+  USER_NOT_IN_THREAD: { key: 'remind.userCannotSendInThread', names: 'channel' },
+  BOT_CANNOT_SEND_IN_THREADS: { key: 'remind.botCannotSendInThread', names: 'channel' },
+  BOT_NOT_IN_THREAD: { key: 'remind.botNotInThread', names: 'channel' },
+  THREAD_LOCKED: { key: 'remind.threadLocked', names: 'channel' },
 };
+
+/**
+ * A thread's facts from the interaction: its state comes with the channel; whether the bot was
+ * added to a private one is one REST read (Get Thread Member answers 10007 when it is not).
+ */
+function threadFacts(interaction: ChannelInteraction): ThreadFacts | null {
+  const channel = interaction.channel;
+  if (!channel || !isThreadType(channel.type) || !('archived' in channel)) return null;
+  return {
+    archived: !!channel.archived,
+    locked: !!channel.locked,
+    userIsMember: true,
+    botIsMember: async () => {
+      if (channel.type !== PRIVATE_THREAD) return true;
+      try {
+        await interaction.client.rest.get(Routes.threadMembers(channel.id, interaction.client.user.id));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
 
 const fail = (key: string, vars: Vars = {}): AccessCheck => ({ ok: false, key, vars });
 
@@ -54,6 +83,7 @@ export async function checkInteractionChannelAccess(interaction: ChannelInteract
     botPermissions: interaction.appPermissions.bitfield,
     // Discord gives @everyone as the role whose id is the guild's.
     role: role ? (isEveryoneRole(guildId, role.id) ? 'everyone' : { mentionable: role.mentionable }) : null,
+    thread: threadFacts(interaction),
   });
   if (!refusal) return { ok: true };
   const { key, names } = REFUSAL_KEYS[refusal];

@@ -80,6 +80,12 @@ export const ERROR_CODES = {
   DISCORD_OAUTH_FAILED: 400,
   // `publish` (crosspost) on a channel destination that is not an announcement channel.
   DISCORD_PUBLISH_NOT_ANNOUNCEMENT: 400,
+  // `forum_tag_ids` on a channel that is not a forum, a tag the forum does not have, none where the forum requires one.
+  DISCORD_TAGS_NOT_FORUM: 400,
+  DISCORD_UNKNOWN_FORUM_TAG: 400,
+  DISCORD_FORUM_TAG_REQUIRED: 400,
+  // A moderated forum tag where the owner or the bot lacks Manage Threads.
+  DISCORD_FORUM_TAG_MODERATED: 403,
   DISCORD_OAUTH_STATE_MISMATCH: 400,
   DISCORD_UNAVAILABLE: 502,
   WEBHOOK_TEST_FAILED: 502,

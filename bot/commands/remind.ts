@@ -35,6 +35,11 @@ const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'comma
       ChannelType.GuildAnnouncement,
       ChannelType.GuildVoice,
       ChannelType.GuildStageVoice,
+      ChannelType.AnnouncementThread,
+      ChannelType.PublicThread,
+      ChannelType.PrivateThread,
+      ChannelType.GuildForum,
+      ChannelType.GuildMedia,
     ),
   );
 

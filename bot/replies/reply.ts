@@ -79,6 +79,8 @@ const ERROR_KEYS: Partial<Record<ErrorCode, string>> = {
   NOT_SERVER_MANAGER: 'errors.NOT_SERVER_MANAGER',
   SERVER_NOT_FOUND: 'errors.SERVER_NOT_FOUND',
   DISCORD_BOT_NOT_IN_GUILD: 'failureNotice.explain.botNotInGuild',
+  // A forum that requires tags, chosen in /remind (which sets none).
+  DISCORD_FORUM_TAG_REQUIRED: 'errors.DISCORD_FORUM_TAG_REQUIRED',
 };
 
 /** An AppError in the user's language, else its English message; null for anything else (a bug). */

@@ -5,7 +5,7 @@
  * Discord computed for the channel; the server reads a guild snapshot over REST
  * (server/discord/access.ts). The answer is a refusal code; each caller words it for its reader.
  */
-import { ADMINISTRATOR, ALL_PERMISSIONS, hasPermission, MENTION_EVERYONE, SEND_MESSAGES, VIEW_CHANNEL } from './permissions.ts';
+import { ADMINISTRATOR, ALL_PERMISSIONS, hasPermission, MANAGE_THREADS, MENTION_EVERYONE, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL } from './permissions.ts';
 
 /** Discord channel types (API docs, "Channel Object") reminders post to. */
 export const GUILD_TEXT = 0;
@@ -15,12 +15,29 @@ export const GUILD_VOICE = 2;
 export const GUILD_ANNOUNCEMENT = 5;
 /** The text chat of a stage channel. */
 export const GUILD_STAGE_VOICE = 13;
+/** A thread of an announcement channel. */
+export const ANNOUNCEMENT_THREAD = 10;
+/** A thread anyone who sees its parent may read (also every post of a forum or media channel). */
+export const PUBLIC_THREAD = 11;
+/** A thread only its members (and those with Manage Threads) see. */
+export const PRIVATE_THREAD = 12;
+/** A channel of posts (each a thread); a reminder there opens a new post per occurrence. */
+export const GUILD_FORUM = 15;
+/** A forum whose posts lead with media; the same rules and routes as a forum. */
+export const GUILD_MEDIA = 16;
 
 /**
- * The kinds a channel reminder may post into. Discord's rule is the same for all four: View
- * Channel and Send Messages (the text chat of a voice or stage channel does not need Connect).
+ * The kinds a channel reminder may post into. Text, announcement, voice/stage chats and forums
+ * (where Send Messages means "create posts") need View Channel and Send Messages (the text chat
+ * of a voice or stage channel does not need Connect); threads need View Channel (of the parent)
+ * and Send Messages in Threads instead.
  */
-const POSTABLE_TYPES: ReadonlySet<number> = new Set([GUILD_TEXT, GUILD_VOICE, GUILD_ANNOUNCEMENT, GUILD_STAGE_VOICE]);
+const THREAD_TYPES: ReadonlySet<number> = new Set([ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD]);
+const FORUM_TYPES: ReadonlySet<number> = new Set([GUILD_FORUM, GUILD_MEDIA]);
+const POSTABLE_TYPES: ReadonlySet<number> = new Set([GUILD_TEXT, GUILD_VOICE, GUILD_ANNOUNCEMENT, GUILD_STAGE_VOICE, ...THREAD_TYPES, ...FORUM_TYPES]);
+
+export const isThreadType = (type: number): boolean => THREAD_TYPES.has(type);
+export const isForumType = (type: number): boolean => FORUM_TYPES.has(type);
 
 /** Discord's own model: the @everyone role's id is the guild's id. */
 export const isEveryoneRole = (guildId: string, roleId: string | null | undefined): boolean => !!roleId && roleId === guildId;
@@ -42,6 +59,16 @@ export interface ChannelFacts {
    * 'missing' when it does not exist.
    */
   role: { mentionable: boolean } | 'everyone' | 'missing' | null;
+  /** For a thread (channelType 10, 11 or 12): its state and who is in it. */
+  thread?: ThreadFacts | null;
+}
+
+export interface ThreadFacts {
+  archived: boolean;
+  locked: boolean;
+  /** Asked for private threads only: only members (and Manage Threads) see one. */
+  userIsMember: Lazy<boolean>;
+  botIsMember: Lazy<boolean>;
 }
 
 export type ChannelRefusal =
@@ -55,7 +82,12 @@ export type ChannelRefusal =
   | 'USER_CANNOT_MENTION_ROLE'
   | 'BOT_CANNOT_MENTION_ROLE'
   | 'USER_CANNOT_MENTION_EVERYONE'
-  | 'BOT_CANNOT_MENTION_EVERYONE';
+  | 'BOT_CANNOT_MENTION_EVERYONE'
+  | 'USER_CANNOT_SEND_IN_THREADS'
+  | 'USER_NOT_IN_THREAD'
+  | 'BOT_CANNOT_SEND_IN_THREADS'
+  | 'BOT_NOT_IN_THREAD'
+  | 'THREAD_LOCKED';
 
 const value = async <T>(lazy: Lazy<T>): Promise<T> => (typeof lazy === 'function' ? await (lazy as () => T | Promise<T>)() : lazy);
 
@@ -72,13 +104,25 @@ export async function channelRefusal(facts: ChannelFacts): Promise<ChannelRefusa
   const userRaw = await value(facts.userPermissions);
   if (userRaw === null) return 'NOT_MEMBER';
   const user = effective(userRaw);
+  const inThread = facts.channelType !== null && isThreadType(facts.channelType);
+  const isPrivate = facts.channelType === PRIVATE_THREAD;
   if (!hasPermission(user, VIEW_CHANNEL)) return 'USER_CANNOT_VIEW';
-  if (!hasPermission(user, SEND_MESSAGES)) return 'USER_CANNOT_SEND';
+  if (inThread) {
+    if (!hasPermission(user, SEND_MESSAGES_IN_THREADS)) return 'USER_CANNOT_SEND_IN_THREADS';
+    if (isPrivate && facts.thread && !hasPermission(user, MANAGE_THREADS) && !(await value(facts.thread.userIsMember))) return 'USER_NOT_IN_THREAD';
+  } else if (!hasPermission(user, SEND_MESSAGES)) return 'USER_CANNOT_SEND';
 
   const botRaw = await value(facts.botPermissions);
   if (botRaw === null) return 'BOT_NOT_IN_GUILD';
   const bot = effective(botRaw);
-  if (!hasPermission(bot, VIEW_CHANNEL | SEND_MESSAGES)) return 'BOT_CANNOT_SEND';
+  if (inThread) {
+    if (!hasPermission(bot, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS)) return 'BOT_CANNOT_SEND_IN_THREADS';
+    // Chime posts only in the private threads its bot was added to, whatever it could manage.
+    if (isPrivate && facts.thread && !(await value(facts.thread.botIsMember))) return 'BOT_NOT_IN_THREAD';
+    // An archived thread is unarchived before each post: anyone who may send there can reopen an
+    // unlocked one; a locked one takes Manage Threads.
+    if (facts.thread?.archived && facts.thread.locked && !hasPermission(bot, MANAGE_THREADS)) return 'THREAD_LOCKED';
+  } else if (!hasPermission(bot, VIEW_CHANNEL | SEND_MESSAGES)) return 'BOT_CANNOT_SEND';
 
   if (facts.role === 'missing') return 'UNKNOWN_ROLE';
   // @everyone pings only with Mention Everyone, whatever the role's flags: the bot needs it to

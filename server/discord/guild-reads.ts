@@ -24,6 +24,31 @@ export interface GuildChannel {
   position: number;
   parent_id: string | null;
   permission_overwrites: PermissionOverwrite[];
+  /** Channel flags; on a forum, REQUIRE_TAG (1 << 4) makes a tag compulsory on each new post. */
+  flags?: number;
+  /** A forum or media channel's tags, which its posts may carry. */
+  available_tags?: ForumTag[];
+}
+
+export interface ForumTag {
+  id: string;
+  name: string;
+  /** Only members with Manage Threads may apply it. */
+  moderated: boolean;
+}
+
+/** Discord's REQUIRE_TAG channel flag: every new post of the forum must carry a tag. */
+export const REQUIRE_TAG = 1 << 4;
+
+/** A thread (or a forum's post) as the bot reads it; the guild's channel list never holds threads. */
+export interface GuildThread {
+  id: string;
+  guild_id: string;
+  name: string;
+  type: number;
+  parent_id: string;
+  archived: boolean;
+  locked: boolean;
 }
 
 export interface GuildMember {
@@ -208,5 +233,92 @@ function normalizeChannel(c: GuildChannel): GuildChannel {
     position: c.position ?? 0,
     parent_id: c.parent_id ?? null,
     permission_overwrites: c.permission_overwrites ?? [],
+    ...(typeof c.flags === 'number' ? { flags: c.flags } : {}),
+    ...(Array.isArray(c.available_tags) ? { available_tags: c.available_tags.map((t) => ({ id: String(t.id), name: String(t.name), moderated: !!t.moderated })) } : {}),
   };
+}
+
+interface RawThread {
+  id: string;
+  guild_id?: string;
+  name: string;
+  type: number;
+  parent_id?: string | null;
+  thread_metadata?: { archived?: boolean; locked?: boolean };
+}
+
+function normalizeThread(t: RawThread): GuildThread {
+  return {
+    id: t.id,
+    guild_id: t.guild_id ?? '',
+    name: t.name,
+    type: t.type,
+    parent_id: t.parent_id ?? '',
+    archived: !!t.thread_metadata?.archived,
+    locked: !!t.thread_metadata?.locked,
+  };
+}
+
+const THREAD_CHANNEL_TYPES = new Set([10, 11, 12]);
+
+/**
+ * A thread by id (fresh: archiving changes often), 'unknown' when Discord knows no such channel
+ * or it is not a thread, 'no-access' when the bot may not see it (a private thread it is not in,
+ * or a parent it cannot view). Throws on outages.
+ */
+export async function fetchThread(rest: REST, channelId: string): Promise<GuildThread | 'unknown' | 'no-access'> {
+  try {
+    const raw = (await rest.get(`/channels/${channelId}`)) as RawThread;
+    return THREAD_CHANNEL_TYPES.has(raw.type) ? normalizeThread(raw) : 'unknown';
+  } catch (err) {
+    if (apiCode(err) === 10003 || apiStatus(err) === 404) return 'unknown';
+    if (apiCode(err) === 50001 || apiStatus(err) === 403) return 'no-access';
+    throw err;
+  }
+}
+
+/** Whether a user was added to (or joined) a thread: Get Thread Member answers 10007 otherwise. */
+export async function isThreadMember(rest: REST, threadId: string, userId: string): Promise<boolean> {
+  try {
+    await rest.get(`/channels/${threadId}/thread-members/${userId}`);
+    return true;
+  } catch (err) {
+    if (apiCode(err) === 10007 || apiStatus(err) === 404) return false;
+    throw err;
+  }
+}
+
+/**
+ * A channel's archived threads, newest archived first (its first page of 50 of each list): the
+ * public ones, and the private ones the bot was added to. A list the bot may not read (it takes
+ * Read Message History) is empty.
+ */
+export async function listArchivedThreads(rest: REST, guildId: string, channelId: string): Promise<GuildThread[]> {
+  const page = async (path: `/${string}`): Promise<RawThread[]> => {
+    try {
+      return ((await rest.get(path, { query: new URLSearchParams({ limit: '50' }) })) as { threads: RawThread[] }).threads;
+    } catch (err) {
+      if (apiStatus(err) === 403 || apiStatus(err) === 404) return [];
+      throw err;
+    }
+  };
+  const [open, joined] = await Promise.all([page(`/channels/${channelId}/threads/archived/public`), page(`/channels/${channelId}/users/@me/threads/archived/private`)]);
+  return [...open, ...joined].map((t) => normalizeThread({ guild_id: guildId, ...t }));
+}
+
+/**
+ * The guild's active threads (List Active Guild Threads), with whether the bot is in each: the
+ * answer's `members` are the bot's own thread memberships.
+ */
+export async function listActiveThreads(rest: REST, guildId: string): Promise<Array<GuildThread & { bot_is_member: boolean }>> {
+  let answer: { threads: RawThread[]; members: Array<{ id?: string }> };
+  try {
+    answer = (await rest.get(`/guilds/${guildId}/threads/active`)) as typeof answer;
+  } catch (err) {
+    // The channels are worth listing without their threads; an outage still throws.
+    if (apiStatus(err) === 403 || apiStatus(err) === 404) return [];
+    throw err;
+  }
+  const joined = new Set(answer.members.map((m) => m.id));
+  return answer.threads.map((t) => ({ ...normalizeThread({ guild_id: guildId, ...t }), bot_is_member: joined.has(t.id) }));
 }

@@ -12,6 +12,8 @@ export const EMBED_LINKS = 1n << 14n;
 export const READ_MESSAGE_HISTORY = 1n << 16n;
 export const MENTION_EVERYONE = 1n << 17n;
 export const USE_APPLICATION_COMMANDS = 1n << 31n;
+export const MANAGE_THREADS = 1n << 34n;
+export const SEND_MESSAGES_IN_THREADS = 1n << 38n;
 
 /** What owners and administrators get: every bit, including ones Discord adds later. */
 export const ALL_PERMISSIONS = (1n << 64n) - 1n;

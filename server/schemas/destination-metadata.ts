@@ -15,6 +15,13 @@ export const DestinationMetadataBody = Type.Object({
   publish: Type.Optional(
     Type.Boolean({ description: 'Discord announcement channels only: also publish (crosspost) each delivered message to the servers following the channel.' }),
   ),
+  /** Forum and media channels: the tags each new post carries (ids from the forum's available tags; docs/discord.md). */
+  forum_tag_ids: Type.Optional(
+    Type.Array(Type.String({ maxLength: 64 }), {
+      maxItems: 5,
+      description: 'Discord forum and media channels only: the tags (ids of the forum\'s available tags) each new post opened by the reminder carries.',
+    }),
+  ),
   /** Webhooks. */
   url: Type.Optional(Type.String({ maxLength: 4096 })),
   platform: Type.Optional(Type.String({ maxLength: 32 })),

@@ -12,9 +12,20 @@ const PUBLIC_URL = 'http://localhost:5173';
 const DISCORD_USER = '100000000000000001';
 const DISCORD_USER_2 = '100000000000000002';
 const DISCORD_USER_3 = '100000000000000003';
+/** The only member of the forum server, so the other tests' server lists stay as they are. */
+const DISCORD_USER_4 = '100000000000000004';
 const DEMO_GUILD = '1187000000000001000';
 const SIDE_GUILD = '1187000000000002000';
 const ART_GUILD = '1187000000000003000';
+const FORUM_GUILD = '1187000000000004000';
+const FORUM = {
+  general: '1187000000000004101',
+  plans: '1187000000000004102',
+  ideas: '1187000000000004103',
+  roadmap: '1187000000000004104',
+  archived: '1187000000000004105',
+  tag: '1187000000000004201',
+};
 const CH = { category: '1187000000000001100', general: '1187000000000001101', reminders: '1187000000000001102', voice: '1187000000000001104', news: '1187000000000001105' };
 const ROLE = { team: '1187000000000001201', plain: '1187000000000001202', admins: '1187000000000001203', bot: '1187000000000001204', heralds: '1187000000000001205' };
 const FUTURE_DATE = `${new Date().getUTCFullYear() + 2}-03-10`;
@@ -69,6 +80,20 @@ beforeAll(async () => {
     botRoles: [ROLE.heralds],
   });
   fake.addGuild({ id: SIDE_GUILD, name: 'Side Project', ownerId: DISCORD_USER, channels: [{ id: '1187000000000002101', name: 'general', type: 0 }], members: [DISCORD_USER, DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId })), botMember: false });
+  fake.addUser({ id: DISCORD_USER_4, username: 'robin', global_name: 'Robin', email: 'robin@discord.example' });
+  fake.addGuild({
+    id: FORUM_GUILD,
+    name: 'Forum Folk',
+    ownerId: DISCORD_USER_4,
+    channels: [
+      { id: FORUM.general, name: 'general', type: 0, position: 0 },
+      { id: FORUM.ideas, name: 'ideas', type: 15, position: 1, flags: 1 << 4, available_tags: [{ id: FORUM.tag, name: 'proposal' }] },
+      { id: FORUM.plans, name: 'plans', type: 11, parent_id: FORUM.general },
+      { id: FORUM.roadmap, name: 'Roadmap', type: 11, parent_id: FORUM.ideas, applied_tags: [FORUM.tag] },
+      { id: FORUM.archived, name: 'old-plans', type: 11, parent_id: FORUM.general, thread_metadata: { archived: true } },
+    ],
+    members: [{ userId: DISCORD_USER_4 }],
+  });
   fake.addGuild({ id: ART_GUILD, name: 'Art Club', icon: 'a1b2c3d4e5f6', ownerId: DISCORD_USER, channels: [{ id: '1187000000000003101', name: 'gallery', type: 0 }], members: [DISCORD_USER, DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId })) });
 });
 
@@ -326,6 +351,57 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     await picker(page).getByTestId('picker-error').waitFor();
     expect((await picker(page).getByTestId('picker-error').textContent())?.length).toBeGreaterThan(0);
     await page.keyboard.press('Escape');
+  });
+
+  it('threads under their channel (archived ones on demand), and a forum whose required tag is chosen before Create', async () => {
+    const user = await e2e.signUp();
+    await linkDiscord(user, DISCORD_USER_4);
+    const { page } = await e2e.signedInPage({ user });
+    await preparePage(page);
+    await toDestinations(page);
+    await page.waitForFunction(() => !(document.querySelector('[data-testid="add-channel"]') as HTMLButtonElement | null)?.disabled);
+    await page.getByTestId('add-channel').click();
+    await picker(page).getByTestId(`guild-${FORUM_GUILD}`).click();
+    await picker(page).getByTestId('picker-next').click();
+    await picker(page).getByTestId('channel-list').waitFor();
+    expect(await picker(page).getByTestId('channel-list').getByRole('radio').allTextContents()).toEqual([
+      'general',
+      'plansThread',
+      'ideasForum: a new post each time',
+      'RoadmapThread',
+    ]);
+    expect(await picker(page).getByTestId(`channel-${FORUM.plans}`).getByTestId('thread-indent').count()).toBe(1);
+    // Archived threads come on demand, after the channel's active ones.
+    await picker(page).getByTestId(`channel-${FORUM.general}`).click();
+    await picker(page).getByTestId('picker-show-archived').click();
+    await picker(page).getByTestId(`channel-${FORUM.archived}`).waitFor();
+    expect((await picker(page).getByTestId('channel-list').getByRole('radio').allTextContents()).slice(0, 3)).toEqual([
+      'general',
+      'plansThread',
+      'old-plansThread, archived: reopened for each reminder',
+    ]);
+    expect(await picker(page).getByTestId('picker-show-archived').count()).toBe(0);
+    await picker(page).getByTestId(`channel-${FORUM.ideas}`).click();
+    const tags = picker(page).getByTestId('picker-forum-tags');
+    expect(await tags.textContent()).toContain('This forum requires at least one tag on each post');
+    expect(await picker(page).getByTestId('picker-create').isDisabled()).toBe(true);
+    await tags.getByRole('checkbox', { name: 'proposal' }).click();
+    expect(await picker(page).getByTestId('picker-create').isDisabled()).toBe(false);
+    await picker(page).getByTestId('picker-create').click();
+    await picker(page).waitFor({ state: 'detached' });
+    expect(await page.getByTestId('destination-title').allTextContents()).toContain('#ideas in Forum Folk · Forum: a new post each time');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-create').click();
+    await page.waitForURL(e2e.url('/home'));
+    const list = await user.api.get('/api/reminders');
+    expect(list.body[0].destinations[0].metadata).toEqual({
+      guild_id: FORUM_GUILD,
+      channel_id: FORUM.ideas,
+      forum_tag_ids: [FORUM.tag],
+      guild_name: 'Forum Folk',
+      channel_name: 'ideas',
+      channel_type: 15,
+    });
   });
 
   it('the editor and the picker on a 390 px screen', async () => {

@@ -52,7 +52,7 @@ export function seedDiscord(fake: FakeDiscord): void {
       // Alice may write but the bot is kept out.
       { id: ids.hidden, name: 'private', permission_overwrites: [{ id: fake.clientId, type: 1, deny: P.ViewChannel }] },
       { id: ids.voice, name: 'voice', type: 2 },
-      // A public thread of #general: not (yet) a place reminders post to.
+      // A public thread of #general.
       { id: ids.thread, name: 'plans', type: 11, parent_id: ids.general },
     ],
     members: [{ userId: ids.alice }, { userId: ids.bob }],

@@ -36,6 +36,11 @@ export const DISCORD_FAILURE_EXPLANATIONS: Record<string, string> = {
   DISCORD_UNKNOWN_ROLE: 'failureNotice.explain.unknownRole',
   DISCORD_REJECTED: 'failureNotice.explain.rejected',
   DISCORD_INVALID_DESTINATION: 'failureNotice.explain.invalidDestination',
+  DISCORD_CANNOT_POST_IN_THREAD: 'failureNotice.explain.cannotPostInThread',
+  DISCORD_NOT_IN_THREAD: 'failureNotice.explain.notInThread',
+  DISCORD_BOT_NOT_IN_THREAD: 'failureNotice.explain.botNotInThread',
+  DISCORD_THREAD_ARCHIVED: 'failureNotice.explain.threadArchived',
+  DISCORD_FORUM_TAG_REQUIRED: 'failureNotice.explain.forumTagRequired',
 };
 
 export interface FailureNoticeDeps {

@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.ts';
 import { accessError, type AccessResult, checkChannelAccess } from '../../discord/access.ts';
-import { GUILD_ANNOUNCEMENT, isPostableChannelType } from '../../discord/channel-rule.ts';
-import { loadGuild } from '../../discord/guild-reads.ts';
+import { GUILD_ANNOUNCEMENT, isForumType, isPostableChannelType, isThreadType } from '../../discord/channel-rule.ts';
+import { loadGuild, REQUIRE_TAG } from '../../discord/guild-reads.ts';
 import { botRestFailure } from '../../discord/errors.ts';
 import { findIdentity } from '../../repositories/accounts.ts';
 import type { DestinationModule } from '../types.ts';
@@ -20,7 +20,14 @@ export interface DiscordChannelMetadata {
   channel_type?: number;
   /** Announcement channels only: publish (crosspost) each delivered message. */
   publish?: boolean;
+  /** Forum and media channels only: the tags of each new post. */
+  forum_tag_ids?: string[];
+  /** A thread's channel, for display ("#thread in #channel"). */
+  parent_name?: string;
 }
+
+/** Discord applies at most 5 tags to a forum post. */
+const MAX_FORUM_TAGS = 5;
 
 /** A server channel, optionally mentioning one role. */
 export const discordChannelDestination: DestinationModule = {
@@ -40,16 +47,24 @@ export const discordChannelDestination: DestinationModule = {
       throw new AppError('INVALID_DESTINATION', `${where}.metadata.publish must be true or false`);
     }
     const publish = meta.publish === true;
+    let tags: string[] = [];
+    if (meta.forum_tag_ids !== undefined && meta.forum_tag_ids !== null) {
+      const list = meta.forum_tag_ids;
+      if (!Array.isArray(list) || list.length > MAX_FORUM_TAGS || !list.every((id) => SNOWFLAKE.test(String(id)))) {
+        throw new AppError('INVALID_DESTINATION', `${where}.metadata.forum_tag_ids must be at most ${MAX_FORUM_TAGS} Discord tag ids`);
+      }
+      tags = [...new Set(list.map(String))];
+    }
     // Display names come from Discord itself (the bot's interaction, or the preflight's snapshot);
     // the HTTP schema does not accept them from clients.
     const names: Record<string, string> = {};
-    for (const key of ['guild_name', 'channel_name', ...(role ? ['mention_role_name'] : [])]) {
+    for (const key of ['guild_name', 'channel_name', 'parent_name', ...(role ? ['mention_role_name'] : [])]) {
       const value = meta[key];
       if (typeof value === 'string' && value.length > 0 && value.length <= 100) names[key] = value;
     }
     // Like the names, the kind comes from Discord (preflight, the bot); kept for display.
     const kind = typeof meta.channel_type === 'number' && isPostableChannelType(meta.channel_type) ? { channel_type: meta.channel_type } : {};
-    return { guild_id: guildId, channel_id: channelId, ...(role ? { mention_role_id: role } : {}), ...(publish ? { publish: true } : {}), ...names, ...kind };
+    return { guild_id: guildId, channel_id: channelId, ...(role ? { mention_role_id: role } : {}), ...(publish ? { publish: true } : {}), ...(tags.length ? { forum_tag_ids: tags } : {}), ...names, ...kind };
   },
   async preflight(deps, accountId, metadata) {
     const discord = deps.discord;
@@ -71,20 +86,23 @@ export const discordChannelDestination: DestinationModule = {
     }
     if (!result.ok) throw accessError(result);
     // Names for display only (the ids stay the key): the dashboard shows "#general in Team"
-    // without asking Discord on every page view. Taken from the snapshot the check just used.
-    const guild = await loadGuild(discord.rest, meta.guild_id).catch(() => null);
-    const channel = guild?.channels.find((c) => c.id === meta.channel_id);
+    // without asking Discord on every page view. Taken from what the check just read.
+    const channel = result.channel;
     // Only an announcement channel can publish (Discord answers 50024 elsewhere): refused now, not at every delivery.
     if (meta.publish && channel && channel.type !== GUILD_ANNOUNCEMENT) {
       throw new AppError('DISCORD_PUBLISH_NOT_ANNOUNCEMENT', `#${channel.name} is not an announcement channel: only messages there can be published`, 400, {
         params: { channel: channel.name },
       });
     }
+    if (channel) checkForumTags(meta, channel);
+    const guild = await loadGuild(discord.rest, meta.guild_id).catch(() => null);
     if (guild) {
       const role = meta.mention_role_id ? guild.roles.find((r) => r.id === meta.mention_role_id) : undefined;
+      const parent = channel && isThreadType(channel.type) ? guild.channels.find((c) => c.id === channel.parent_id) : undefined;
       Object.assign(metadata, {
         guild_name: guild.name,
         ...(channel ? { channel_name: channel.name, channel_type: channel.type } : {}),
+        ...(parent ? { parent_name: parent.name } : {}),
         ...(role ? { mention_role_name: role.name } : {}),
       });
     }
@@ -92,3 +110,36 @@ export const discordChannelDestination: DestinationModule = {
   label: (meta) => `Discord channel ${String(meta.channel_id)}`,
   createSender: discordChannelSenderOf,
 };
+
+/**
+ * Tags are for the new posts of a forum or media channel: they must be the forum's own, and a
+ * forum that requires a tag (REQUIRE_TAG) gets at least one, or Discord would refuse every post.
+ */
+function checkForumTags(meta: DiscordChannelMetadata, channel: NonNullable<Extract<AccessResult, { ok: true }>['channel']>): void {
+  const chosen = meta.forum_tag_ids ?? [];
+  if (!isForumType(channel.type)) {
+    if (chosen.length) {
+      throw new AppError('DISCORD_TAGS_NOT_FORUM', `#${channel.name} is not a forum or media channel: only new posts there carry tags`, 400, { params: { channel: channel.name } });
+    }
+    return;
+  }
+  const available = channel.available_tags ?? [];
+  const unknown = chosen.find((id) => !available.some((t) => t.id === id));
+  if (unknown) throw new AppError('DISCORD_UNKNOWN_FORUM_TAG', `#${channel.name} has no tag ${unknown} (any more)`, 400, { params: { channel: channel.name } });
+  if (chosen.length === 0 && ((channel.flags ?? 0) & REQUIRE_TAG) !== 0) {
+    throw new AppError('DISCORD_FORUM_TAG_REQUIRED', `#${channel.name} requires a tag on each post: choose at least one`, 400, { params: { channel: channel.name } });
+  }
+  // A moderated tag is applied only by members who manage threads: the owner, and the bot that applies it.
+  const moderated = available.find((t) => t.moderated && chosen.includes(t.id));
+  if (moderated && (!channel.user_manages_threads || !channel.bot_manages_threads)) {
+    const who = channel.user_manages_threads ? 'bot' : 'user';
+    throw new AppError(
+      'DISCORD_FORUM_TAG_MODERATED',
+      who === 'user'
+        ? `You can't apply the tag ${moderated.name} in #${channel.name}: it takes the Manage Threads permission`
+        : `The bot can't apply the tag ${moderated.name} in #${channel.name}. Give it the Manage Threads permission there, or choose other tags.`,
+      403,
+      { params: { channel: channel.name, tag: moderated.name, permission: 'MANAGE_THREADS', who } },
+    );
+  }
+}

@@ -6,13 +6,14 @@ import type { REST } from '@discordjs/rest';
 import { t } from '../../discord/i18n.ts';
 import type { DB } from '../../db/connection.ts';
 import type { AccessResult, ChannelAccessInput } from '../../discord/access.ts';
-import { isEveryoneRole } from '../../discord/channel-rule.ts';
-import { botUserId } from '../../discord/guild-reads.ts';
+import { isEveryoneRole, isForumType } from '../../discord/channel-rule.ts';
+import { isDiscordApiError } from '../../discord/errors.ts';
+import { botUserId, REQUIRE_TAG } from '../../discord/guild-reads.ts';
 import { findIdentity } from '../../repositories/accounts.ts';
 import { findServerSettings, setServerPaused } from '../../repositories/servers.ts';
 import { quoted, recordServerChange } from '../../servers/audit.ts';
 import type { DestinationSender, SendContext, SendFailure, SendResult } from '../../scheduler/types.ts';
-import { DISCORD_CODES, discordConcurrencyKey, mapDiscordError, permanentFailure, postDeliveryMessage } from '../discord-common/delivery.ts';
+import { DISCORD_CODES, discordConcurrencyKey, mapDiscordError, openForumPost, permanentFailure, postDeliveryMessage } from '../discord-common/delivery.ts';
 import { crosspost } from './publish.ts';
 
 export interface DiscordChannelSenderDeps {
@@ -42,11 +43,28 @@ async function pauseForFormerMember(db: DB, guildId: string, ctx: SendContext): 
   return true;
 }
 
+/**
+ * Reopens an archived thread before posting in it (Modify Channel, archived: false): the check
+ * allowed it (an unlocked thread reopens for anyone who may send there, a locked one needs
+ * Manage Threads). Null once reopened; a refusal is final, as the thread stays closed.
+ */
+async function unarchive(rest: REST, threadId: string, ctx: SendContext): Promise<SendFailure | null> {
+  try {
+    await rest.patch(`/channels/${threadId}`, { body: { archived: false }, signal: ctx.signal });
+    return null;
+  } catch (err) {
+    if (isDiscordApiError(err) && (err.status === 403 || err.code === 50083)) {
+      return permanentFailure('DISCORD_THREAD_ARCHIVED', t(ctx.account.locale, 'deliveryErrors.threadArchived'));
+    }
+    throw err;
+  }
+}
+
 export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): DestinationSender {
   const { db, rest } = deps;
   async function send(ctx: SendContext): Promise<SendResult> {
     const locale = ctx.account.locale;
-    const meta = ctx.destination.metadata as { guild_id?: string; channel_id?: string; mention_role_id?: string | null; publish?: boolean };
+    const meta = ctx.destination.metadata as { guild_id?: string; channel_id?: string; mention_role_id?: string | null; publish?: boolean; forum_tag_ids?: string[] };
     const guildId = meta.guild_id ? String(meta.guild_id) : '';
     const channelId = meta.channel_id ? String(meta.channel_id) : '';
     const roleId = meta.mention_role_id ? String(meta.mention_role_id) : null;
@@ -63,8 +81,25 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
         access = await deps.checkChannelAccess({ userId: await botUserId(rest), guildId, channelId, mentionRoleId: roleId });
       }
       if (!access.ok) return permanentFailure(access.code, access.message);
+      const everyone = isEveryoneRole(guildId, roleId);
+      // What the check read decides how to post, not the kind stored with the destination.
+      if (access.channel && isForumType(access.channel.type)) {
+        // Tags deleted from the forum since the save are left out (Discord refuses unknown ones),
+        // unless that leaves none where the forum now requires one.
+        const available = new Set((access.channel.available_tags ?? []).map((tag) => tag.id));
+        const tags = (Array.isArray(meta.forum_tag_ids) ? meta.forum_tag_ids.map(String) : []).filter((id) => available.has(id));
+        if (tags.length === 0 && ((access.channel.flags ?? 0) & REQUIRE_TAG) !== 0) {
+          return permanentFailure('DISCORD_FORUM_TAG_REQUIRED', t(locale, 'deliveryErrors.forumTagRequired'));
+        }
+        await openForumPost(rest, channelId, ctx, roleId, everyone, tags);
+        return { ok: true, httpStatus: 200 };
+      }
+      if (access.channel?.archived) {
+        const reopened = await unarchive(rest, channelId, ctx);
+        if (reopened) return reopened;
+      }
       // The role whose id is the guild's is @everyone: the check above allowed it to ping.
-      const posted = await postDeliveryMessage(rest, channelId, ctx, roleId, isEveryoneRole(guildId, roleId));
+      const posted = await postDeliveryMessage(rest, channelId, ctx, roleId, everyone);
       // The reminder is delivered from here on: publishing cannot fail it (nor send it again).
       // A test send is not published: it would reach every following server.
       if (meta.publish === true && !ctx.test) {

@@ -72,9 +72,8 @@ export function permanentFailure(code: string, error: string): SendFailure {
   return { ok: false, code, retryable: false, disableDestination: true, error };
 }
 
-/** Posts the delivery message (header, text, buttons) to a channel; `everyone`: ping @everyone instead of the role. */
-export async function postDeliveryMessage(rest: REST, channelId: string, ctx: SendContext, roleId: string | null, everyone = false): Promise<APIMessage> {
-  const body = buildDeliveryMessage({
+function deliveryBody(ctx: SendContext, roleId: string | null, everyone: boolean) {
+  return buildDeliveryMessage({
     reminderId: ctx.reminder.id,
     message: ctx.reminder.message,
     locale: ctx.account.locale,
@@ -87,5 +86,40 @@ export async function postDeliveryMessage(rest: REST, channelId: string, ctx: Se
     // A test send has no reminder behind it to snooze or finish.
     buttons: !ctx.test,
   });
-  return (await rest.post(Routes.channelMessages(channelId), { body, signal: ctx.signal })) as APIMessage;
+}
+
+/** Posts the delivery message (header, text, buttons) to a channel; `everyone`: ping @everyone instead of the role. */
+export async function postDeliveryMessage(rest: REST, channelId: string, ctx: SendContext, roleId: string | null, everyone = false): Promise<APIMessage> {
+  return (await rest.post(Routes.channelMessages(channelId), { body: deliveryBody(ctx, roleId, everyone), signal: ctx.signal })) as APIMessage;
+}
+
+/** Discord's limit on a thread's (a forum post's) name. */
+const MAX_POST_TITLE = 100;
+
+/**
+ * A forum post's title: the reminder's text on one line, its first 100 characters (counted in
+ * UTF-16 units as Discord's length check does, never cutting a character in two).
+ */
+export function forumPostTitle(message: string, fallback: string): string {
+  let title = '';
+  for (const char of message.replace(/\s+/g, ' ').trim()) {
+    if (title.length + char.length > MAX_POST_TITLE) break;
+    title += char;
+  }
+  return title.trim() || fallback;
+}
+
+/**
+ * Opens a new post in a forum or media channel (Start Thread in Forum or Media Channel) whose
+ * first message is the delivery message. Discord takes no nonce there: the scheduler's own
+ * idempotency is all that guards against a second post after a lost answer.
+ */
+export async function openForumPost(rest: REST, forumId: string, ctx: SendContext, roleId: string | null, everyone: boolean, tagIds: string[]): Promise<{ id: string }> {
+  const { nonce: _nonce, enforce_nonce: _enforce, ...message } = deliveryBody(ctx, roleId, everyone);
+  const body = {
+    name: forumPostTitle(ctx.reminder.message, t(ctx.account.locale, 'delivery.postTitle')),
+    ...(tagIds.length ? { applied_tags: tagIds } : {}),
+    message,
+  };
+  return (await rest.post(Routes.threads(forumId), { body, signal: ctx.signal })) as { id: string };
 }

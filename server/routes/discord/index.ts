@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireDiscordUserId } from '../../accounts/discord-accounts.ts';
-import { listPostableChannels } from '../../discord/access.ts';
+import { listArchivedPickerThreads, listPostableChannels } from '../../discord/access.ts';
 import { botGuildIds } from '../../discord/guild-reads.ts';
 import { botRestFailure } from '../../discord/errors.ts';
-import { EMBED_LINKS, MENTION_EVERYONE, READ_MESSAGE_HISTORY, SEND_MESSAGES, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
+import { EMBED_LINKS, MENTION_EVERYONE, READ_MESSAGE_HISTORY, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
 import type { DiscordService } from '../../discord/service.ts';
 import { AppError } from '../../errors.ts';
 import { errorResponses, Nullable } from '../../schemas/common.ts';
@@ -19,7 +19,9 @@ import { pickerRoles } from '../../servers/rules.ts';
  * dashboard has always used (docs/dashboard.md "Destinations"); it is OR-ed in so members can use
  * the slash commands wherever the bot was invited, while the bot still asks for only what it uses.
  */
-export const BOT_INVITE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | MENTION_EVERYONE | USE_APPLICATION_COMMANDS;
+// Send Messages in Threads: channel reminders may post in threads and forum posts. Manage Threads is
+// not asked: only a locked archived thread or a moderated forum tag needs it, which a server grants where it wants.
+export const BOT_INVITE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY | MENTION_EVERYONE | USE_APPLICATION_COMMANDS | SEND_MESSAGES_IN_THREADS;
 
 const SNOWFLAKE = /^\d{15,25}$/;
 
@@ -27,6 +29,11 @@ const SNOWFLAKE = /^\d{15,25}$/;
 const AccountIdField = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number(), Type.Null()]));
 const GuildsBody = Type.Object({ account_id: AccountIdField });
 const GuildBody = Type.Object({ account_id: AccountIdField, guild_id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])) });
+const ArchivedThreadsBody = Type.Object({
+  account_id: AccountIdField,
+  guild_id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
+  channel_id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
+});
 const InviteQuery = Type.Object({ guild_id: Type.Optional(Type.String({ maxLength: 32 })) });
 
 const GuildOut = Type.Object({ id: Type.String(), name: Type.String(), icon: Nullable(Type.String()), bot_present: Type.Boolean() });
@@ -39,6 +46,13 @@ const ChannelOut = Type.Object({
   /** The bot can also ping roles that are not set as mentionable. */
   bot_can_mention: Type.Boolean(),
   reason: Nullable(Type.String()),
+  /** A thread's channel; threads come right after it. */
+  parent_id: Type.Optional(Type.String()),
+  /** An archived thread (listed on demand): reopened before each post. */
+  archived: Type.Optional(Type.Boolean()),
+  /** A forum or media channel's tags for new posts, and whether each post needs one. */
+  tags: Type.Optional(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), moderated: Type.Boolean() }))),
+  require_tag: Type.Optional(Type.Boolean()),
 });
 const RoleOut = Type.Object({ id: Type.String(), name: Type.String(), color: Type.Integer(), managed: Type.Boolean() });
 const UrlOut = Type.Object({ url: Type.String() });
@@ -47,6 +61,13 @@ function requireGuildId(value: unknown): string {
   const id = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   if (!id) throw new AppError('VALIDATION_FAILED', 'guild_id is required');
   if (!SNOWFLAKE.test(id)) throw new AppError('VALIDATION_FAILED', 'guild_id must be a Discord server id');
+  return id;
+}
+
+function requireSnowflake(value: unknown, field: string): string {
+  const id = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (!id) throw new AppError('VALIDATION_FAILED', `${field} is required`);
+  if (!SNOWFLAKE.test(id)) throw new AppError('VALIDATION_FAILED', `${field} must be a Discord id`);
   return id;
 }
 
@@ -92,6 +113,14 @@ const discord: FastifyPluginAsyncTypebox = async (app) => {
     const guildId = requireGuildId(request.body.guild_id);
     const userId = await requireDiscordUserId(app.db, request.auth!.accountId);
     return bot(() => listPostableChannels(service().rest, guildId, userId));
+  });
+
+  // The picker's "Show archived threads" of one channel (Discord lists them per channel, not per server).
+  app.post('/api/discord/guilds/threads/archived', { schema: { body: ArchivedThreadsBody, response: { 200: Type.Array(ChannelOut), ...errorResponses } } }, async (request) => {
+    const guildId = requireGuildId(request.body.guild_id);
+    const channelId = requireSnowflake(request.body.channel_id, 'channel_id');
+    const userId = await requireDiscordUserId(app.db, request.auth!.accountId);
+    return bot(() => listArchivedPickerThreads(service().rest, guildId, userId, channelId));
   });
 
   app.post('/api/discord/guilds/roles', { schema: { body: GuildBody, response: { 200: Type.Array(RoleOut), ...errorResponses } } }, async (request) => {

@@ -33,10 +33,14 @@ const DestinationOut = Type.Object({
     guild_name: Type.Optional(Type.String()),
     channel_name: Type.Optional(Type.String()),
     mention_role_name: Type.Optional(Type.String()),
-    /** Discord's channel type when it was saved (0 text, 2 voice, 5 announcement, 13 stage), for display. */
+    /** Discord's channel type when it was saved (0 text, 2 voice, 5 announcement, 13 stage, 10-12 threads, 15 forum, 16 media), for display. */
     channel_type: Type.Optional(Type.Number()),
+    /** A thread's channel (a forum post's forum) when it was saved, for display. */
+    parent_name: Type.Optional(Type.String()),
     /** Announcement channels: each delivered message is published to the following servers. */
     publish: Type.Optional(Type.Boolean()),
+    /** Forum and media channels: the tags each new post carries. */
+    forum_tag_ids: Type.Optional(Type.Array(Type.String())),
     url: Type.Optional(Type.String()),
     platform: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),

@@ -51,6 +51,20 @@ fake.addGuild({
     // An announcement channel everyone may post in (reminders can be published from it), and a stage.
     { id: '1187000000000001105', name: 'news', type: 5, parent_id: '1187000000000001100' },
     { id: '1187000000000001106', name: 'Town Hall', type: 13 },
+    // A thread of #general, a private one the bot was added to, and a forum (a tag required) with one post.
+    { id: '1187000000000001107', name: 'release-plans', type: 11, parent_id: '1187000000000001101', owner_id: DEMO_USER },
+    { id: '1187000000000001108', name: 'staff', type: 12, parent_id: '1187000000000001101', owner_id: DEMO_USER, member_ids: [DEMO_USER, fake.clientId] },
+    {
+      id: '1187000000000001109',
+      name: 'ideas',
+      type: 15,
+      flags: 1 << 4,
+      available_tags: [
+        { id: '1187000000000001301', name: 'proposal' },
+        { id: '1187000000000001302', name: 'accepted', moderated: true },
+      ],
+    },
+    { id: '1187000000000001110', name: 'Roadmap', type: 11, parent_id: '1187000000000001109', owner_id: DEMO_USER, applied_tags: ['1187000000000001301'] },
   ],
   roles: [
     { id: '1187000000000001201', name: 'Team', color: 0x2ecc71, mentionable: true, hoist: true, permissions: 0n },

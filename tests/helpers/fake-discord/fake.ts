@@ -225,6 +225,13 @@ interface ActiveFailure extends FailureSpec {
 }
 
 const TEXT_TYPES = new Set([0, 1, 2, 3, 5, 10, 11, 12, 13]);
+/** Announcement, public and private threads: listed apart from the guild's channels. */
+const THREAD_TYPES = new Set([10, 11, 12]);
+/** Forum and media channels: messages go in their posts (threads), never in the channel itself. */
+const FORUM_TYPES = new Set([15, 16]);
+/** Channel flag: a forum whose new posts must carry a tag. */
+const REQUIRE_TAG = 1 << 4;
+const isThread = (c: ChannelState): boolean => THREAD_TYPES.has(c.type);
 const DM_APP_PERMISSIONS =
   PermissionFlags.AddReactions |
   PermissionFlags.ViewChannel |
@@ -497,7 +504,9 @@ export class FakeDiscord {
     const guild = this.requireGuild(guildId);
     const channel = this.makeChannel(guild.id, input, guild.channels.length);
     guild.channels.push(channel);
-    if (guild.botInGuild) this.gateway.dispatch('CHANNEL_CREATE', this.channelJson(channel, true));
+    if (isThread(channel)) {
+      if (guild.botInGuild && this.botSeesThread(guild, channel)) this.gateway.dispatch('THREAD_CREATE', { ...this.channelJson(channel, true), newly_created: true });
+    } else if (guild.botInGuild) this.gateway.dispatch('CHANNEL_CREATE', this.channelJson(channel, true));
     return channel;
   }
 
@@ -507,15 +516,19 @@ export class FakeDiscord {
     const { guild, channel } = found;
     const merged = this.makeChannel(guild.id, { ...this.channelInputOf(channel), ...patch, id: channel.id }, channel.position);
     Object.assign(channel, merged, { last_message_id: channel.last_message_id });
-    if (guild.botInGuild) this.gateway.dispatch('CHANNEL_UPDATE', this.channelJson(channel, true));
+    if (guild.botInGuild && (!isThread(channel) || this.botSeesThread(guild, channel))) this.gateway.dispatch(isThread(channel) ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', this.channelJson(channel, true));
     return channel;
   }
 
   removeChannel(channelId: string): void {
     const found = this.findGuildChannel(channelId);
     if (!found) return;
+    const visible = !isThread(found.channel) || this.botSeesThread(found.guild, found.channel);
     found.guild.channels = found.guild.channels.filter((c) => c.id !== channelId);
-    if (found.guild.botInGuild) this.gateway.dispatch('CHANNEL_DELETE', this.channelJson(found.channel, true));
+    if (!found.guild.botInGuild || !visible) return;
+    // A deleted thread is announced by its ids (Discord's THREAD_DELETE).
+    if (isThread(found.channel)) this.gateway.dispatch('THREAD_DELETE', { id: channelId, guild_id: found.guild.id, parent_id: found.channel.parent_id, type: found.channel.type });
+    else this.gateway.dispatch('CHANNEL_DELETE', this.channelJson(found.channel, true));
   }
 
   addRole(guildId: string, input: RoleInput): RoleState {
@@ -711,8 +724,10 @@ export class FakeDiscord {
       communicationDisabledUntil: member.communication_disabled_until,
     };
     if (!channelId) return computeBasePermissions(ctx);
-    const channel = guild.channels.find((c) => c.id === channelId);
+    let channel = guild.channels.find((c) => c.id === channelId);
     if (!channel) throw new Error(`fake-discord: channel ${channelId} is not in guild ${guildId}`);
+    // A thread has no overwrites of its own: its parent's apply.
+    if (isThread(channel)) channel = guild.channels.find((c) => c.id === channel!.parent_id) ?? channel;
     return computeMemberPermissions(ctx, channel.permission_overwrites);
   }
 
@@ -968,11 +983,37 @@ export class FakeDiscord {
         deny: toPermissionBits(o.deny ?? 0n),
       })),
       last_message_id: null,
+      flags: input.flags ?? 0,
+      available_tags: (input.available_tags ?? []).map((t) => ({ ...t })),
+      thread: THREAD_TYPES.has(input.type ?? 0)
+        ? {
+            archived: input.thread_metadata?.archived ?? false,
+            locked: input.thread_metadata?.locked ?? false,
+            auto_archive_duration: input.thread_metadata?.auto_archive_duration ?? 4320,
+            archive_timestamp: new Date().toISOString(),
+            invitable: input.thread_metadata?.invitable ?? true,
+            owner_id: input.owner_id ?? this.clientId,
+            memberIds: new Set(input.member_ids ?? []),
+            applied_tags: [...(input.applied_tags ?? [])],
+          }
+        : null,
     };
   }
 
   private channelInputOf(c: ChannelState): ChannelInput {
-    return { ...c, permission_overwrites: c.permission_overwrites.map((o) => ({ ...o })) };
+    const { thread, ...rest } = c;
+    return {
+      ...rest,
+      permission_overwrites: c.permission_overwrites.map((o) => ({ ...o })),
+      ...(thread
+        ? {
+            thread_metadata: { archived: thread.archived, locked: thread.locked, auto_archive_duration: thread.auto_archive_duration, invitable: thread.invitable },
+            owner_id: thread.owner_id,
+            member_ids: [...thread.memberIds],
+            applied_tags: [...thread.applied_tags],
+          }
+        : {}),
+    };
   }
 
   private putMember(guild: GuildState, input: MemberInput): MemberState {
@@ -1113,6 +1154,39 @@ export class FakeDiscord {
       Object.assign(out, { bitrate: 64000, user_limit: 0, rtc_region: null, nsfw: c.nsfw, rate_limit_per_user: 0, last_message_id: c.last_message_id });
       if (c.type === 2) out.video_quality_mode = 1;
     }
+    out.flags = c.flags;
+    if (FORUM_TYPES.has(c.type)) {
+      Object.assign(out, {
+        available_tags: c.available_tags.map((t) => ({ id: t.id, name: t.name, moderated: !!t.moderated, emoji_id: t.emoji_id ?? null, emoji_name: t.emoji_name ?? null })),
+        default_reaction_emoji: null,
+        default_sort_order: null,
+        default_forum_layout: 0,
+        default_thread_rate_limit_per_user: 0,
+      });
+    }
+    if (c.thread) {
+      // A thread has no position nor overwrites of its own (Discord's thread object).
+      delete out.position;
+      delete out.permission_overwrites;
+      Object.assign(out, {
+        guild_id: c.guildId,
+        owner_id: c.thread.owner_id,
+        last_message_id: c.last_message_id,
+        rate_limit_per_user: 0,
+        message_count: this.messagesIn(c.id).length,
+        member_count: Math.min(c.thread.memberIds.size, 50),
+        total_message_sent: this.messagesIn(c.id).length,
+        thread_metadata: {
+          archived: c.thread.archived,
+          auto_archive_duration: c.thread.auto_archive_duration,
+          archive_timestamp: c.thread.archive_timestamp,
+          locked: c.thread.locked,
+          ...(c.type === 12 ? { invitable: c.thread.invitable } : {}),
+          create_timestamp: c.thread.archive_timestamp,
+        },
+        ...(c.thread.applied_tags.length || this.isForumPost(c) ? { applied_tags: [...c.thread.applied_tags] } : {}),
+      });
+    }
     return out;
   }
 
@@ -1206,8 +1280,8 @@ export class FakeDiscord {
       member_count: g.members.size,
       voice_states: [],
       members: [...g.members.values()].map((m) => this.memberJson(g, m)),
-      channels: g.channels.map((c) => this.channelJson(c, false)),
-      threads: [],
+      channels: g.channels.filter((c) => !isThread(c)).map((c) => this.channelJson(c, false)),
+      threads: g.channels.filter((c) => isThread(c) && !c.thread!.archived && this.botSeesThread(g, c)).map((c) => this.channelJson(c, true)),
       presences: [],
       stage_instances: [],
       guild_scheduled_events: [],
@@ -1554,6 +1628,86 @@ export class FakeDiscord {
     msg.edits.push(body);
   }
 
+  /**
+   * Start Thread without Message (text and announcement channels: a private thread unless `type`
+   * says otherwise) or Start Thread in Forum or Media Channel (a public post whose first message
+   * is `message`, with `applied_tags`; Send Messages there means "create posts").
+   */
+  private startThread(ctx: Ctx): Reply {
+    const forumLike = this.findGuildChannel(ctx.params.channelId!);
+    const isForum = !!forumLike && FORUM_TYPES.has(forumLike.channel.type);
+    const access = this.botChannelAccess(ctx.params.channelId!, isForum ? PermissionFlags.SendMessages : PermissionFlags.ViewChannel);
+    if ('status' in access) return access;
+    const parent = access.channel;
+    const guild = access.guild;
+    if (!parent || !guild || !(isForum || parent.type === 0 || parent.type === 5)) return apiError(400, 50024, 'Cannot execute action on this channel type');
+    const body = (ctx.body ?? {}) as { name?: unknown; type?: unknown; applied_tags?: unknown; message?: any; auto_archive_duration?: unknown };
+    const name = typeof body.name === 'string' ? body.name : '';
+    if (name.length < 1 || name.length > 100) return apiError(400, 50035, 'Invalid Form Body', { errors: { name: { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 100 in length.' }] } } });
+    const perms = this.computePermissions(guild.id, this.clientId, parent.id);
+    let type = 11;
+    let tags: string[] = [];
+    if (isForum) {
+      if (!body.message || typeof body.message !== 'object') return apiError(400, 50035, 'Invalid Form Body', { errors: { message: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] } } });
+      tags = Array.isArray(body.applied_tags) ? body.applied_tags.map(String) : [];
+      if (tags.length > 5) return apiError(400, 50035, 'Invalid Form Body', { errors: { applied_tags: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 5 or fewer in length.' }] } } });
+      if (tags.some((id) => !parent.available_tags.some((t) => t.id === id))) return apiError(400, 50035, 'Invalid Form Body', { errors: { applied_tags: { _errors: [{ code: 'INVALID_TAG', message: 'Unknown tag' }] } } });
+      if (tags.length === 0 && parent.flags & REQUIRE_TAG) return apiError(400, 40067, 'A tag is required to create a forum post in this channel');
+      if (tags.some((id) => parent.available_tags.find((t) => t.id === id)?.moderated) && !hasPermission(perms, PermissionFlags.ManageThreads)) return MISSING_PERMISSIONS();
+      const invalid = this.validateMessageBody(body.message, { files: ctx.files.length });
+      if (invalid) return invalid;
+    } else {
+      type = body.type === 10 || body.type === 11 ? Number(body.type) : 12;
+      const need = type === 12 ? PermissionFlags.CreatePrivateThreads : PermissionFlags.CreatePublicThreads;
+      if (!hasPermission(perms, need)) return MISSING_PERMISSIONS();
+    }
+    const thread = this.makeChannel(guild.id, { id: snowflake(), name, type, parent_id: parent.id, owner_id: this.clientId, member_ids: [this.clientId], applied_tags: tags }, 0);
+    guild.channels.push(thread);
+    const out: Record<string, any> = this.channelJson(thread, true);
+    if (isForum) {
+      // The post's first message has the thread's id (Discord: the starter message).
+      const msg = { ...this.createMessage(thread.id, guild, body.message, ctx.files), id: thread.id };
+      this.storeChannelMessage(msg);
+      thread.last_message_id = msg.id;
+      out.last_message_id = msg.id;
+      out.message_count = 1;
+      out.message = this.messageJson(msg);
+    }
+    out.member = this.threadMemberJson(thread, this.clientId);
+    this.gateway.dispatch('THREAD_CREATE', { ...this.channelJson(thread, true), newly_created: true });
+    return json(201, out);
+  }
+
+  /** A thread's members (as added in fixtures or by `addThreadMember`). */
+  addThreadMember(threadId: string, userId: string): void {
+    const found = this.findGuildChannel(threadId);
+    if (!found?.channel.thread) throw new Error(`fake-discord: ${threadId} is not a thread`);
+    found.channel.thread.memberIds.add(userId);
+  }
+
+  /** Threads (and forum posts) of a channel, as stored. */
+  threadsIn(parentId: string): ChannelState[] {
+    const found = this.findGuildChannel(parentId);
+    return found ? found.guild.channels.filter((c) => c.parent_id === parentId && isThread(c)) : [];
+  }
+
+  /** Whether the bot can see a thread: any thread of a channel it views, but a private one only as a member or with Manage Threads. */
+  private botSeesThread(guild: GuildState, thread: ChannelState): boolean {
+    if (thread.type !== 12) return true;
+    if (thread.thread!.memberIds.has(this.clientId)) return true;
+    return hasPermission(this.computePermissions(guild.id, this.clientId, thread.id), PermissionFlags.ManageThreads);
+  }
+
+  private isForumPost(c: ChannelState): boolean {
+    if (!c.thread || !c.parent_id) return false;
+    const parent = this.findGuildChannel(c.parent_id);
+    return !!parent && FORUM_TYPES.has(parent.channel.type);
+  }
+
+  private threadMemberJson(thread: ChannelState, userId: string): Record<string, any> {
+    return { id: thread.id, user_id: userId, join_timestamp: thread.thread!.archive_timestamp, flags: 0 };
+  }
+
   private storeChannelMessage(msg: StoredMessage): void {
     const list = this.messages.get(msg.channel_id) ?? [];
     list.push(msg);
@@ -1567,6 +1721,12 @@ export class FakeDiscord {
       if (!found.guild.botInGuild) return MISSING_ACCESS();
       const perms = this.computePermissions(found.guild.id, this.clientId, channelId);
       if (!hasPermission(perms, PermissionFlags.ViewChannel)) return MISSING_ACCESS();
+      if (isThread(found.channel)) {
+        // A private thread is seen by its members and those who may manage threads.
+        if (!this.botSeesThread(found.guild, found.channel)) return MISSING_ACCESS();
+        // In a thread, Send Messages in Threads stands for Send Messages.
+        if (need & PermissionFlags.SendMessages) need = (need & ~PermissionFlags.SendMessages) | PermissionFlags.SendMessagesInThreads;
+      }
       if (!hasPermission(perms, need)) return MISSING_PERMISSIONS();
       return { guild: found.guild, channel: found.channel, dm: null };
     }
@@ -1942,6 +2102,8 @@ export class FakeDiscord {
       const access = this.botChannelAccess(channelId, PermissionFlags.SendMessages);
       if ('status' in access) return access;
       if (access.channel && !TEXT_TYPES.has(access.channel.type)) return apiError(400, 50008, 'Cannot send messages in a non-text channel');
+      // Chime reopens an archived thread before posting (Modify Channel); a post into one still archived is refused.
+      if (access.channel?.thread?.archived) return apiError(400, 50083, 'Operation cannot be performed on an archived thread');
       if (access.dm) {
         const user = this.requireUser(access.dm.userId);
         if (!user.acceptsDms || user.bot) return apiError(403, 50007, 'Cannot send messages to this user');
@@ -2012,6 +2174,79 @@ export class FakeDiscord {
       msg.deleted = true;
       return noContent();
     });
+    // ---- threads and forum posts (Discord docs: "Threads", "Start Thread in Forum or Media
+    // Channel", "List Active Guild Threads", "Modify Channel" for a thread)
+    this.route('PATCH', '/channels/:channelId', 'bot', (ctx) => {
+      const access = this.botChannelAccess(ctx.params.channelId!, PermissionFlags.ViewChannel);
+      if ('status' in access) return access;
+      const channel = access.channel;
+      if (!channel || !access.guild) return apiError(400, 50024, 'Cannot execute action on this channel type');
+      const perms = this.computePermissions(access.guild.id, this.clientId, channel.id);
+      const body = (ctx.body ?? {}) as { name?: unknown; archived?: unknown; locked?: unknown };
+      if (!channel.thread) {
+        if (!hasPermission(perms, PermissionFlags.ManageChannels)) return MISSING_PERMISSIONS();
+        if (typeof body.name === 'string') channel.name = body.name;
+      } else {
+        const t = channel.thread;
+        const manage = hasPermission(perms, PermissionFlags.ManageThreads);
+        // Reopening: anyone who may send in an unlocked thread; a locked one takes Manage Threads.
+        // Archiving is for its creator or moderators; locking and renaming for moderators.
+        if (body.archived === false && t.archived && !(manage || (!t.locked && hasPermission(perms, PermissionFlags.SendMessagesInThreads)))) return MISSING_PERMISSIONS();
+        if (body.archived === true && !t.archived && !(manage || t.owner_id === this.clientId)) return MISSING_PERMISSIONS();
+        if (typeof body.locked === 'boolean' && body.locked !== t.locked && !manage) return MISSING_PERMISSIONS();
+        // A thread that stays archived cannot be edited otherwise.
+        if (t.archived && body.archived !== false && (typeof body.name === 'string' || typeof body.locked === 'boolean')) return apiError(400, 50083, 'Operation cannot be performed on an archived thread');
+        if (typeof body.archived === 'boolean' && body.archived !== t.archived) {
+          t.archived = body.archived;
+          t.archive_timestamp = new Date().toISOString();
+        }
+        if (typeof body.locked === 'boolean') t.locked = body.locked;
+        if (typeof body.name === 'string') channel.name = body.name;
+      }
+      const out = this.channelJson(channel, true);
+      this.gateway.dispatch(channel.thread ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', out);
+      return json(200, out);
+    });
+    this.route('GET', '/channels/:channelId/thread-members/:userId', 'bot', (ctx) => {
+      const access = this.botChannelAccess(ctx.params.channelId!, PermissionFlags.ViewChannel);
+      if ('status' in access) return access;
+      const thread = access.channel;
+      if (!thread?.thread) return apiError(400, 50024, 'Cannot execute action on this channel type');
+      return thread.thread.memberIds.has(ctx.params.userId!) ? json(200, this.threadMemberJson(thread, ctx.params.userId!)) : UNKNOWN_MEMBER();
+    });
+    this.route('GET', '/guilds/:guildId/threads/active', 'bot', (ctx) => {
+      const g = this.guilds.get(ctx.params.guildId!);
+      if (!g) return UNKNOWN_GUILD();
+      if (!g.botInGuild) return MISSING_ACCESS();
+      // Every active thread the bot can see, and the bot's own membership of each it joined.
+      const threads = g.channels.filter((c) => isThread(c) && !c.thread!.archived && this.botSeesThread(g, c));
+      threads.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? 1 : -1));
+      return json(200, {
+        threads: threads.map((c) => this.channelJson(c, true)),
+        members: threads.filter((c) => c.thread!.memberIds.has(this.clientId)).map((c) => this.threadMemberJson(c, this.clientId)),
+      });
+    });
+    const archivedList = (ctx: Ctx, privateOnly: boolean): Reply => {
+      const access = this.botChannelAccess(ctx.params.channelId!, PermissionFlags.ViewChannel | PermissionFlags.ReadMessageHistory);
+      if ('status' in access) return access;
+      const parent = access.channel;
+      if (!parent || !access.guild) return apiError(400, 50024, 'Cannot execute action on this channel type');
+      const limit = Math.min(Math.max(Number(ctx.query.get('limit') ?? 50) || 50, 2), 100);
+      const before = ctx.query.get('before');
+      const list = access.guild.channels
+        .filter((c) => c.parent_id === parent.id && c.thread?.archived && (privateOnly ? c.type === 12 && c.thread.memberIds.has(this.clientId) : c.type !== 12))
+        .filter((c) => !before || Date.parse(c.thread!.archive_timestamp) < Date.parse(before))
+        .sort((a, b) => Date.parse(b.thread!.archive_timestamp) - Date.parse(a.thread!.archive_timestamp));
+      const page = list.slice(0, limit);
+      return json(200, {
+        threads: page.map((c) => this.channelJson(c, true)),
+        members: page.filter((c) => c.thread!.memberIds.has(this.clientId)).map((c) => this.threadMemberJson(c, this.clientId)),
+        has_more: list.length > limit,
+      });
+    };
+    this.route('GET', '/channels/:channelId/threads/archived/public', 'bot', (ctx) => archivedList(ctx, false));
+    this.route('GET', '/channels/:channelId/users/@me/threads/archived/private', 'bot', (ctx) => archivedList(ctx, true));
+    this.route('POST', '/channels/:channelId/threads', 'bot', (ctx) => this.startThread(ctx));
     this.route('POST', '/channels/:channelId/typing', 'bot', (ctx) => {
       const access = this.botChannelAccess(ctx.params.channelId!, PermissionFlags.SendMessages);
       return 'status' in access ? access : noContent();
@@ -2036,7 +2271,8 @@ export class FakeDiscord {
     this.route('GET', '/guilds/:guildId/channels', 'bot', (ctx) => {
       const g = botGuild(ctx);
       if ('status' in g) return g;
-      return json(200, g.channels.map((c) => this.channelJson(c, true)));
+      // Threads are not channels of the list (List Active Guild Threads has them).
+      return json(200, g.channels.filter((c) => !isThread(c)).map((c) => this.channelJson(c, true)));
     });
     this.route('GET', '/guilds/:guildId/roles', 'bot', (ctx) => {
       const g = botGuild(ctx);

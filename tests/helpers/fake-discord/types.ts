@@ -69,13 +69,46 @@ export interface OverwriteInput {
 export interface ChannelInput {
   id: string;
   name: string;
-  /** Discord channel type: 0 text (default), 2 voice, 4 category, 5 announcement, 13 stage, 15 forum. */
+  /**
+   * Discord channel type: 0 text (default), 2 voice, 4 category, 5 announcement, 13 stage, 15
+   * forum, 16 media; 10, 11, 12 threads (announcement, public, private), whose `parent_id` is
+   * their channel (a forum's posts are public threads).
+   */
   type?: number;
   position?: number;
   parent_id?: string | null;
   topic?: string | null;
   nsfw?: boolean;
   permission_overwrites?: OverwriteInput[];
+  /** Channel flags (a forum's REQUIRE_TAG is 1 << 4). */
+  flags?: number;
+  /** Forum and media channels: the tags posts may carry. */
+  available_tags?: ForumTagInput[];
+  /** Threads: archived/locked state, its creator, who was added to it, a forum post's tags. */
+  thread_metadata?: { archived?: boolean; locked?: boolean; auto_archive_duration?: number; invitable?: boolean };
+  owner_id?: string;
+  member_ids?: string[];
+  applied_tags?: string[];
+}
+
+export interface ForumTagInput {
+  id: string;
+  name: string;
+  moderated?: boolean;
+  emoji_id?: string | null;
+  emoji_name?: string | null;
+}
+
+export interface ThreadState {
+  archived: boolean;
+  locked: boolean;
+  auto_archive_duration: number;
+  archive_timestamp: string;
+  invitable: boolean;
+  owner_id: string;
+  /** User ids added to (or who joined) the thread. */
+  memberIds: Set<string>;
+  applied_tags: string[];
 }
 
 export interface ChannelState {
@@ -89,6 +122,10 @@ export interface ChannelState {
   nsfw: boolean;
   permission_overwrites: Array<{ id: string; type: 0 | 1; allow: bigint; deny: bigint }>;
   last_message_id: string | null;
+  flags: number;
+  available_tags: ForumTagInput[];
+  /** Set on threads (types 10, 11, 12) only. */
+  thread: ThreadState | null;
 }
 
 export interface RoleInput {

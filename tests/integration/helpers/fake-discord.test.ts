@@ -218,6 +218,70 @@ describe('fake Discord with the real discord.js client', () => {
     fake.removeChannel(NEWS);
   });
 
+  it('keeps threads as Discord does: apart from the channel list, parent overwrites, archived and locked, private ones hidden', async () => {
+    const [PLANS, SECRET, JOINED, OLD] = ['300000000000000041', '300000000000000042', '300000000000000043', '300000000000000044'];
+    const thread = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ id, name, type: 11, parent_id: GENERAL, owner_id: DEMO, ...extra });
+    const created = once(client, Events.ThreadCreate);
+    fake.addChannel(GUILD, thread(PLANS, 'plans'));
+    expect(((await created) as [{ id: string; parentId: string }])[0]).toMatchObject({ id: PLANS, parentId: GENERAL });
+    fake.addChannel(GUILD, thread(SECRET, 'secret', { type: 12, member_ids: [DEMO] }));
+    fake.addChannel(GUILD, thread(JOINED, 'joined', { type: 12, member_ids: [DEMO, fake.clientId] }));
+    fake.addChannel(GUILD, thread(OLD, 'old', { thread_metadata: { archived: true } }));
+    const rest = new REST({ api: `${fake.url}/api`, version: '10' }).setToken(fake.botToken);
+    try {
+      const channels = (await rest.get(`/guilds/${GUILD}/channels`)) as Array<{ id: string }>;
+      expect(channels.map((c) => c.id)).not.toContain(PLANS);
+      expect(await rest.get(`/channels/${PLANS}`)).toMatchObject({ type: 11, parent_id: GENERAL, guild_id: GUILD, thread_metadata: { archived: false, locked: false } });
+      // Send Messages in Threads, not Send Messages, is what a thread takes (from its parent's overwrites).
+      fake.updateChannel(GENERAL, { permission_overwrites: [{ id: fake.clientId, type: 1, deny: PermissionFlags.SendMessagesInThreads }] });
+      await expect(rest.post(`/channels/${PLANS}/messages`, { body: { content: 'x' } })).rejects.toMatchObject({ status: 403, code: 50013 });
+      fake.updateChannel(GENERAL, { permission_overwrites: [] });
+      expect(await rest.post(`/channels/${PLANS}/messages`, { body: { content: 'in the thread' } })).toMatchObject({ channel_id: PLANS });
+      // A private thread is hidden from a bot outside it; its members are answered.
+      await expect(rest.get(`/channels/${SECRET}`)).rejects.toMatchObject({ status: 403, code: 50001 });
+      expect(await rest.get(`/channels/${JOINED}/thread-members/${DEMO}`)).toMatchObject({ id: JOINED, user_id: DEMO });
+      await expect(rest.get(`/channels/${JOINED}/thread-members/${OTHER}`)).rejects.toMatchObject({ status: 404, code: 10007 });
+      const active = (await rest.get(`/guilds/${GUILD}/threads/active`)) as { threads: Array<{ id: string }>; members: Array<{ id: string }> };
+      expect(active.threads.map((t) => t.id).sort()).toEqual([PLANS, JOINED].sort());
+      expect(active.members.map((m) => m.id)).toEqual([JOINED]);
+      // Archived: no post until reopened; reopening an unlocked one takes Send Messages in Threads, a locked one Manage Threads.
+      await expect(rest.post(`/channels/${OLD}/messages`, { body: { content: 'x' } })).rejects.toMatchObject({ status: 400, code: 50083 });
+      expect(((await rest.get(`/channels/${GENERAL}/threads/archived/public`)) as { threads: Array<{ id: string }> }).threads.map((t) => t.id)).toEqual([OLD]);
+      fake.updateChannel(OLD, { thread_metadata: { archived: true, locked: true } });
+      await expect(rest.patch(`/channels/${OLD}`, { body: { archived: false } })).rejects.toMatchObject({ status: 403, code: 50013 });
+      fake.updateChannel(OLD, { thread_metadata: { archived: true, locked: false } });
+      expect(await rest.patch(`/channels/${OLD}`, { body: { archived: false } })).toMatchObject({ thread_metadata: { archived: false } });
+      expect(await rest.post(`/channels/${OLD}/messages`, { body: { content: 'reopened' } })).toMatchObject({ channel_id: OLD });
+    } finally {
+      for (const id of [PLANS, SECRET, JOINED, OLD]) fake.removeChannel(id);
+    }
+  });
+
+  it('opens forum posts as Discord does: a message, the forum\'s own tags, REQUIRE_TAG, moderated tags', async () => {
+    const [FORUM, TAG, MOD_TAG] = ['300000000000000051', '300000000000000052', '300000000000000053'];
+    fake.addChannel(GUILD, { id: FORUM, name: 'ideas', type: 15, flags: 1 << 4, available_tags: [{ id: TAG, name: 'idea' }, { id: MOD_TAG, name: 'done', moderated: true }] });
+    const rest = new REST({ api: `${fake.url}/api`, version: '10' }).setToken(fake.botToken);
+    try {
+      await expect(rest.post(`/channels/${FORUM}/messages`, { body: { content: 'x' } })).rejects.toMatchObject({ status: 400, code: 50008 });
+      await expect(rest.post(`/channels/${FORUM}/threads`, { body: { name: 'No tag', message: { content: 'x' } } })).rejects.toMatchObject({ status: 400, code: 40067 });
+      await expect(rest.post(`/channels/${FORUM}/threads`, { body: { name: 'Bad tag', applied_tags: [GENERAL], message: { content: 'x' } } })).rejects.toMatchObject({ status: 400, code: 50035 });
+      await expect(rest.post(`/channels/${FORUM}/threads`, { body: { name: 'Moderated', applied_tags: [MOD_TAG], message: { content: 'x' } } })).rejects.toMatchObject({ status: 403, code: 50013 });
+      const post = (await rest.post(`/channels/${FORUM}/threads`, { body: { name: 'Stand-up notes', applied_tags: [TAG], message: { content: 'First!' } } })) as {
+        id: string;
+        type: number;
+        parent_id: string;
+        applied_tags: string[];
+        message: { id: string; channel_id: string; content: string };
+      };
+      expect(post).toMatchObject({ type: 11, parent_id: FORUM, applied_tags: [TAG], message: { id: post.id, channel_id: post.id, content: 'First!' } });
+      expect(fake.threadsIn(FORUM).map((t) => t.name)).toEqual(['Stand-up notes']);
+      expect(fake.messagesIn(post.id)[0]!.content).toBe('First!');
+    } finally {
+      for (const t of fake.threadsIn(FORUM)) fake.removeChannel(t.id);
+      fake.removeChannel(FORUM);
+    }
+  });
+
   it('retries a 429 with Retry-After transparently', async () => {
     fake.rateLimitNext({ method: 'POST', pathPattern: /\/channels\/\d+\/messages$/, retryAfter: 0.2 });
     const channel = client.channels.cache.get(GENERAL);

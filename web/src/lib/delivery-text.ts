@@ -63,6 +63,8 @@ export function useDeliveryText() {
       role: str(p.role) ?? (m.mention_role_name ? bareRoleName(m.mention_role_name) : undefined) ?? m.mention_role_id ?? '?',
       guild: str(p.guild) ?? m.guild_name ?? m.guild_id ?? '?',
       status: ctx.httpStatus ?? str(p.status) ?? '?',
+      // A forum tag's name (DISCORD_FORUM_TAG_MODERATED).
+      tag: str(p.tag) ?? '?',
       // DISCORD_CANNOT_POST_user...: the user, not the bot, lacks the permission.
       context: p.who === 'user' ? 'user' : undefined,
     });

@@ -351,9 +351,10 @@ describe('GET /api/discord/invite-url', () => {
       PermissionFlags.EmbedLinks |
       PermissionFlags.ReadMessageHistory |
       PermissionFlags.MentionEveryone |
-      PermissionFlags.UseApplicationCommands;
+      PermissionFlags.UseApplicationCommands |
+      PermissionFlags.SendMessagesInThreads;
     expect(url.searchParams.get('permissions')).toBe(expected.toString());
-    expect(url.searchParams.get('permissions')).toBe('2147699712');
+    expect(url.searchParams.get('permissions')).toBe('277025606656');
     expect(url.searchParams.get('guild_id')).toBe(G_INVITE);
     expect(url.searchParams.get('disable_guild_select')).toBe('true');
 
@@ -475,7 +476,7 @@ describe('reminders with a Discord channel destination', () => {
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body).toMatchObject({ code: 'INVALID_DESTINATION', reason: 'DISCORD_UNKNOWN_CHANNEL' });
     const category = await member.api.post('/api/reminders', channelReminder(CH.category));
-    expect(category.body).toMatchObject({ code: 'INVALID_DESTINATION', error: '#Work is not a channel reminders can post in (text, announcement, voice or stage)' });
+    expect(category.body).toMatchObject({ code: 'INVALID_DESTINATION', error: '#Work is not a channel reminders can post in (text, announcement, voice or stage chat, thread or forum)' });
     const role = await member.api.post('/api/reminders', channelReminder(CH.general, sf(399)));
     expect(role.body).toMatchObject({ code: 'INVALID_DESTINATION', reason: 'DISCORD_UNKNOWN_ROLE' });
     // @everyone is the role whose id is the guild's: it takes Mention Everyone, which a member lacks.
@@ -502,7 +503,7 @@ describe('reminders with a Discord channel destination', () => {
 
   it('is checked by the exported checkChannelAccess the bot uses', async () => {
     const d = server.app.discord!;
-    await expect(d.checkChannelAccess({ userId: MEMBER, guildId: G_MAIN, channelId: CH.general, mentionRoleId: ROLE.fans })).resolves.toEqual({ ok: true });
+    await expect(d.checkChannelAccess({ userId: MEMBER, guildId: G_MAIN, channelId: CH.general, mentionRoleId: ROLE.fans })).resolves.toMatchObject({ ok: true, channel: { id: CH.general, type: 0 } });
     await expect(d.checkChannelAccess({ userId: MEMBER, guildId: G_MAIN, channelId: CH.readonly })).resolves.toEqual({
       ok: false,
       code: 'DISCORD_CANNOT_POST',

@@ -649,6 +649,11 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['POST /api/reminders/:id/destinations/:destinationId/rotate-secret', bodyRoute('POST', '/api/reminders/{id}/destinations/{dest}/rotate-secret', { x: nasty }), 80],
   ['POST /api/discord/guilds', bodyRoute('POST', '/api/discord/guilds', { account_id: oneOfOr(fc.uuid()) }), 30],
   ['POST /api/discord/guilds/channels', bodyRoute('POST', '/api/discord/guilds/channels', { account_id: oneOfOr(fc.uuid()), guild_id: oneOfOr(snowflake) }), 30],
+  [
+    'POST /api/discord/guilds/threads/archived',
+    bodyRoute('POST', '/api/discord/guilds/threads/archived', { account_id: oneOfOr(fc.uuid()), guild_id: oneOfOr(snowflake), channel_id: oneOfOr(snowflake) }),
+    30,
+  ],
   ['POST /api/discord/guilds/roles', bodyRoute('POST', '/api/discord/guilds/roles', { account_id: oneOfOr(fc.uuid()), guild_id: oneOfOr(snowflake) }), 30],
   ['GET /api/discord/invite-url', queryRoute('GET', '/api/discord/invite-url', { guild_id: oneOfOr(snowflake) }), 30],
   ['GET /api/auth/discord/authorize-url', queryRoute('GET', '/api/auth/discord/authorize-url', { mode: oneOfOr(fc.constantFrom('login', 'link', 'setup')) }), 30],

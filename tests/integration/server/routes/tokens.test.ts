@@ -86,6 +86,7 @@ const DECISIONS: Record<string, Scope | null> = {
   'POST /api/discord/guilds': null,
   'POST /api/discord/guilds/channels': null,
   'POST /api/discord/guilds/roles': null,
+  'POST /api/discord/guilds/threads/archived': null,
   'GET /api/discord/invite-url': null,
   // Managing a Discord server stays a signed-in person's act (docs/servers.md).
   'GET /api/servers': null,

@@ -7,13 +7,15 @@ import {
   computeBasePermissions,
   computeChannelPermissions,
   hasPermission,
+  MANAGE_THREADS,
   MENTION_EVERYONE,
   type MemberPermissionContext,
   type PermissionOverwrite,
   SEND_MESSAGES,
+  SEND_MESSAGES_IN_THREADS,
   VIEW_CHANNEL,
 } from '../../../../server/discord/permissions.ts';
-import { channelRefusal, type ChannelFacts } from '../../../../server/discord/channel-rule.ts';
+import { channelRefusal, type ChannelFacts, type ThreadFacts } from '../../../../server/discord/channel-rule.ts';
 import { ALL_PERMISSIONS as FAKE_ALL, computeMemberPermissions as fakeCompute } from '../../../helpers/fake-discord/index.ts';
 
 const GUILD = '100000000000000000';
@@ -169,8 +171,8 @@ describe('channel rule', () => {
   });
 
   it('refuses, in order: the channel, the owner, the bot, the role', async () => {
-    // A category (4), a forum (15), a thread (11: not yet) take no reminder; the channel comes first.
-    for (const channelType of [4, 11, 15]) expect(await channelRefusal(facts({ channelType, userPermissions: 0n }))).toBe('NOT_TEXT_CHANNEL');
+    // A category (4) and a directory (14) take no reminder; the channel comes first.
+    for (const channelType of [4, 14]) expect(await channelRefusal(facts({ channelType, userPermissions: 0n }))).toBe('NOT_TEXT_CHANNEL');
     expect(await channelRefusal(facts({ userPermissions: null, botPermissions: null }))).toBe('NOT_MEMBER');
     expect(await channelRefusal(facts({ userPermissions: SEND_MESSAGES }))).toBe('USER_CANNOT_VIEW');
     expect(await channelRefusal(facts({ userPermissions: VIEW_CHANNEL, botPermissions: 0n }))).toBe('USER_CANNOT_SEND');
@@ -180,6 +182,40 @@ describe('channel rule', () => {
     expect(await channelRefusal(facts({ role: { mentionable: false } }))).toBe('USER_CANNOT_MENTION_ROLE');
     expect(await channelRefusal(facts({ userPermissions: POST | MENTION_EVERYONE, role: { mentionable: false } }))).toBe('BOT_CANNOT_MENTION_ROLE');
     expect(await channelRefusal(facts({ userPermissions: POST | MENTION_EVERYONE, botPermissions: POST | MENTION_EVERYONE, role: { mentionable: false } }))).toBeNull();
+  });
+
+  it('posts in forum and media channels on Send Messages (which means "create posts" there)', async () => {
+    for (const channelType of [15, 16]) {
+      expect(await channelRefusal(facts({ channelType }))).toBeNull();
+      expect(await channelRefusal(facts({ channelType, userPermissions: VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS }))).toBe('USER_CANNOT_SEND');
+    }
+  });
+
+  it('posts in threads on Send Messages in Threads instead of Send Messages; private ones need the bot (and the owner) in them', async () => {
+    const IN_THREADS = VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS;
+    const thread = (patch: Partial<ThreadFacts> = {}): ThreadFacts => ({ archived: false, locked: false, userIsMember: true, botIsMember: true, ...patch });
+    for (const channelType of [10, 11, 12]) {
+      expect(await channelRefusal(facts({ channelType, userPermissions: IN_THREADS, botPermissions: IN_THREADS, thread: thread() }))).toBeNull();
+      // Send Messages alone does not reach a thread.
+      expect(await channelRefusal(facts({ channelType, thread: thread() }))).toBe('USER_CANNOT_SEND_IN_THREADS');
+      expect(await channelRefusal(facts({ channelType, userPermissions: IN_THREADS, thread: thread() }))).toBe('BOT_CANNOT_SEND_IN_THREADS');
+    }
+    const both = { userPermissions: IN_THREADS, botPermissions: IN_THREADS };
+    expect(await channelRefusal(facts({ channelType: 12, ...both, thread: thread({ userIsMember: false }) }))).toBe('USER_NOT_IN_THREAD');
+    // A moderator sees every private thread; the bot still has to be added.
+    expect(await channelRefusal(facts({ channelType: 12, ...both, userPermissions: IN_THREADS | MANAGE_THREADS, thread: thread({ userIsMember: false }) }))).toBeNull();
+    expect(await channelRefusal(facts({ channelType: 12, ...both, botPermissions: IN_THREADS | MANAGE_THREADS, thread: thread({ botIsMember: async () => false }) }))).toBe('BOT_NOT_IN_THREAD');
+    // Membership matters in private threads only.
+    expect(await channelRefusal(facts({ channelType: 11, ...both, thread: thread({ userIsMember: false, botIsMember: false }) }))).toBeNull();
+  });
+
+  it('takes an archived thread the bot may reopen: any unlocked one, a locked one with Manage Threads', async () => {
+    const IN_THREADS = VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS;
+    const archived = (locked: boolean): ThreadFacts => ({ archived: true, locked, userIsMember: true, botIsMember: true });
+    const both = { channelType: 11, userPermissions: IN_THREADS, botPermissions: IN_THREADS };
+    expect(await channelRefusal(facts({ ...both, thread: archived(false) }))).toBeNull();
+    expect(await channelRefusal(facts({ ...both, thread: archived(true) }))).toBe('THREAD_LOCKED');
+    expect(await channelRefusal(facts({ ...both, botPermissions: IN_THREADS | MANAGE_THREADS, thread: archived(true) }))).toBeNull();
   });
 
   it('gives an administrator every permission', async () => {

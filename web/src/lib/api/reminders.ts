@@ -140,10 +140,29 @@ export const deleteAccount = () => api.delete<Ok>('/api/account');
 
 // Discord (server picker). The body carries account_id, which the server ignores: the session decides.
 export interface Guild { id: string; name: string; icon: string | null; bot_present: boolean }
-/** `bot_can_send` false: the picker shows it disabled with `reason` (DISCORD_CANNOT_POST); `bot_can_mention` false: only mentionable roles are pinged there. */
-export interface Channel { id: string; name: string; type: number; bot_can_send?: boolean; bot_can_mention?: boolean; reason?: string | null }
+/**
+ * `bot_can_send` false: the picker shows it disabled with `reason` (DISCORD_CANNOT_POST...);
+ * `bot_can_mention` false: only mentionable roles are pinged there. A thread names its channel
+ * (`parent_id`, listed right after it); a forum lists its tags and whether a post needs one.
+ */
+export interface Channel {
+  id: string;
+  name: string;
+  type: number;
+  bot_can_send?: boolean;
+  bot_can_mention?: boolean;
+  reason?: string | null;
+  parent_id?: string;
+  /** An archived thread (listed on demand): the bot reopens it before each post. */
+  archived?: boolean;
+  tags?: Array<{ id: string; name: string; moderated: boolean }>;
+  require_tag?: boolean;
+}
 export interface Role { id: string; name: string; color: number; managed: boolean }
 export const listGuilds = (account_id: string) => api.post<Guild[]>('/api/discord/guilds', { account_id });
 export const listChannels = (account_id: string, guild_id: string) => api.post<Channel[]>('/api/discord/guilds/channels', { account_id, guild_id });
+/** One channel's archived threads (the picker's "Show archived threads"). */
+export const listArchivedThreads = (account_id: string, guild_id: string, channel_id: string) =>
+  api.post<Channel[]>('/api/discord/guilds/threads/archived', { account_id, guild_id, channel_id });
 export const listRoles = (account_id: string, guild_id: string) => api.post<Role[]>('/api/discord/guilds/roles', { account_id, guild_id });
 export const botInviteUrl = (guild_id: string) => api.get<{ url: string }>(`/api/discord/invite-url?guild_id=${encodeURIComponent(guild_id)}`);

@@ -43,14 +43,103 @@ export function initials(name: string): string {
 export const TEXT_CHANNEL = 0;
 export const VOICE_CHANNEL = 2;
 export const ANNOUNCEMENT_CHANNEL = 5;
+export const ANNOUNCEMENT_THREAD = 10;
+export const PUBLIC_THREAD = 11;
+export const PRIVATE_THREAD = 12;
 export const STAGE_CHANNEL = 13;
-export const POSTABLE_CHANNEL_TYPES: readonly number[] = [TEXT_CHANNEL, VOICE_CHANNEL, ANNOUNCEMENT_CHANNEL, STAGE_CHANNEL];
+export const FORUM_CHANNEL = 15;
+export const MEDIA_CHANNEL = 16;
+export const POSTABLE_CHANNEL_TYPES: readonly number[] = [
+  TEXT_CHANNEL,
+  VOICE_CHANNEL,
+  ANNOUNCEMENT_CHANNEL,
+  STAGE_CHANNEL,
+  ANNOUNCEMENT_THREAD,
+  PUBLIC_THREAD,
+  PRIVATE_THREAD,
+  FORUM_CHANNEL,
+  MEDIA_CHANNEL,
+];
 
-export type ChannelKind = 'text' | 'announcement' | 'voice' | 'stage';
+export type ChannelKind = 'text' | 'announcement' | 'voice' | 'stage' | 'thread' | 'privateThread' | 'forum' | 'media';
 
 /** The kind of a channel type (unknown and missing types read as text). */
 export function channelKind(type: number | undefined): ChannelKind {
-  return type === ANNOUNCEMENT_CHANNEL ? 'announcement' : type === VOICE_CHANNEL ? 'voice' : type === STAGE_CHANNEL ? 'stage' : 'text';
+  switch (type) {
+    case ANNOUNCEMENT_CHANNEL:
+      return 'announcement';
+    case VOICE_CHANNEL:
+      return 'voice';
+    case STAGE_CHANNEL:
+      return 'stage';
+    case ANNOUNCEMENT_THREAD:
+    case PUBLIC_THREAD:
+      return 'thread';
+    case PRIVATE_THREAD:
+      return 'privateThread';
+    case FORUM_CHANNEL:
+      return 'forum';
+    case MEDIA_CHANNEL:
+      return 'media';
+    default:
+      return 'text';
+  }
+}
+
+/** Channels whose threads the picker can list, archived ones on demand: text, announcement, forum, media. */
+export const hasThreads = (type: number | undefined): boolean => type === TEXT_CHANNEL || type === ANNOUNCEMENT_CHANNEL || type === FORUM_CHANNEL || type === MEDIA_CHANNEL;
+
+/**
+ * The picker's list with a channel's archived threads added after its active ones (those already
+ * listed are not repeated).
+ */
+export function withArchivedThreads<C extends { id: string; parent_id?: string }>(channels: readonly C[], parentId: string, archived: readonly C[]): C[] {
+  const at = channels.findIndex((c) => c.id === parentId);
+  const known = new Set(channels.map((c) => c.id));
+  const added = archived.filter((c) => !known.has(c.id));
+  if (at < 0) return [...channels, ...added];
+  let end = at + 1;
+  while (end < channels.length && channels[end]!.parent_id === parentId) end += 1;
+  return [...channels.slice(0, end), ...added, ...channels.slice(end)];
+}
+
+/** A forum or media channel: a reminder there opens a new post each time, with optional tags. */
+export const isForumKind = (type: number | undefined): boolean => type === FORUM_CHANNEL || type === MEDIA_CHANNEL;
+
+/** Discord applies at most 5 tags to a forum post. */
+export const MAX_FORUM_TAGS = 5;
+
+/**
+ * The tags chosen for a forum's new posts, after toggling one: only the forum's own, at most
+ * MAX_FORUM_TAGS (a sixth is not added).
+ */
+export function toggleForumTag(channel: { tags?: Array<{ id: string }> }, chosen: readonly string[], tagId: string): string[] {
+  if (chosen.includes(tagId)) return chosen.filter((id) => id !== tagId);
+  if (!channel.tags?.some((t) => t.id === tagId) || chosen.length >= MAX_FORUM_TAGS) return [...chosen];
+  return [...chosen, tagId];
+}
+
+/** Whether the picker may save this channel yet: a forum that requires a tag needs one chosen. */
+export function channelReady(channel: { type: number; require_tag?: boolean } | null, tags: readonly string[]): boolean {
+  if (!channel) return false;
+  return !(isForumKind(channel.type) && channel.require_tag && tags.length === 0);
+}
+
+/** The metadata the picker saves for a channel: publishing only in an announcement channel, tags only in a forum. */
+export function pickerChannelMetadata(
+  guildId: string,
+  channel: { id: string; type: number },
+  options: { roleId?: string | null; publish?: boolean; tags?: readonly string[] } = {},
+): Record<string, unknown> {
+  const tags = isForumKind(channel.type) ? (options.tags ?? []) : [];
+  return {
+    guild_id: guildId,
+    channel_id: channel.id,
+    ...(options.roleId ? { mention_role_id: options.roleId } : {}),
+    ...(options.publish && channel.type === ANNOUNCEMENT_CHANNEL ? { publish: true } : {}),
+    ...(tags.length ? { forum_tag_ids: [...tags] } : {}),
+    channel_type: channel.type,
+  };
 }
 
 /** Each kind's words (locales/<lang>/channels.json). */
@@ -59,6 +148,10 @@ export const CHANNEL_KIND_KEYS: Record<ChannelKind, string> = {
   announcement: 'channels:kind.announcement',
   voice: 'channels:kind.voice',
   stage: 'channels:kind.stage',
+  thread: 'channels:kind.thread',
+  privateThread: 'channels:kind.privateThread',
+  forum: 'channels:kind.forum',
+  media: 'channels:kind.media',
 };
 
 /**

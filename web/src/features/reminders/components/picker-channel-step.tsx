@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Checkbox } from '@/components/ui/checkbox';
 import type { Channel } from '@/lib/api/reminders';
-import { ANNOUNCEMENT_CHANNEL } from '../api/destinations';
+import { Button } from '@/components/ui/button';
+import { ANNOUNCEMENT_CHANNEL, hasThreads, isForumKind, MAX_FORUM_TAGS } from '../api/destinations';
 import { ChannelOption } from './picker-options';
 import { PickerStepList } from './picker-step-list';
 
@@ -12,14 +13,22 @@ interface PickerChannelStepProps {
   /** Publish (crosspost) each reminder to the servers following the chosen announcement channel. */
   publish: boolean;
   onPublishChange: (publish: boolean) => void;
+  /** Tags of each new post in the chosen forum or media channel. */
+  tags: readonly string[];
+  onToggleTag: (tagId: string) => void;
+  /** Channels whose archived threads are listed already; the chosen one may ask for its own. */
+  archivedOf: ReadonlySet<string>;
+  onShowArchived: (channel: Channel) => void;
+  loading: boolean;
 }
 
 /**
  * Step 2: the channels of the chosen server (nothing until they loaded: the step opens once they
- * have): text, announcement, and the chat of voice and stage channels. An announcement channel
- * offers to publish its reminders to the servers following it.
+ * have): text, announcement, the chat of voice and stage channels, forums, and active threads
+ * under their channel. An announcement channel offers to publish its reminders to the servers
+ * following it; a forum or media channel offers the tags of the post each reminder opens.
  */
-export function PickerChannelStep({ channels, channel, onSelect, publish, onPublishChange }: PickerChannelStepProps) {
+export function PickerChannelStep({ channels, channel, onSelect, publish, onPublishChange, tags, onToggleTag, archivedOf, onShowArchived, loading }: PickerChannelStepProps) {
   const { t } = useTranslation('destinations');
   const { t: tc } = useTranslation('channels');
   return (
@@ -27,6 +36,11 @@ export function PickerChannelStep({ channels, channel, onSelect, publish, onPubl
       <PickerStepList items={channels} loading={false} empty={t('picker.channel.empty')} label={t('picker.channel.title')} testId="channel-list">
         {(c) => <ChannelOption key={c.id} channel={c} selected={channel?.id === c.id} onSelect={() => onSelect(c)} />}
       </PickerStepList>
+      {channel && hasThreads(channel.type) && !archivedOf.has(channel.id) && (
+        <Button type="button" variant="link" size="sm" className="mt-1 px-0" disabled={loading} onClick={() => onShowArchived(channel)} data-testid="picker-show-archived">
+          {tc('archived.show', { channel: channel.name })}
+        </Button>
+      )}
       {channel?.type === ANNOUNCEMENT_CHANNEL && (
         <div className="mt-3 flex items-start gap-2 rounded-lg border px-3 py-2" data-testid="picker-publish">
           <Checkbox id="picker-publish" checked={publish} onCheckedChange={(v) => onPublishChange(v === true)} aria-describedby="picker-publish-hint" className="mt-0.5" />
@@ -39,6 +53,29 @@ export function PickerChannelStep({ channels, channel, onSelect, publish, onPubl
             </p>
           </div>
         </div>
+      )}
+      {channel && isForumKind(channel.type) && (
+        <fieldset className="mt-3 grid gap-1.5 rounded-lg border px-3 py-2" data-testid="picker-forum-tags" aria-describedby="picker-forum-hint">
+          <legend className="px-1 text-sm font-medium">{tc('forum.tags')}</legend>
+          <p id="picker-forum-hint" className="text-xs text-muted-foreground">
+            {channel.require_tag ? tc('forum.hintRequired', { max: MAX_FORUM_TAGS }) : tc('forum.hint', { max: MAX_FORUM_TAGS })}
+          </p>
+          {(channel.tags ?? []).length === 0 && <p className="text-xs text-muted-foreground">{tc('forum.noTags')}</p>}
+          {(channel.tags ?? []).map((tag) => (
+            <div key={tag.id} className="flex items-center gap-2">
+              <Checkbox
+                id={`picker-tag-${tag.id}`}
+                checked={tags.includes(tag.id)}
+                disabled={!tags.includes(tag.id) && tags.length >= MAX_FORUM_TAGS}
+                onCheckedChange={() => onToggleTag(tag.id)}
+                data-testid={`picker-tag-${tag.id}`}
+              />
+              <label htmlFor={`picker-tag-${tag.id}`} className="text-sm">
+                {tag.name}
+              </label>
+            </div>
+          ))}
+        </fieldset>
       )}
     </>
   );

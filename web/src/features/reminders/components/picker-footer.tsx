@@ -10,6 +10,8 @@ interface PickerFooterProps {
   mode: PickerMode;
   guild: Guild | null;
   channel: Channel | null;
+  /** The chosen channel can be saved as it is (a forum that requires a tag has one). */
+  channelReady: boolean;
   role: Role | null;
   loading: boolean;
   botMissing: boolean;
@@ -21,7 +23,7 @@ interface PickerFooterProps {
 }
 
 /** The picker's buttons: Back, then Next on step 1, Add a role or Create on step 2, Skip or Create on step 3. */
-export function PickerFooter({ mode, guild, channel, role, loading, botMissing, onBack, onNext, onAddRole, onCreate }: PickerFooterProps) {
+export function PickerFooter({ mode, guild, channel, channelReady, role, loading, botMissing, onBack, onNext, onAddRole, onCreate }: PickerFooterProps) {
   const { t } = useTranslation('destinations');
   return (
     <DialogFooter className="gap-2 sm:justify-between">
@@ -42,10 +44,10 @@ export function PickerFooter({ mode, guild, channel, role, loading, botMissing, 
         )}
         {mode === 'channel' && (
           <>
-            <Button type="button" variant="outline" onClick={onAddRole} disabled={!channel} data-testid="picker-add-role">
+            <Button type="button" variant="outline" onClick={onAddRole} disabled={!channel || !channelReady} data-testid="picker-add-role">
               {t('picker.actions.addRole')}
             </Button>
-            <Button type="button" onClick={() => onCreate(null)} disabled={!channel} data-testid="picker-create">
+            <Button type="button" onClick={() => onCreate(null)} disabled={!channel || !channelReady} data-testid="picker-create">
               <Check />
               {t('picker.actions.create')}
             </Button>

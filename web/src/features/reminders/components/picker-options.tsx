@@ -1,4 +1,4 @@
-import { Ban, Check, Hash, type LucideIcon, Megaphone, Radio, Volume2 } from 'lucide-react';
+import { Ban, Check, Hash, Image, Lock, type LucideIcon, Megaphone, MessageSquare, MessagesSquare, Radio, Volume2 } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -112,12 +112,21 @@ export function Option({
 }
 
 /** Each kind of channel with the icon Discord shows it with. */
-export const CHANNEL_ICONS: Record<ChannelKind, LucideIcon> = { text: Hash, announcement: Megaphone, voice: Volume2, stage: Radio };
+export const CHANNEL_ICONS: Record<ChannelKind, LucideIcon> = {
+  text: Hash,
+  announcement: Megaphone,
+  voice: Volume2,
+  stage: Radio,
+  thread: MessageSquare,
+  privateThread: Lock,
+  forum: MessagesSquare,
+  media: Image,
+};
 
 /**
- * A channel (text, announcement, or the chat of a voice or stage channel), with its kind's icon
- * and, but for plain text channels, the kind in words; one where the bot cannot post is shown but
- * not choosable, with the reason.
+ * A channel (text, announcement, the chat of a voice or stage channel, a forum, or a thread shown
+ * indented under its channel), with its kind's icon and, but for plain text channels, the kind in
+ * words; one where the bot cannot post is shown but not choosable, with the reason.
  */
 export function ChannelOption({ channel, selected, onSelect }: { channel: Channel; selected: boolean; onSelect: () => void }) {
   const text = useDeliveryText();
@@ -128,17 +137,18 @@ export function ChannelOption({ channel, selected, onSelect }: { channel: Channe
   const Icon = CHANNEL_ICONS[kind];
   return (
     <Option selected={selected} onSelect={onSelect} testId={`channel-${channel.id}`} disabled={unusable} describedBy={unusable ? reasonId : undefined}>
+      {channel.parent_id && <span className="w-4 shrink-0" aria-hidden data-testid="thread-indent" />}
       {unusable ? <Ban className="size-4 shrink-0 text-muted-foreground" aria-hidden /> : <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden data-kind={kind} />}
       <span className="min-w-0 flex-1">
         <span className="block truncate">{channel.name}</span>
         {kind !== 'text' && (
           <span className="block text-xs text-muted-foreground" data-testid="channel-kind">
-            {t(CHANNEL_KIND_KEYS[kind])}
+            {channel.archived ? t('archived.kind', { kind: t(CHANNEL_KIND_KEYS[kind]) }) : t(CHANNEL_KIND_KEYS[kind])}
           </span>
         )}
         {unusable && (
           <span id={reasonId} className="block text-xs whitespace-normal text-muted-foreground" data-testid="channel-unusable-reason">
-            {text.codeText(channel.reason ?? 'DISCORD_CANNOT_POST', { params: { channel: channel.name, who: 'bot' } })}
+            {text.codeText(channel.reason ?? (channel.parent_id ? 'DISCORD_CANNOT_POST_IN_THREAD' : 'DISCORD_CANNOT_POST'), { params: { channel: channel.name, who: 'bot' } })}
           </span>
         )}
       </span>

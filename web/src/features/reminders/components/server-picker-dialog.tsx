@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import type { Role } from '@/lib/api/reminders';
-import { ANNOUNCEMENT_CHANNEL, CHANNEL_KIND_KEYS, channelKind, type EditableDestination } from '../api/destinations';
+import { ANNOUNCEMENT_CHANNEL, CHANNEL_KIND_KEYS, channelKind, channelReady, type EditableDestination, pickerChannelMetadata, toggleForumTag } from '../api/destinations';
 import { PickerBreadcrumb } from './picker-breadcrumb';
 import { PickerChannelStep } from './picker-channel-step';
 import { PickerFooter } from './picker-footer';
@@ -31,8 +31,12 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
   const { t: tc } = useTranslation('channels');
   const { mode, guild, channel, loading } = picker;
   const [publish, setPublish] = useState(false);
-  // Asked afresh for each announcement channel chosen.
-  useEffect(() => setPublish(false), [channel?.id, open]);
+  const [tags, setTags] = useState<string[]>([]);
+  // Asked afresh for each announcement channel or forum chosen.
+  useEffect(() => {
+    setPublish(false);
+    setTags([]);
+  }, [channel?.id, open]);
 
   function create(withRole: Role | null) {
     if (!guild || !channel) return;
@@ -44,13 +48,7 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
     const label = published ? tc('label.published', { label: named }) : kind === 'text' ? named : tc('label.kind', { label: named, kind: tc(CHANNEL_KIND_KEYS[kind]) });
     onCreate({
       type: 'discord_channel',
-      metadata: {
-        guild_id: guild.id,
-        channel_id: channel.id,
-        ...(withRole ? { mention_role_id: withRole.id } : {}),
-        ...(published ? { publish: true } : {}),
-        channel_type: channel.type,
-      },
+      metadata: pickerChannelMetadata(guild.id, channel, { roleId: withRole?.id ?? null, publish, tags }),
       label,
     });
     onOpenChange(false);
@@ -83,7 +81,18 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
             />
           )}
           {mode === 'channel' && (
-            <PickerChannelStep channels={picker.channels} channel={channel} onSelect={picker.setChannel} publish={publish} onPublishChange={setPublish} />
+            <PickerChannelStep
+              channels={picker.channels}
+              channel={channel}
+              onSelect={picker.setChannel}
+              publish={publish}
+              onPublishChange={setPublish}
+              tags={tags}
+              onToggleTag={(id) => channel && setTags((chosen) => toggleForumTag(channel, chosen, id))}
+              archivedOf={picker.archivedOf}
+              onShowArchived={(c) => void picker.loadArchived(c)}
+              loading={loading}
+            />
           )}
           {mode === 'role' && <PickerRoleStep roles={picker.roles} role={picker.role} channel={channel} loading={loading} onSelect={picker.setRole} />}
         </div>
@@ -92,6 +101,7 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
           mode={mode}
           guild={guild}
           channel={channel}
+          channelReady={channelReady(channel, tags)}
           role={picker.role}
           loading={loading}
           botMissing={picker.botMissing}

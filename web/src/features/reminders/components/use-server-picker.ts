@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { type Channel, type Guild, listChannels, listGuilds, listRoles, type Role } from '@/lib/api/reminders';
-import { mentionableRoles, POSTABLE_CHANNEL_TYPES } from '../api/destinations';
+import { type Channel, type Guild, listArchivedThreads, listChannels, listGuilds, listRoles, type Role } from '@/lib/api/reminders';
+import { mentionableRoles, POSTABLE_CHANNEL_TYPES, withArchivedThreads } from '../api/destinations';
 import { useBotInvite } from './use-bot-invite';
 import { useLatestRequest } from './use-latest-request';
 
@@ -31,6 +31,8 @@ export function useServerPicker(open: boolean, accountId: string) {
   const [channel, setChannel] = useState<Channel | null>(null);
   const [role, setRole] = useState<Role | null>(null);
   const [botMissing, setBotMissing] = useState(false);
+  /** Channels whose archived threads were asked for (each once per server). */
+  const [archivedOf, setArchivedOf] = useState<ReadonlySet<string>>(new Set());
   const { loading, error, setError, run, cancel } = useLatestRequest();
   const { openInvite, clearInvite } = useBotInvite(guild, botMissing, setError);
 
@@ -47,6 +49,7 @@ export function useServerPicker(open: boolean, accountId: string) {
     setChannel(null);
     setRole(null);
     setBotMissing(false);
+    setArchivedOf(new Set());
     clearInvite();
   }, [cancel, clearInvite]);
 
@@ -69,6 +72,19 @@ export function useServerPicker(open: boolean, accountId: string) {
         if (isBotMissing(err)) setBotMissing(true);
         else failWith(t('picker.errors.channels'))(err);
       },
+    );
+  }
+
+  /** Adds a channel's archived threads after its active ones. */
+  async function loadArchived(parent: Channel) {
+    if (!guild || archivedOf.has(parent.id)) return;
+    await run(
+      () => listArchivedThreads(accountId, guild.id, parent.id),
+      (list) => {
+        setArchivedOf((seen) => new Set(seen).add(parent.id));
+        setChannels((current) => (current ? withArchivedThreads(current, parent.id, list) : current));
+      },
+      failWith(t('picker.errors.archived')),
     );
   }
 
@@ -116,12 +132,13 @@ export function useServerPicker(open: boolean, accountId: string) {
       setRole(null);
       setChannels(null);
       setRoles(null);
+      setArchivedOf(new Set());
       setMode('guild');
     }
   }
 
   return {
-    mode, guilds, channels, roles, guild, channel, role, loading, error, botMissing,
-    chooseGuild, activateGuild, setChannel, setRole, loadRoles, recheck, next, back, openInvite,
+    mode, guilds, channels, roles, guild, channel, role, loading, error, botMissing, archivedOf,
+    chooseGuild, activateGuild, setChannel, setRole, loadRoles, loadArchived, recheck, next, back, openInvite,
   };
 }

@@ -181,7 +181,8 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
     title = m.publish ? t('channels:summary.published') : kind === 'text' ? t('destinations.channel') : t('channels:summary.kind', { kind: t(CHANNEL_KIND_KEYS[kind]) });
     // Names recorded by the server when the destination was saved; ids for older destinations.
     detail = t('destinations.channelDetail', {
-      channel: m.channel_name ? `#${m.channel_name}` : (m.channel_id ?? '?'),
+      // A thread after its channel: "#general › plans".
+      channel: m.channel_name ? (m.parent_name ? `#${m.parent_name} › ${m.channel_name}` : `#${m.channel_name}`) : (m.channel_id ?? '?'),
       guild: m.guild_name ?? m.guild_id ?? '?',
     });
     extra = m.mention_role_id ? t('destinations.mentionRole', { role: m.mention_role_name ? `@${bareRoleName(m.mention_role_name)}` : m.mention_role_id }) : null;
