@@ -21,10 +21,10 @@ import { createECDH, createDecipheriv, createPublicKey, hkdfSync, randomBytes, r
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { countWaiter, listenOnLoopback } from './loopback-fake.ts';
 
-export interface PushSubscriptionJson {
+export type PushSubscriptionJson = {
   endpoint: string;
   keys: { p256dh: string; auth: string };
-}
+};
 
 export interface PushRequest {
   path: string;
