@@ -34,6 +34,7 @@ export function browserPushEnvironment(): PushEnvironment | null {
     supported,
     permission: () => Notification.permission,
     requestPermission: () => Notification.requestPermission(),
+    // Registered at start (web/src/main.tsx); registering again is harmless and covers a failed first try.
     pushManager: async () => {
       await navigator.serviceWorker.register('/sw.js');
       return (await navigator.serviceWorker.ready).pushManager;
