@@ -116,6 +116,12 @@ export interface Config {
   telegram: TelegramConfig | null;
   /** Which Telegram settings are missing, for the "not configured" explanation. */
   telegramMissing: string[];
+  /**
+   * The VAPID `sub` claim of Web Push requests (docs/notifications.md "Browser push"): VAPID_SUBJECT,
+   * else PUBLIC_URL when it is https, else a mailto: address that reaches nobody. Push services
+   * use it to contact the sender about a problem.
+   */
+  vapidSubject: string;
   /** Throttle of POST /api/auth/password-reset; tests shorten it. */
   resetThrottle: ResetThrottlePolicy;
   /** Requests per personal access token and window (docs/api.md); tests shorten it. */
@@ -202,6 +208,29 @@ function parseUrl(name: string, value: string, problems: string[]): string {
     problems.push(`${name} must be an http(s) URL (got "${value}")`);
     return value;
   }
+}
+
+/** Web Push's contact: a mailto: address or an https: URL (RFC 8292 section 2.1). */
+function parseVapidSubject(raw: string | undefined, publicUrl: string, problems: string[]): string {
+  const value = raw?.trim();
+  if (value) {
+    let url: URL | null = null;
+    try {
+      url = new URL(value);
+    } catch {
+      /* reported below */
+    }
+    const ok = url !== null && ((url.protocol === 'mailto:' && /^[^@\s]+@[^@\s]+$/.test(url.pathname)) || (url.protocol === 'https:' && url.hostname !== 'localhost'));
+    if (!ok) problems.push(`VAPID_SUBJECT must be a mailto: address or an https: URL, like mailto:admin@example.org (got "${value}")`);
+    return value;
+  }
+  try {
+    const url = new URL(publicUrl);
+    if (url.protocol === 'https:' && url.hostname !== 'localhost') return url.origin;
+  } catch {
+    /* PUBLIC_URL's own problem is reported */
+  }
+  return 'mailto:webpush@chime.invalid';
 }
 
 /**
@@ -344,6 +373,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     matrixMissing: matrix.missing,
     telegram: telegram.config,
     telegramMissing: telegram.missing,
+    vapidSubject: parseVapidSubject(env.VAPID_SUBJECT, publicUrl, problems),
     resetThrottle: DEFAULT_RESET_THROTTLE,
     tokenThrottle: DEFAULT_TOKEN_THROTTLE,
     gatewayLease: DEFAULT_LEASE_TIMING,

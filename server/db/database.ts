@@ -101,7 +101,7 @@ export interface RemindersTable {
   server_notice: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram';
+export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram' | 'web_push';
 
 export interface DestinationsTable {
   id: string;

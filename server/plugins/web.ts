@@ -7,6 +7,8 @@ import fp from 'fastify-plugin';
 import { WEB_DIST as WEB_DIST_DIR } from '../lib/paths.ts';
 
 const WEB_DIST = WEB_DIST_DIR + path.sep;
+/** The service worker, what it imports, and the web app manifest (web/public). */
+const UNHASHED = new Set(['/sw.js', '/sw-logic.js', '/manifest.webmanifest']);
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +25,11 @@ export default fp(
       return;
     }
     await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false, maxAge: '1y', immutable: true });
+    // Files with fixed names, not hashed ones: cached a year, a new release's service worker would never load.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (UNHASHED.has(request.url)) reply.header('cache-control', 'no-cache');
+      return payload;
+    });
     // The errors plugin owns the not-found handler and hands page requests to this fallback.
     app.decorate('spaFallback', (reply: FastifyReply) =>
       // index.html must not be cached, or a new release would keep serving old chunk names.

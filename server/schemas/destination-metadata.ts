@@ -51,6 +51,12 @@ export const DestinationMetadataBody = Type.Object({
   room: Type.Optional(Type.String({ maxLength: 300 })),
   /** Telegram: the id of a chat the account connected (GET /api/telegram/chats); its label comes from Telegram. */
   chat_id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
+  /** Browser push: the browser's PushSubscription (its endpoint and keys), and its user agent, from which Chime names the browser and the system (`browser`, `os`). */
+  endpoint: Type.Optional(Type.String({ maxLength: 2048 })),
+  keys: Type.Optional(Type.Object({ p256dh: Type.Optional(Type.String({ maxLength: 200 })), auth: Type.Optional(Type.String({ maxLength: 100 })) })),
+  user_agent: Type.Optional(Type.String({ maxLength: 1024 })),
+  browser: Type.Optional(Type.String({ maxLength: 40 })),
+  os: Type.Optional(Type.String({ maxLength: 40 })),
 });
 
 /** The metadata keys a client may send: an imported file's destinations keep these and no others. */

@@ -75,6 +75,23 @@ describe('ntfy in the wizard (browser)', () => {
     expect(matrix.rooms.get('!fam:chime.test')!.joined.has(MATRIX_BOT)).toBe(true);
   });
 
+  it('the dashboard is an installable app with a service worker; "This browser" says when notifications are refused', async () => {
+    const manifest = await fetch(e2e.url('/manifest.webmanifest'));
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get('cache-control')).toBe('no-cache');
+    expect(await manifest.json()).toMatchObject({ name: 'Chime', start_url: '/', display: 'standalone' });
+    const { page } = await e2e.signedInPage();
+    await openWizardDestinations(page, e2e.server.url, '2031-05-06');
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toBe(e2e.url('/sw.js'));
+    expect(await page.evaluate(() => document.querySelector('link[rel="manifest"]')?.getAttribute('href'))).toBe('/manifest.webmanifest');
+    // Headless Chromium refuses the permission prompt, as a person clicking Block does.
+    await page.getByTestId('toggle-webPush').click();
+    await page.getByTestId('web-push-add').click();
+    await page.getByTestId('web-push-error').waitFor();
+    expect(await page.getByTestId('web-push-error').textContent()).toContain('Notifications are blocked for Chime');
+    expect(await page.getByTestId('destination-count').textContent()).toBe('0');
+  });
+
   it("the reminder's page names a saved ntfy destination by server and topic, and Send test publishes to it", async () => {
     const { page, user } = await e2e.signedInPage();
     const created = await user.api.post('/api/reminders', {

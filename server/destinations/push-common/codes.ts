@@ -1,5 +1,5 @@
 /**
- * Failure codes of the push services (ntfy, Gotify, Pushover, Matrix, Telegram), one family per service
+ * Failure codes of the push services (ntfy, Gotify, Pushover, Matrix, Telegram, Web Push), one family per service
  * (NTFY_UNAUTHORIZED, GOTIFY_HTTP_5XX...), and the send result of an answer or a network error.
  * What is retried follows the webhooks: network errors, 408, 429 (after Retry-After) and 5xx;
  * a wrong token (401, 403), an unknown topic or path (404) and other refusals are final.
@@ -8,7 +8,7 @@ import { ForbiddenTargetError } from '../../net/ssrf-guard.ts';
 import type { SendFailure, SendResult } from '../../scheduler/types.ts';
 import { fail, parseRetryAfter } from '../webhook/codes.ts';
 
-export type PushFamily = 'NTFY' | 'GOTIFY' | 'PUSHOVER' | 'MATRIX' | 'TELEGRAM';
+export type PushFamily = 'NTFY' | 'GOTIFY' | 'PUSHOVER' | 'MATRIX' | 'TELEGRAM' | 'WEB_PUSH';
 
 /** The codes of one family: `${family}_${suffix}`. */
 export const PUSH_CODE_SUFFIXES = [
@@ -38,13 +38,16 @@ export const pushCodesOf = (family: PushFamily) => Object.fromEntries(PUSH_CODE_
 
 /** Every code of the families (the dashboard words each one). */
 export const ALL_PUSH_CODES: string[] = [
-  ...(['NTFY', 'GOTIFY', 'PUSHOVER', 'MATRIX', 'TELEGRAM'] as const).flatMap((f) => Object.values(pushCodesOf(f))),
+  ...(['NTFY', 'GOTIFY', 'PUSHOVER', 'MATRIX', 'TELEGRAM', 'WEB_PUSH'] as const).flatMap((f) => Object.values(pushCodesOf(f))),
   // Telegram's own refusals (server/destinations/telegram/answers.ts).
   'TELEGRAM_CHAT_NOT_FOUND',
   'TELEGRAM_BLOCKED',
+  // Web Push's own (server/destinations/web-push/answers.ts).
+  'PUSH_SUBSCRIPTION_GONE',
+  'WEB_PUSH_PAYLOAD_TOO_LARGE',
 ];
 
-const SERVICE_NAMES: Record<PushFamily, string> = { NTFY: 'ntfy', GOTIFY: 'Gotify', PUSHOVER: 'Pushover', MATRIX: 'Matrix', TELEGRAM: 'Telegram' };
+const SERVICE_NAMES: Record<PushFamily, string> = { NTFY: 'ntfy', GOTIFY: 'Gotify', PUSHOVER: 'Pushover', MATRIX: 'Matrix', TELEGRAM: 'Telegram', WEB_PUSH: 'The push service' };
 
 /** The service's own reason in an error answer (`{"error": "..."}`, Pushover's `errors: [...]`), cut short. */
 export function reasonOf(text: string): string | null {

@@ -19,7 +19,7 @@ export interface PushAnswer {
 
 export interface PushClient {
   /** Resolves to the answer, or rejects with the network error (undici's, or ForbiddenTargetError). */
-  send(url: URL, init: { method: 'GET' | 'POST' | 'PUT'; headers: Record<string, string>; body?: string }, signal?: AbortSignal): Promise<PushAnswer>;
+  send(url: URL, init: { method: 'GET' | 'POST' | 'PUT'; headers: Record<string, string>; body?: string | Buffer }, signal?: AbortSignal): Promise<PushAnswer>;
   readonly timeoutMs: number;
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { DISCORD_OAUTH_SCOPES, discordRedirectUri } from '../../lib/discord-urls.ts';
+import { vapidKeys } from '../../destinations/web-push/vapid.ts';
 
 const PublicConfig = Type.Object({
   discord: Type.Object({
@@ -26,6 +27,10 @@ const PublicConfig = Type.Object({
     configured: Type.Boolean(),
     missing: Type.Array(Type.String()),
   }),
+  /** Browser push: the server's VAPID public key (base64url), the `applicationServerKey` a browser subscribes with. */
+  web_push: Type.Object({
+    public_key: Type.String(),
+  }),
   public_url: Type.String(),
   version: Type.String(),
   /** SUPPORT_URL and COMMUNITY_URL: the dashboard hides a link that is null. */
@@ -37,6 +42,10 @@ const PublicConfig = Type.Object({
 
 /** What the dashboard needs to know before sign-in (is Discord available here?). No secrets. */
 const config: FastifyPluginAsyncTypebox = async (app) => {
+  // Made at the first start (and stored): a browser subscribes with it before any delivery needs it.
+  app.addHook('onReady', async () => {
+    await vapidKeys(app.db);
+  });
   app.get('/api/config', { schema: { response: { 200: PublicConfig } } }, async () => {
     const d = app.config.discord;
     return {
@@ -51,6 +60,7 @@ const config: FastifyPluginAsyncTypebox = async (app) => {
       email: { configured: app.config.mail !== null, missing: app.config.mailMissing },
       matrix: { configured: app.config.matrix !== null, missing: app.config.matrixMissing },
       telegram: { configured: app.config.telegram !== null, missing: app.config.telegramMissing },
+      web_push: { public_key: (await vapidKeys(app.db)).publicKey },
       public_url: app.config.publicUrl,
       version: process.env.npm_package_version ?? '0.1.0',
       links: { support: app.config.supportUrl, community: app.config.communityUrl },

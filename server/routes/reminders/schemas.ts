@@ -62,6 +62,11 @@ const DestinationOut = Type.Object({
     /** Telegram: the connected chat's id and what Telegram calls it (title or @username). */
     chat_id: Type.Optional(Type.String()),
     label: Type.Optional(Type.String()),
+    /** Browser push: the browser's subscription, and the browser's and system's names ("Firefox", "Android"). */
+    endpoint: Type.Optional(Type.String()),
+    keys: Type.Optional(Type.Object({ p256dh: Type.String(), auth: Type.String() })),
+    browser: Type.Optional(Type.String()),
+    os: Type.Optional(Type.String()),
   }),
   disabled_reason: Nullable(Type.String()),
   /** Why it was disabled, for translation: DESTINATION_FAILING (5 failed deliveries in a row), WEBHOOK_GONE... */

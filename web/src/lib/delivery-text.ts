@@ -43,6 +43,7 @@ export function useDeliveryText() {
     pushover: t('notifications:services.pushover'),
     matrix: t('matrix:service'),
     telegram: t('telegram:service'),
+    web_push: t('webpush:service'),
   };
   const PLATFORMS: Record<string, string> = { generic: t('platforms.generic'), discord: t('platforms.discord'), slack: t('platforms.slack') };
   const STATUSES: Record<string, string> = {

@@ -34,3 +34,9 @@ export function useEmailConfigured(): { configured: boolean; loaded: boolean } {
   const { data } = useSWR<{ email?: { configured?: boolean } }>('/api/config', { revalidateOnFocus: false });
   return { configured: data?.email?.configured === true, loaded: data !== undefined };
 }
+
+/** The server's VAPID public key (GET /api/config): a browser subscribes to push with it. */
+export function useWebPushKey(): { publicKey: string | null; loaded: boolean } {
+  const { data } = useSWR<{ web_push?: { public_key?: string } }>('/api/config', { revalidateOnFocus: false });
+  return { publicKey: data?.web_push?.public_key ?? null, loaded: data !== undefined };
+}

@@ -290,7 +290,7 @@ describe('reminders API', () => {
       for (const type of ['sms', 'EMAIL', 'DISCORD_DM', '', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
         const res = await create(utc, { destinations: [{ type, metadata: { url: HOOK } }] });
         expect(res.status, type).toBe(400);
-        expect(res.body).toEqual({ error: 'destinations[0].type must be one of discord_dm, discord_channel, webhook, email, ntfy, gotify, pushover, matrix, telegram', code: 'INVALID_DESTINATION' });
+        expect(res.body).toEqual({ error: 'destinations[0].type must be one of discord_dm, discord_channel, webhook, email, ntfy, gotify, pushover, matrix, telegram, web_push', code: 'INVALID_DESTINATION' });
       }
       const stored = await server.app.db.selectFrom('destinations').select('type').where('type', 'not in', ['discord_dm', 'discord_channel', 'webhook', 'email', 'ntfy', 'gotify', 'pushover', 'matrix']).execute();
       expect(stored).toEqual([]);

@@ -45,14 +45,14 @@ export type Recurrence = Exclude<Repetition, 'CUSTOM'>;
 export const RECURRENCES = ['ONCE', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY', 'HOURLY'] as const satisfies readonly Recurrence[];
 type _EveryRecurrence = Accepts<[never], [Exclude<Recurrence, (typeof RECURRENCES)[number]>]>;
 
-export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram');
+export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram' | 'web_push');
 export type WebhookPlatform = NonNullable<DestinationOutput['metadata']['platform']> & ('generic' | 'discord' | 'slack');
 
 /**
  * `access_token` and `app_token` are only ever sent: the server answers `token_hint` instead
  * (docs/notifications.md). `secret` is a webhook's signing secret from a test send, sent with the save.
  */
-export type DestinationMetadata = Omit<DestinationOutput['metadata'], 'platform'> & { platform?: WebhookPlatform; access_token?: string; app_token?: string; secret?: string };
+export type DestinationMetadata = Omit<DestinationOutput['metadata'], 'platform'> & { platform?: WebhookPlatform; access_token?: string; app_token?: string; secret?: string; user_agent?: string };
 
 export type Destination = Omit<DestinationOutput, 'type' | 'metadata'> & { type: DestinationType; metadata: DestinationMetadata };
 

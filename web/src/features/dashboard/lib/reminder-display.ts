@@ -62,7 +62,7 @@ export function listInstant(reminder: Pick<Reminder, 'next_fire_utc' | 'remind_a
 }
 
 /** Every destination type, in the order the dashboard lists them. */
-const DESTINATION_ORDER: readonly Destination['type'][] = ['discord_dm', 'discord_channel', 'webhook', 'email', 'ntfy', 'gotify', 'pushover', 'matrix', 'telegram'];
+const DESTINATION_ORDER: readonly Destination['type'][] = ['discord_dm', 'discord_channel', 'webhook', 'email', 'ntfy', 'gotify', 'pushover', 'matrix', 'telegram', 'web_push'];
 
 /** Destination kinds in display order, with how many of each the reminder has. */
 export function destinationCounts(destinations: Pick<Destination, 'type'>[]): { type: Destination['type']; count: number }[] {

@@ -1,7 +1,7 @@
 import type { DestinationInput } from '@/lib/api/reminders';
 
 /** Per reminder: at most 1 DM, 5 channel destinations, 5 webhooks and 5 email addresses (docs/dashboard.md "Destinations"). */
-export const DESTINATION_CAPS = { discord_dm: 1, discord_channel: 5, webhook: 5, email: 5, ntfy: 5, gotify: 5, pushover: 5, matrix: 5, telegram: 5 } as const satisfies Record<DestinationInput['type'], number>;
+export const DESTINATION_CAPS = { discord_dm: 1, discord_channel: 5, webhook: 5, email: 5, ntfy: 5, gotify: 5, pushover: 5, matrix: 5, telegram: 5, web_push: 5 } as const satisfies Record<DestinationInput['type'], number>;
 
 /** A destination being edited: what is sent to the server plus a display label known only here. */
 export type EditableDestination = DestinationInput & { label?: string };

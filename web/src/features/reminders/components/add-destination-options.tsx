@@ -10,6 +10,7 @@ import { PushForm } from './push-form';
 import { ServerPickerDialog } from './server-picker-dialog';
 import { TelegramForm } from './telegram-form';
 import { useDestinationAvailability } from './use-destination-availability';
+import { WebPushForm } from './web-push-form';
 import { WebhookForm } from './webhook-form';
 
 interface AddDestinationOptionsProps {
@@ -22,11 +23,11 @@ interface AddDestinationOptionsProps {
   accountId: string;
 }
 
-/** The editor's "add" section: a DM, a server channel (server-picker dialog), a webhook, an email address, ntfy, Gotify, Pushover, Matrix, Telegram, each up to its cap. */
+/** The editor's "add" section: a DM, a server channel (server-picker dialog), a webhook, an email address, ntfy, Gotify, Pushover, Matrix, Telegram, this browser, each up to its cap. */
 export function AddDestinationOptions({ value, onAdd, disabled, idPrefix, accountId }: AddDestinationOptionsProps) {
   const { t } = useTranslation('destinations');
   const [pickerOpen, setPickerOpen] = useState(false);
-  const { dm, channel, webhook, email, ntfy, gotify, pushover, matrix, telegram } = useDestinationAvailability(value);
+  const { dm, channel, webhook, email, ntfy, gotify, pushover, matrix, telegram, webPush } = useDestinationAvailability(value);
   const emailAddresses = value.filter((d) => d.type === 'email').map((d) => String(d.metadata.address ?? ''));
 
   return (
@@ -58,6 +59,9 @@ export function AddDestinationOptions({ value, onAdd, disabled, idPrefix, accoun
           </ExpandableOptionRow>
           <ExpandableOptionRow kind="telegram" destinations={value} availability={telegram} disabled={disabled} idPrefix={idPrefix} onAdd={onAdd}>
             {(add) => <TelegramForm value={value} idPrefix={`${idPrefix}-telegram`} disabled={disabled} onAdd={add} />}
+          </ExpandableOptionRow>
+          <ExpandableOptionRow kind="webPush" destinations={value} availability={webPush} disabled={disabled} idPrefix={idPrefix} onAdd={onAdd}>
+            {(add) => <WebPushForm value={value} disabled={disabled} onAdd={add} />}
           </ExpandableOptionRow>
         </div>
       </section>

@@ -1,4 +1,4 @@
-import { Bell, BellRing, Hash, type LucideIcon, Mail, MessageCircle, MessagesSquare, Send, Smartphone, Webhook } from 'lucide-react';
+import { Bell, BellRing, Hash, type LucideIcon, Mail, MessageCircle, MessagesSquare, MonitorSmartphone, Send, Smartphone, Webhook } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DestinationInput } from '@/lib/api/reminders';
@@ -20,6 +20,7 @@ export const OPTION_KINDS = {
   pushover: { icon: Smartphone, type: 'pushover', title: 'notifications:services.pushover', description: 'notifications:form.pushover.description' },
   matrix: { icon: MessagesSquare, type: 'matrix', title: 'matrix:service', description: 'matrix:form.description' },
   telegram: { icon: Send, type: 'telegram', title: 'telegram:service', description: 'telegram:form.description' },
+  webPush: { icon: MonitorSmartphone, type: 'web_push', title: 'webpush:service', description: 'webpush:form.description' },
 } as const satisfies Record<string, { icon: LucideIcon; type: DestinationInput['type']; title: string; description: string }>;
 
 export type OptionKind = keyof typeof OPTION_KINDS;

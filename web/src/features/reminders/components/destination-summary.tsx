@@ -1,5 +1,6 @@
 import { bareRoleName } from '@/lib/delivery-text';
-import { AtSign, Bell, BellRing, type LucideIcon, Mail, MessageCircle, MessagesSquare, Send, Smartphone, Webhook } from 'lucide-react';
+import type { TFunction } from 'i18next';
+import { AtSign, Bell, BellRing, type LucideIcon, Mail, MessageCircle, MessagesSquare, MonitorSmartphone, Send, Smartphone, Webhook } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
@@ -35,6 +36,12 @@ export function pushPlace(type: PushType, m: { server?: string; topic?: string; 
   return `${(m.user_key ?? '').slice(0, 4)}…${m.device ? ` (${m.device})` : ''}`;
 }
 
+/** A browser destination as "Firefox on Android" (the names the server gave from the user agent). */
+export function webPushLabel(t: TFunction, m: { browser?: string; os?: string }): string {
+  const browser = m.browser ?? 'Browser';
+  return m.os && m.os !== 'Unknown' ? t('webpush:label', { browser, os: m.os }) : browser;
+}
+
 /** Text for a destination, from its local label when known (the picker sets one), else its metadata. */
 export function useDescribeDestination(discordName?: string | null): (d: EditableDestination) => DestinationText {
   const { t } = useTranslation('destinations');
@@ -43,6 +50,7 @@ export function useDescribeDestination(discordName?: string | null): (d: Editabl
   return (d) => {
     // The chat's title or @username, as Telegram said when the destination was checked.
     if (d.type === 'telegram') return { icon: Send, title: d.label ?? d.metadata.label ?? d.metadata.chat_id ?? '', subtitle: t('telegram:service') };
+    if (d.type === 'web_push') return { icon: MonitorSmartphone, title: d.label ?? webPushLabel(t, d.metadata), subtitle: t('webpush:service') };
     if (d.type === 'matrix') return { icon: MessagesSquare, title: d.label ?? pushPlace('matrix', d.metadata), subtitle: t('matrix:service') };
     if (d.type === 'ntfy' || d.type === 'gotify' || d.type === 'pushover') {
       const m = d.metadata;

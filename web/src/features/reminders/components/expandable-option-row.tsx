@@ -15,10 +15,11 @@ const TOGGLE_LABELS = {
   pushover: { open: 'notifications:form.open', cancel: 'email.cancel' },
   matrix: { open: 'notifications:form.open', cancel: 'email.cancel' },
   telegram: { open: 'notifications:form.open', cancel: 'email.cancel' },
+  webPush: { open: 'notifications:form.open', cancel: 'email.cancel' },
 } as const;
 
 interface ExpandableOptionRowProps {
-  kind: 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram';
+  kind: 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram' | 'webPush';
   destinations: readonly EditableDestination[];
   availability: Availability;
   disabled?: boolean;
@@ -29,7 +30,7 @@ interface ExpandableOptionRowProps {
   children: (add: (d: EditableDestination) => void) => ReactNode;
 }
 
-/** An option whose button opens its form in a panel underneath (webhook, email, ntfy, Gotify, Pushover, Matrix, Telegram) and turns into Cancel while it is open. */
+/** An option whose button opens its form in a panel underneath (webhook, email, ntfy, Gotify, Pushover, Matrix, Telegram, this browser) and turns into Cancel while it is open. */
 export function ExpandableOptionRow({ kind, destinations, availability, disabled, idPrefix, onAdd, children }: ExpandableOptionRowProps) {
   const { t } = useTranslation('destinations');
   const [open, setOpen] = useState(false);

@@ -58,5 +58,7 @@ export function useDestinationAvailability(value: readonly EditableDestination[]
     pushover: atCap(value, 'pushover') ? AT_LIMIT : ENABLED,
     matrix,
     telegram,
+    // This browser: whether it can push is the form's to say, once clicked (it asks the permission).
+    webPush: atCap(value, 'web_push') ? AT_LIMIT : ENABLED,
   };
 }

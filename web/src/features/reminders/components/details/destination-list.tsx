@@ -25,7 +25,7 @@ import { cn } from '@/lib/utils';
 import { CHANNEL_KIND_KEYS, channelKind, maskWebhookUrl } from '../../api/destinations';
 import { OPTION_KINDS } from '../destination-option-row';
 import { CHANNEL_ICONS } from '../picker-options';
-import { pushPlace } from '../destination-summary';
+import { pushPlace, webPushLabel } from '../destination-summary';
 import { EmailConfirmationStatus } from '../email-status';
 import { Spinner } from '@/components/ui/spinner';
 
@@ -199,6 +199,10 @@ function DestinationItem({ reminderId, destination, onChanged }: { reminderId: s
     Icon = Mail;
     title = t('destinations.email');
     detail = m.address ?? '';
+  } else if (destination.type === 'web_push') {
+    Icon = OPTION_KINDS.webPush.icon;
+    title = t(OPTION_KINDS.webPush.title);
+    detail = webPushLabel(t, m);
   } else if (destination.type === 'telegram') {
     Icon = OPTION_KINDS.telegram.icon;
     title = t(OPTION_KINDS.telegram.title);
