@@ -11,6 +11,8 @@ export default tseslint.config(
   { ignores: ['node_modules', 'web/dist', 'dist', 'data', 'test-artifacts', 'tmp'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // The service worker and its logic are plain scripts served as they are (web/public).
+  { files: ['web/public/**/*.js'], languageOptions: { globals: { ...globals.serviceworker } } },
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {

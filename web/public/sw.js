@@ -18,7 +18,7 @@ self.addEventListener('push', function (event) {
   if (event.data) {
     try {
       payload = event.data.json();
-    } catch (e) {
+    } catch {
       payload = event.data.text();
     }
   }
