@@ -20,7 +20,7 @@ import { notifySecurityChange } from '../../accounts/security-notices.ts';
 import { SharedRecordStore } from '../../coordination/shared-records.ts';
 import { findPasskey } from '../../repositories/passkeys.ts';
 import { errorResponses, IdParams, Nullable, Ok } from '../../schemas/common.ts';
-import { LoginResponse, presentLogin } from '../auth/index.ts';
+import { answerSignIn, LoginResponse } from '../auth/sign-in.ts';
 
 export const PasskeyOut = Type.Object({
   id: Type.String(),
@@ -136,7 +136,7 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { account, token, session, deviceToken } = await finishPasskeySignIn(app.db, throttle, signIns, rp(), {
+      const signedIn = await finishPasskeySignIn(app.db, throttle, signIns, rp(), {
         ticket: request.body.ticket,
         response: request.body.response as AuthenticationResponseJSON,
         rememberMe: request.body.remember_me === true,
@@ -144,9 +144,7 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
         userAgent: request.headers['user-agent'],
         deviceToken: request.cookies[KNOWN_DEVICE_COOKIE],
       });
-      app.setSessionCookie(reply, token, new Date(session.expires_at));
-      app.setKnownDeviceCookie(reply, deviceToken);
-      return presentLogin(account, token, session);
+      return answerSignIn(app, reply, signedIn);
     },
   );
 };
