@@ -31,6 +31,7 @@ import type { DB } from '../db/connection.ts';
 import type { Account } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
+import type { RateWindow } from '../coordination/rate-window.ts';
 import type { SharedRecordStore } from '../coordination/shared-records.ts';
 import { findAccountById, isUniqueViolation } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
@@ -45,7 +46,7 @@ import {
 } from '../repositories/passkeys.ts';
 import { refuseDisabledAccount } from './account-status.ts';
 import { recognizeDevice } from './known-devices.ts';
-import { attemptRefused, type AttemptThrottle } from './login-throttle.ts';
+import { attemptRefused, type AttemptThrottle, networkOf } from './login-throttle.ts';
 import { finishSignIn } from './password-accounts.ts';
 
 export const MAX_PASSKEYS = 10;
@@ -205,8 +206,19 @@ export async function removeAccountPasskey(db: Executor, accountId: string, id: 
   if (!(await deletePasskey(db, accountId, id))) throw notFound();
 }
 
-/** The options for navigator.credentials.get() (no credential listed: any passkey of this site), and their ticket. */
-export async function startPasskeySignIn(challenges: PasskeyChallenges, rp: RelyingParty): Promise<{ ticket: string; options: PublicKeyCredentialRequestOptionsJSON }> {
+/**
+ * The options for navigator.credentials.get() (no credential listed: any passkey of this site), and
+ * their ticket. Anyone may ask, and each answer stores a challenge: a network is held to
+ * `perNetwork` (429 RATE_LIMITED with Retry-After, nothing stored), so one client cannot fill the
+ * table; expired challenges are swept by the store.
+ */
+export async function startPasskeySignIn(
+  challenges: PasskeyChallenges,
+  rp: RelyingParty,
+  from: { perNetwork: RateWindow; ip: string },
+): Promise<{ ticket: string; options: PublicKeyCredentialRequestOptionsJSON }> {
+  const wait = await from.perNetwork.hit(networkOf(from.ip));
+  if (wait !== null) throw attemptRefused(wait, 'Too many passkey sign-ins were started from this network.');
   const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'preferred', timeout: PASSKEY_CHALLENGE_TTL_MS });
   const ticket = await challenges.create({ challenge: options.challenge, accountId: null });
   return { ticket, options };

@@ -17,6 +17,7 @@ import {
 } from '../../accounts/passkeys.ts';
 import { loadProfile } from '../../accounts/profile.ts';
 import { notifySecurityChange } from '../../accounts/security-notices.ts';
+import { RateWindow } from '../../coordination/rate-window.ts';
 import { SharedRecordStore } from '../../coordination/shared-records.ts';
 import { findPasskey } from '../../repositories/passkeys.ts';
 import { errorResponses, IdParams, Nullable, Ok } from '../../schemas/common.ts';
@@ -83,6 +84,7 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
   const registrations = new SharedRecordStore<PasskeyChallenge>(app.db, 'passkey_registration', PASSKEY_CHALLENGE_TTL_MS);
   const signIns = new SharedRecordStore<PasskeyChallenge>(app.db, 'passkey_sign_in', PASSKEY_CHALLENGE_TTL_MS);
   const throttle = new DatabaseAttemptThrottle(app.db, app.config.loginThrottle);
+  const signInsPerNetwork = new RateWindow(app.db, 'passkey_options', app.config.passkeyOptionsThrottle.limit, app.config.passkeyOptionsThrottle.windowMs);
 
   const accountPasskeys: FastifyPluginAsyncTypebox = async (account) => {
     account.addHook('onRequest', app.authenticate);
@@ -125,7 +127,9 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
   };
   await app.register(accountPasskeys);
 
-  app.post('/api/auth/passkey/options', { schema: { response: { 200: OptionsOut, ...errorResponses } } }, async () => startPasskeySignIn(signIns, rp()));
+  app.post('/api/auth/passkey/options', { schema: { response: { 200: OptionsOut, ...errorResponses } } }, async (request) =>
+    startPasskeySignIn(signIns, rp(), { perNetwork: signInsPerNetwork, ip: request.ip }),
+  );
 
   app.post(
     '/api/auth/passkey',

@@ -7,6 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
+import { PASSKEY_CHALLENGE_TTL_MS, type PasskeyChallenge, relyingPartyOf, startPasskeySignIn } from '../../../../server/accounts/passkeys.ts';
+import { DEFAULT_PASSKEY_OPTIONS_THROTTLE } from '../../../../server/config.ts';
+import { RateWindow } from '../../../../server/coordination/rate-window.ts';
+import { SharedRecordStore } from '../../../../server/coordination/shared-records.ts';
 import { type ApiResponse, client, signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { type SmtpSink, startSmtpSink } from '../../../helpers/smtp-sink.ts';
 import { SoftwareAuthenticator } from '../../../helpers/software-authenticator.ts';
@@ -202,5 +206,59 @@ describe('passkeys', () => {
     expect((await anon.post('/api/account/passkeys/registration-options', {}, { ...cookie, origin: 'https://evil.example' })).body.code).toBe('CSRF_REJECTED');
     expect((await user.api.get('/api/account/passkeys')).body).toHaveLength(1);
     expect((await anon.delete(`/api/account/passkeys/${added.id}`, { ...cookie, origin: PUBLIC_URL })).status).toBe(200);
+  });
+});
+
+describe('starting passkey sign-ins (the default budget per network)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PUBLIC_URL, TRUST_PROXY: 'true' }, overrides: { passkeyOptionsThrottle: DEFAULT_PASSKEY_OPTIONS_THROTTLE } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+  const stored = async () => (await server.app.db.selectFrom('short_lived_records').select('key_hash').where('kind', '=', 'passkey_sign_in').execute()).length;
+
+  it('a burst from one network is refused after its budget, storing nothing; another network is not', async () => {
+    const anon = client(server.url);
+    const { limit } = DEFAULT_PASSKEY_OPTIONS_THROTTLE;
+    const before = await stored();
+    const answers: ApiResponse[] = [];
+    // Each from another address of one IPv6 /64: one network (docs/security.md), one budget.
+    for (let i = 0; i < limit + 5; i++) answers.push(await anon.post('/api/auth/passkey/options', {}, from(`2001:db8:5::${(i + 1).toString(16)}`)));
+    expect(answers.slice(0, limit).every((a) => a.status === 200 && typeof a.body.ticket === 'string')).toBe(true);
+    for (const refused of answers.slice(limit)) {
+      expect(refused).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED', error: expect.any(String) } });
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(DEFAULT_PASSKEY_OPTIONS_THROTTLE.windowMs / 1000);
+    }
+    // A refused call stores no challenge: the table holds what the budget allowed, no more.
+    expect((await stored()) - before).toBe(limit);
+    // Other networks start at once.
+    expect((await anon.post('/api/auth/passkey/options', {}, from('2001:db8:6::1'))).status).toBe(200);
+    expect((await anon.post('/api/auth/passkey/options', {}, from('198.51.100.20'))).status).toBe(200);
+  });
+
+  it('a challenge expires after 5 minutes, and expired ones are swept from the table', async () => {
+    let now = Date.now();
+    const clock = () => now;
+    const challenges = new SharedRecordStore<PasskeyChallenge>(server.app.db, 'passkey_sign_in', PASSKEY_CHALLENGE_TTL_MS, clock);
+    const perNetwork = new RateWindow(server.app.db, 'passkey_options', 1_000, 60_000, clock);
+    const rp = relyingPartyOf(PUBLIC_URL);
+    const started = await startPasskeySignIn(challenges, rp, { perNetwork, ip: '192.0.2.44' });
+    expect(await challenges.peek(started.ticket)).toMatchObject({ challenge: started.options.challenge, accountId: null });
+    now += PASSKEY_CHALLENGE_TTL_MS + 1;
+    // Expired: its answer would be PASSKEY_CHALLENGE_INVALID (finishPasskeySignIn takes it from this store).
+    expect(await challenges.peek(started.ticket)).toBeNull();
+    const expired = () => server.app.db.selectFrom('short_lived_records').select('key_hash').where('expires_at', '<=', new Date(now).toISOString()).execute();
+    expect((await expired()).length).toBeGreaterThan(0);
+    // The next challenge stored (at most one sweep a minute per instance) deletes every expired one.
+    now += 60_001;
+    const next = await startPasskeySignIn(challenges, rp, { perNetwork, ip: '192.0.2.44' });
+    expect(await expired()).toEqual([]);
+    expect(await challenges.peek(next.ticket)).not.toBeNull();
   });
 });
