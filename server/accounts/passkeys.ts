@@ -33,7 +33,7 @@ import { AppError } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { RateWindow } from '../coordination/rate-window.ts';
 import type { SharedRecordStore } from '../coordination/shared-records.ts';
-import { findAccountById, isUniqueViolation } from '../repositories/accounts.ts';
+import { findAccountById, isUniqueViolation, lockAccountForWrites } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
 import {
   countPasskeys,
@@ -153,7 +153,7 @@ export interface RegistrationInput {
 }
 
 /** Checks the authenticator's answer to the registration's challenge and keeps the passkey. */
-export async function finishPasskeyRegistration(db: Executor, challenges: PasskeyChallenges, rp: RelyingParty, input: RegistrationInput): Promise<PasskeyView> {
+export async function finishPasskeyRegistration(db: DB, challenges: PasskeyChallenges, rp: RelyingParty, input: RegistrationInput): Promise<PasskeyView> {
   const name = requireName(input.name);
   // Taken whatever happens next: a challenge is answered once.
   const pending = await challenges.take(input.ticket);
@@ -173,8 +173,6 @@ export async function finishPasskeyRegistration(db: Executor, challenges: Passke
   if (!verification.verified) throw new AppError('PASSKEY_INVALID', 'The passkey could not be checked');
   const info = verification.registrationInfo;
   const alreadyAdded = () => new AppError('PASSKEY_ALREADY_REGISTERED', 'This passkey is already added');
-  if (await findPasskeyByCredentialId(db, info.credential.id)) throw alreadyAdded();
-  if ((await countPasskeys(db, input.accountId)) >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `An account has at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
   const row = {
     id: newId(),
     account_id: input.accountId,
@@ -189,7 +187,15 @@ export async function finishPasskeyRegistration(db: Executor, challenges: Passke
     last_used_at: null,
   };
   try {
-    await insertPasskey(db, row);
+    // The count and the insert in one transaction, after the account's lock (SQLite: one writing
+    // transaction at a time): registrations finishing together count one after the other, so the
+    // limit holds however many race for the last place.
+    await db.transaction().execute(async (trx) => {
+      await lockAccountForWrites(trx, input.accountId);
+      if (await findPasskeyByCredentialId(trx, info.credential.id)) throw alreadyAdded();
+      if ((await countPasskeys(trx, input.accountId)) >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `An account has at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
+      await insertPasskey(trx, row);
+    });
   } catch (err) {
     // The same answer sent twice at once: one of them adds it.
     if (isUniqueViolation(err)) throw alreadyAdded();

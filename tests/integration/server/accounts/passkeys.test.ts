@@ -182,6 +182,20 @@ describe('passkeys', () => {
     expect(eleventh).toMatchObject({ status: 409, body: { code: 'PASSKEY_LIMIT' } });
   });
 
+  it('at most 10 even when registrations finish at the same time', async () => {
+    const owner = await signUp(server.url);
+    for (let i = 0; i < 8; i++) expect((await addPasskey(owner, new SoftwareAuthenticator(PUBLIC_URL), `Key ${i}`)).status).toBe(201);
+    // Five registrations started while the account had 8: each was allowed to start.
+    const started = [];
+    for (let i = 0; i < 5; i++) started.push((await owner.api.post('/api/account/passkeys/registration-options')).body);
+    const answers = await Promise.all(
+      started.map((s, i) => owner.api.post('/api/account/passkeys', { ticket: s.ticket, name: `Racer ${i}`, response: new SoftwareAuthenticator(PUBLIC_URL).register(s.options) })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 409, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409)) expect(refused.body.code).toBe('PASSKEY_LIMIT');
+    expect((await owner.api.get('/api/account/passkeys')).body).toHaveLength(10);
+  });
+
   it('401 without a session, 403 for access tokens, CSRF holds on the cookie', async () => {
     const anon = client(server.url);
     for (const res of [
