@@ -6,6 +6,7 @@
  * PASSKEY_LIMIT. Without the account lock around the count and the insert, more get in.
  */
 import { randomUUID } from 'node:crypto';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -59,7 +60,7 @@ describe('the passkey limit on two instances', () => {
     const outcomes = await Promise.allSettled(
       answers.map((answer, i) => {
         const h = i % 2 ? b : a;
-        return finishPasskeyRegistration(h.db, store(h), rp, { accountId: id, ticket: answer.ticket, name: `Key ${i}`, response: answer.response });
+        return finishPasskeyRegistration(h.db, store(h), rp, { accountId: id, ticket: answer.ticket, name: `Key ${i}`, response: answer.response as RegistrationResponseJSON });
       }),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(MAX_PASSKEYS);
