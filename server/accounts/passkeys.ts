@@ -38,6 +38,7 @@ import type { Executor } from '../repositories/executor.ts';
 import {
   countPasskeys,
   deletePasskey,
+  deletePasskeysOfAccount,
   findPasskeyByCredentialId,
   insertPasskey,
   listPasskeys,
@@ -210,6 +211,14 @@ export async function renameAccountPasskey(db: Executor, accountId: string, id: 
 
 export async function removeAccountPasskey(db: Executor, accountId: string, id: string): Promise<void> {
   if (!(await deletePasskey(db, accountId, id))) throw notFound();
+}
+
+/**
+ * Removes every passkey of the account (the administrator's command, for an owner whose passkeys
+ * are lost or in someone else's hands); answers their names.
+ */
+export async function removeAllPasskeys(db: Executor, accountId: string): Promise<string[]> {
+  return deletePasskeysOfAccount(db, accountId);
 }
 
 /**

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import { PASSKEY_CHALLENGE_TTL_MS, type PasskeyChallenge, relyingPartyOf, startPasskeySignIn } from '../../../../server/accounts/passkeys.ts';
+import { accountsCommand } from '../../../../server/admin/accounts.ts';
 import { DEFAULT_PASSKEY_OPTIONS_THROTTLE } from '../../../../server/config.ts';
 import { RateWindow } from '../../../../server/coordination/rate-window.ts';
 import { SharedRecordStore } from '../../../../server/coordination/shared-records.ts';
@@ -194,6 +195,37 @@ describe('passkeys', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 409, 409, 409]);
     for (const refused of answers.filter((a) => a.status === 409)) expect(refused.body.code).toBe('PASSKEY_LIMIT');
     expect((await owner.api.get('/api/account/passkeys')).body).toHaveLength(10);
+  });
+
+  it('the admin command removes a user’s passkeys (with --yes only) and mails the notice', async () => {
+    const owner = await signUp(server.url);
+    const phone = new SoftwareAuthenticator(PUBLIC_URL);
+    expect((await addPasskey(owner, phone, 'Phone')).status).toBe(201);
+    expect((await addPasskey(owner, new SoftwareAuthenticator(PUBLIC_URL), 'Security key')).status).toBe(201);
+    const deps = { mail: server.app.mail };
+    // Without --yes it says what it would do, and does nothing.
+    const asked = accountsCommand(server.app.db, ['remove-passkeys', owner.email], {}, deps);
+    await expect(asked).rejects.toMatchObject({ exitCode: 2, code: 'CONFIRMATION_REQUIRED', message: expect.stringMatching(/2 passkeys .*\(Phone, Security key\)/) });
+    expect((await owner.api.get('/api/account/passkeys')).body).toHaveLength(2);
+
+    const removed = await accountsCommand(server.app.db, ['remove-passkeys', owner.email], { yes: true }, deps);
+    expect(removed.exitCode).toBe(0);
+    expect(removed.text).toMatch(/^Removed 2 passkeys \(.*Phone.*\) from .* Mailed a notice to /);
+    expect(removed.data).toMatchObject({ removed: expect.arrayContaining(['Phone', 'Security key']), mailed: true });
+    expect((await owner.api.get('/api/account/passkeys')).body).toEqual([]);
+    expect((await signInWith(phone)).answer).toMatchObject({ status: 401, body: { code: 'PASSKEY_UNKNOWN' } });
+    const notice = await sink.waitFor((m) => m.to.includes(owner.email.toLowerCase()) && /Passkeys removed/.test(m.subject), 10_000);
+    expect(notice.text).toMatch(/administrator of this Chime server removed every passkey/);
+    expect(notice.text).toContain('Security key');
+    expect(notice.text).toMatch(/If you did not ask for this/);
+    // The password still signs in; another run has nothing to do.
+    expect((await client(server.url).post('/api/auth/login', { email: owner.email, password: owner.password })).status).toBe(200);
+    expect((await accountsCommand(server.app.db, ['remove-passkeys', owner.email], {}, deps)).text).toMatch(/has no passkeys/);
+    // Without email settings it says the owner must be told another way.
+    const other = await signUp(server.url);
+    expect((await addPasskey(other, new SoftwareAuthenticator(PUBLIC_URL), 'Laptop')).status).toBe(201);
+    const unmailed = await accountsCommand(server.app.db, ['remove-passkeys', other.id], { yes: true });
+    expect(unmailed.text).toMatch(/Email is not configured: tell the owner yourself/);
   });
 
   it('401 without a session, 403 for access tokens, CSRF holds on the cookie', async () => {
