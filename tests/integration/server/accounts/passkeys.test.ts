@@ -247,10 +247,20 @@ describe('passkeys', () => {
     }
     const added = (await addPasskey(user, new SoftwareAuthenticator(PUBLIC_URL))).body;
     const cookie = { cookie: `chime_session=${user.token}` };
-    const forged = await anon.delete(`/api/account/passkeys/${added.id}`, { ...cookie, origin: 'https://evil.example' });
-    expect(forged).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED' } });
-    expect((await anon.post('/api/account/passkeys/registration-options', {}, { ...cookie, origin: 'https://evil.example' })).body.code).toBe('CSRF_REJECTED');
-    expect((await user.api.get('/api/account/passkeys')).body).toHaveLength(1);
+    // Every unsafe passkey route, from another site or with no origin at all: refused, nothing changed.
+    const started = (await user.api.post('/api/account/passkeys/registration-options')).body;
+    const another = { ticket: started.ticket, name: 'Forged', response: new SoftwareAuthenticator(PUBLIC_URL).register(started.options) };
+    for (const headers of [{ ...cookie, origin: 'https://evil.example' }, { ...cookie, referer: 'https://evil.example/page' }, cookie]) {
+      for (const forged of [
+        await anon.delete(`/api/account/passkeys/${added.id}`, headers),
+        await anon.put(`/api/account/passkeys/${added.id}`, { name: 'Forged' }, headers),
+        await anon.post('/api/account/passkeys/registration-options', {}, headers),
+        await anon.post('/api/account/passkeys', another, headers),
+      ]) {
+        expect(forged).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED' } });
+      }
+    }
+    expect((await user.api.get('/api/account/passkeys')).body).toEqual([added]);
     expect((await anon.delete(`/api/account/passkeys/${added.id}`, { ...cookie, origin: PUBLIC_URL })).status).toBe(200);
   });
 });

@@ -219,8 +219,11 @@ describe('two-factor codes over HTTP', () => {
       expect(res.body.code).toBe('TOKEN_NOT_ALLOWED');
     }
     const cookie = { cookie: `chime_session=${user.token}` };
-    const foreign = await anon.post('/api/account/two-factor/setup', {}, { ...cookie, origin: 'https://evil.example' });
-    expect(foreign).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED' } });
+    for (const path of ['/api/account/two-factor/setup', '/api/account/two-factor/enable', '/api/account/two-factor/disable']) {
+      for (const headers of [{ ...cookie, origin: 'https://evil.example' }, cookie]) {
+        expect(await anon.post(path, path.endsWith('setup') ? {} : { code: '123456' }, headers)).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED' } });
+      }
+    }
     expect((await user.api.get('/api/account/two-factor')).body.enabled).toBe(false);
     expect((await anon.post('/api/account/two-factor/setup', {}, { ...cookie, origin: server.url })).status).toBe(200);
     // Bad input is a 4xx with { error, code }, never a 500.
