@@ -63,8 +63,8 @@ export const PUSHOVER_API_URL = 'https://api.pushover.net';
 export const DEFAULT_TOKEN_THROTTLE = { limit: 300, windowMs: 60_000 };
 export const DEFAULT_RESET_THROTTLE: ResetThrottlePolicy = { windowMs: 60 * 60 * 1000, perEmail: 3, perNetwork: 10 };
 /**
- * Passkey sign-ins started per network (docs/security.md "Passkeys"): each stores a challenge for
- * 5 minutes, so one network keeps at most 150 at a time. A sign-in page asks once per visit and
+ * Passkey sign-ins started per network, and registrations per account (docs/security.md "Passkeys"):
+ * each stores a challenge for 5 minutes, so one network or account keeps at most 150 at a time. A sign-in page asks once per visit and
  * every 4 minutes while open, and again after a cancelled dialog: a crowd behind one address stays
  * well below it.
  */
@@ -127,7 +127,7 @@ export interface Config {
   resetThrottle: ResetThrottlePolicy;
   /** Requests per personal access token and window (docs/api.md); tests shorten it. */
   tokenThrottle: { limit: number; windowMs: number };
-  /** Passkey sign-ins started (POST /api/auth/passkey/options) per network and window. */
+  /** Passkey sign-ins started (POST /api/auth/passkey/options) per network and window, and registrations started per account. */
   passkeyOptionsThrottle: { limit: number; windowMs: number };
   /** Lease of the Discord gateway among instances sharing the database; tests shorten it. */
   gatewayLease: LeaseTiming;

@@ -116,7 +116,11 @@ export async function startPasskeyRegistration(
   challenges: PasskeyChallenges,
   rp: RelyingParty,
   account: Pick<Account, 'id' | 'email' | 'username'>,
+  /** Registrations an account may start per window: each stores a challenge, like a sign-in's. */
+  perAccount: RateWindow,
 ): Promise<{ ticket: string; options: PublicKeyCredentialCreationOptionsJSON }> {
+  const wait = await perAccount.hit(account.id);
+  if (wait !== null) throw attemptRefused(wait, 'Too many passkey registrations were started.');
   const existing = await listPasskeys(db, account.id);
   if (existing.length >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `An account has at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
   const options = await generateRegistrationOptions({

@@ -84,6 +84,8 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
   const registrations = new SharedRecordStore<PasskeyChallenge>(app.db, 'passkey_registration', PASSKEY_CHALLENGE_TTL_MS);
   const signIns = new SharedRecordStore<PasskeyChallenge>(app.db, 'passkey_sign_in', PASSKEY_CHALLENGE_TTL_MS);
   const throttle = new DatabaseAttemptThrottle(app.db, app.config.loginThrottle);
+  // The same budget for the registrations an account starts (a session is cheap to get: sign up).
+  const registrationsPerAccount = new RateWindow(app.db, 'passkey_registration_options', app.config.passkeyOptionsThrottle.limit, app.config.passkeyOptionsThrottle.windowMs);
   const signInsPerNetwork = new RateWindow(app.db, 'passkey_options', app.config.passkeyOptionsThrottle.limit, app.config.passkeyOptionsThrottle.windowMs);
 
   const accountPasskeys: FastifyPluginAsyncTypebox = async (account) => {
@@ -95,7 +97,7 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
 
     account.post('/api/account/passkeys/registration-options', { schema: { response: { 200: OptionsOut, ...errorResponses } } }, async (request) => {
       const { account: found } = await loadProfile(app.db, request.auth!.accountId);
-      return startPasskeyRegistration(app.db, registrations, rp(), found);
+      return startPasskeyRegistration(app.db, registrations, rp(), found, registrationsPerAccount);
     });
 
     account.post(

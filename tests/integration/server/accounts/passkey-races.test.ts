@@ -17,6 +17,7 @@ import {
   relyingPartyOf,
   startPasskeyRegistration,
 } from '../../../../server/accounts/passkeys.ts';
+import { RateWindow } from '../../../../server/coordination/rate-window.ts';
 import { SharedRecordStore } from '../../../../server/coordination/shared-records.ts';
 import { createDatabase, type DatabaseHandle } from '../../../../server/db/connection.ts';
 import { migrateToLatest } from '../../../../server/db/migrate.ts';
@@ -52,9 +53,10 @@ describe('the passkey limit on two instances', () => {
     await a.db.insertInto('accounts').values({ ...account, email_normalized: account.email, timezone: 'UTC', locale: null, created_at: now, updated_at: now }).execute();
     const rp = relyingPartyOf(PUBLIC_URL);
     const store = (h: DatabaseHandle) => new SharedRecordStore<PasskeyChallenge>(h.db, 'passkey_registration', PASSKEY_CHALLENGE_TTL_MS);
+    const perAccount = new RateWindow(a.db, 'passkey_registration_options', 100, 60_000);
     // All started while the account had none: each start was allowed.
     const started = [];
-    for (let i = 0; i < MAX_PASSKEYS + 2; i++) started.push(await startPasskeyRegistration(a.db, store(a), rp, account));
+    for (let i = 0; i < MAX_PASSKEYS + 2; i++) started.push(await startPasskeyRegistration(a.db, store(a), rp, account, perAccount));
     const answers = started.map((s) => ({ ticket: s.ticket, response: new SoftwareAuthenticator(PUBLIC_URL).register(s.options) }));
 
     const outcomes = await Promise.allSettled(

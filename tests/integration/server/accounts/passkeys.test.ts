@@ -265,7 +265,7 @@ describe('passkeys', () => {
   });
 });
 
-describe('starting passkey sign-ins (the default budget per network)', () => {
+describe('starting passkey sign-ins and registrations (the default budgets)', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ env: { PUBLIC_URL, TRUST_PROXY: 'true' }, overrides: { passkeyOptionsThrottle: DEFAULT_PASSKEY_OPTIONS_THROTTLE } });
@@ -296,6 +296,18 @@ describe('starting passkey sign-ins (the default budget per network)', () => {
     // Other networks start at once.
     expect((await anon.post('/api/auth/passkey/options', {}, from('2001:db8:6::1'))).status).toBe(200);
     expect((await anon.post('/api/auth/passkey/options', {}, from('198.51.100.20'))).status).toBe(200);
+  });
+
+  it('an account starting registrations has the same budget', async () => {
+    const user = await signUp(server.url);
+    const { limit } = DEFAULT_PASSKEY_OPTIONS_THROTTLE;
+    const answers: ApiResponse[] = [];
+    for (let i = 0; i < limit + 1; i++) answers.push(await user.api.post('/api/account/passkeys/registration-options'));
+    expect(answers.slice(0, limit).every((a) => a.status === 200)).toBe(true);
+    expect(answers.at(-1)).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+    expect(Number(answers.at(-1)!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another account is not held by it.
+    expect((await (await signUp(server.url)).api.post('/api/account/passkeys/registration-options')).status).toBe(200);
   });
 
   it('a challenge expires after 5 minutes, and expired ones are swept from the table', async () => {
