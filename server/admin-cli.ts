@@ -1,7 +1,9 @@
 /**
  * Administration from the server's shell (docs/operations.md "Administration"): `npm run admin -- <command>`.
  *
- *   accounts list|show|disable|enable|delete|remove-2fa   the instance's accounts (server/admin/accounts.ts)
+ *   accounts list|show|disable|enable|delete|remove-2fa|remove-passkeys
+ *                            the instance's accounts (server/admin/accounts.ts); removing two-factor
+ *                            codes or passkeys mails the owner a notice where email is configured
  *   stats                    accounts, reminders, the last day's deliveries, what waits
  *   doctor                   checks every setting against what it names, says how to fix it
  *   backup [file]            an online copy of the SQLite database (pg_dump on PostgreSQL)
@@ -28,6 +30,8 @@ import { createDatabase, isPostgresUrl } from './db/connection.ts';
 import { CopyRefused, copySqliteToPostgres } from './db/copy-from-sqlite.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { issueResetLink, RESET_TTL_MS } from './mail/password-reset.ts';
+import { createMailService, type MailService } from './mail/service.ts';
+import { createMailer } from './mail/transport.ts';
 import { findAccountByEmail } from './repositories/accounts.ts';
 
 const USAGE = [
@@ -101,8 +105,22 @@ async function withMigratedDatabase(config: Config, run: (db: ReturnType<typeof 
   }
 }
 
+/** The mail service of the server's settings (null without them), closed afterwards: security notices wait for their send. */
+async function withMail<T>(config: Config, db: ReturnType<typeof createDatabase>['db'], run: (mail: MailService | null) => Promise<T>): Promise<T> {
+  if (!config.mail) return run(null);
+  const mailer = createMailer(config.mail);
+  try {
+    return await run(createMailService(db, config.mail, mailer));
+  } finally {
+    await mailer.close();
+  }
+}
+
 async function structured(command: string, rest: string[], flags: { json?: boolean; yes?: boolean; limit?: string; offset?: string }): Promise<CommandResult | null> {
-  if (command === 'accounts') return withMigratedDatabase(loadConfig(), (db) => accountsCommand(db, rest, flags));
+  if (command === 'accounts') {
+    const config = loadConfig();
+    return withMigratedDatabase(config, (db) => withMail(config, db, (mail) => accountsCommand(db, rest, flags, { mail })));
+  }
   if (command === 'stats' && rest.length === 0) return withMigratedDatabase(loadConfig(), (db) => statsCommand(db));
   if (command === 'doctor' && rest.length === 0) return doctorCommand(loadConfig());
   if (command === 'backup') return backupCommand(loadConfig(), rest);

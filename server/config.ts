@@ -62,6 +62,13 @@ export const PUSHOVER_API_URL = 'https://api.pushover.net';
 
 export const DEFAULT_TOKEN_THROTTLE = { limit: 300, windowMs: 60_000 };
 export const DEFAULT_RESET_THROTTLE: ResetThrottlePolicy = { windowMs: 60 * 60 * 1000, perEmail: 3, perNetwork: 10 };
+/**
+ * Passkey sign-ins started per network, and registrations per account (docs/security.md "Passkeys"):
+ * each stores a challenge for 5 minutes, so one network or account keeps at most 150 at a time. A sign-in page asks once per visit and
+ * every 4 minutes while open, and again after a cancelled dialog: a crowd behind one address stays
+ * well below it.
+ */
+export const DEFAULT_PASSKEY_OPTIONS_THROTTLE = { limit: 30, windowMs: 60_000 };
 
 export interface Config {
   port: number;
@@ -126,6 +133,8 @@ export interface Config {
   resetThrottle: ResetThrottlePolicy;
   /** Requests per personal access token and window (docs/api.md); tests shorten it. */
   tokenThrottle: { limit: number; windowMs: number };
+  /** Passkey sign-ins started (POST /api/auth/passkey/options) per network and window, and registrations started per account. */
+  passkeyOptionsThrottle: { limit: number; windowMs: number };
   /** Lease of the Discord gateway among instances sharing the database; tests shorten it. */
   gatewayLease: LeaseTiming;
   /** CHIME_ROLES: what this process does (all three by default). */
@@ -376,6 +385,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     vapidSubject: parseVapidSubject(env.VAPID_SUBJECT, publicUrl, problems),
     resetThrottle: DEFAULT_RESET_THROTTLE,
     tokenThrottle: DEFAULT_TOKEN_THROTTLE,
+    passkeyOptionsThrottle: DEFAULT_PASSKEY_OPTIONS_THROTTLE,
     gatewayLease: DEFAULT_LEASE_TIMING,
     roles,
     schedulerMode: parseSchedulerMode(env.CHIME_SCHEDULER_MODE, problems),

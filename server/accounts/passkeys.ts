@@ -31,12 +31,14 @@ import type { DB } from '../db/connection.ts';
 import type { Account } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
+import type { RateWindow } from '../coordination/rate-window.ts';
 import type { SharedRecordStore } from '../coordination/shared-records.ts';
-import { findAccountById, isUniqueViolation } from '../repositories/accounts.ts';
+import { findAccountById, isUniqueViolation, lockAccountForWrites } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
 import {
   countPasskeys,
   deletePasskey,
+  deletePasskeysOfAccount,
   findPasskeyByCredentialId,
   insertPasskey,
   listPasskeys,
@@ -45,7 +47,7 @@ import {
 } from '../repositories/passkeys.ts';
 import { refuseDisabledAccount } from './account-status.ts';
 import { recognizeDevice } from './known-devices.ts';
-import { attemptRefused, type AttemptThrottle } from './login-throttle.ts';
+import { attemptRefused, type AttemptThrottle, networkOf } from './login-throttle.ts';
 import { finishSignIn } from './password-accounts.ts';
 
 export const MAX_PASSKEYS = 10;
@@ -114,7 +116,11 @@ export async function startPasskeyRegistration(
   challenges: PasskeyChallenges,
   rp: RelyingParty,
   account: Pick<Account, 'id' | 'email' | 'username'>,
+  /** Registrations an account may start per window: each stores a challenge, like a sign-in's. */
+  perAccount: RateWindow,
 ): Promise<{ ticket: string; options: PublicKeyCredentialCreationOptionsJSON }> {
+  const wait = await perAccount.hit(account.id);
+  if (wait !== null) throw attemptRefused(wait, 'Too many passkey registrations were started.');
   const existing = await listPasskeys(db, account.id);
   if (existing.length >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `An account has at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
   const options = await generateRegistrationOptions({
@@ -152,7 +158,7 @@ export interface RegistrationInput {
 }
 
 /** Checks the authenticator's answer to the registration's challenge and keeps the passkey. */
-export async function finishPasskeyRegistration(db: Executor, challenges: PasskeyChallenges, rp: RelyingParty, input: RegistrationInput): Promise<PasskeyView> {
+export async function finishPasskeyRegistration(db: DB, challenges: PasskeyChallenges, rp: RelyingParty, input: RegistrationInput): Promise<PasskeyView> {
   const name = requireName(input.name);
   // Taken whatever happens next: a challenge is answered once.
   const pending = await challenges.take(input.ticket);
@@ -172,8 +178,6 @@ export async function finishPasskeyRegistration(db: Executor, challenges: Passke
   if (!verification.verified) throw new AppError('PASSKEY_INVALID', 'The passkey could not be checked');
   const info = verification.registrationInfo;
   const alreadyAdded = () => new AppError('PASSKEY_ALREADY_REGISTERED', 'This passkey is already added');
-  if (await findPasskeyByCredentialId(db, info.credential.id)) throw alreadyAdded();
-  if ((await countPasskeys(db, input.accountId)) >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `An account has at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
   const row = {
     id: newId(),
     account_id: input.accountId,
@@ -188,7 +192,15 @@ export async function finishPasskeyRegistration(db: Executor, challenges: Passke
     last_used_at: null,
   };
   try {
-    await insertPasskey(db, row);
+    // The count and the insert in one transaction, after the account's lock (SQLite: one writing
+    // transaction at a time): registrations finishing together count one after the other, so the
+    // limit holds however many race for the last place.
+    await db.transaction().execute(async (trx) => {
+      await lockAccountForWrites(trx, input.accountId);
+      if (await findPasskeyByCredentialId(trx, info.credential.id)) throw alreadyAdded();
+      if ((await countPasskeys(trx, input.accountId)) >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `An account has at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
+      await insertPasskey(trx, row);
+    });
   } catch (err) {
     // The same answer sent twice at once: one of them adds it.
     if (isUniqueViolation(err)) throw alreadyAdded();
@@ -205,8 +217,27 @@ export async function removeAccountPasskey(db: Executor, accountId: string, id: 
   if (!(await deletePasskey(db, accountId, id))) throw notFound();
 }
 
-/** The options for navigator.credentials.get() (no credential listed: any passkey of this site), and their ticket. */
-export async function startPasskeySignIn(challenges: PasskeyChallenges, rp: RelyingParty): Promise<{ ticket: string; options: PublicKeyCredentialRequestOptionsJSON }> {
+/**
+ * Removes every passkey of the account (the administrator's command, for an owner whose passkeys
+ * are lost or in someone else's hands); answers their names.
+ */
+export async function removeAllPasskeys(db: Executor, accountId: string): Promise<string[]> {
+  return deletePasskeysOfAccount(db, accountId);
+}
+
+/**
+ * The options for navigator.credentials.get() (no credential listed: any passkey of this site), and
+ * their ticket. Anyone may ask, and each answer stores a challenge: a network is held to
+ * `perNetwork` (429 RATE_LIMITED with Retry-After, nothing stored), so one client cannot fill the
+ * table; expired challenges are swept by the store.
+ */
+export async function startPasskeySignIn(
+  challenges: PasskeyChallenges,
+  rp: RelyingParty,
+  from: { perNetwork: RateWindow; ip: string },
+): Promise<{ ticket: string; options: PublicKeyCredentialRequestOptionsJSON }> {
+  const wait = await from.perNetwork.hit(networkOf(from.ip));
+  if (wait !== null) throw attemptRefused(wait, 'Too many passkey sign-ins were started from this network.');
   const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'preferred', timeout: PASSKEY_CHALLENGE_TTL_MS });
   const ticket = await challenges.create({ challenge: options.challenge, accountId: null });
   return { ticket, options };

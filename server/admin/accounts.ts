@@ -1,15 +1,31 @@
+import { listAccountPasskeys, removeAllPasskeys } from '../accounts/passkeys.ts';
 import { closeAccount } from '../accounts/profile.ts';
+import { sendSecurityNotice } from '../accounts/security-notices.ts';
 import { removeTwoFactor } from '../accounts/two-factor.ts';
 import type { DB } from '../db/connection.ts';
+import type { MailService } from '../mail/service.ts';
 import { nowIso } from '../lib/ids.ts';
 import { type AdminAccountRow, findAccountsByKey, listAccountsWithCounts, setAccountDisabledAt } from '../repositories/admin.ts';
 import { revokeOtherSessions } from '../repositories/sessions.ts';
 import { AdminFailure, type CommandResult, done, table } from './result.ts';
 
 /*
- * `npm run admin -- accounts list|show|disable|enable|delete` (docs/operations.md "Administration"). An
- * account is named by its id, its email or its username.
+ * `npm run admin -- accounts list|show|disable|enable|delete|remove-2fa|remove-passkeys`
+ * (docs/operations.md "Administration"). An account is named by its id, its email or its username.
  */
+
+/** What a command needs beyond the database: the mail service for security notices (null without email settings). */
+export interface AccountsCommandDeps {
+  mail: MailService | null;
+}
+
+/** The line that says whether the owner was told, for the administrator to pass on otherwise. */
+async function noticeLine(db: DB, deps: AccountsCommandDeps, accountId: string, ...notice: [Parameters<typeof sendSecurityNotice>[2], string?]): Promise<{ text: string; mailed: boolean }> {
+  const sent = await sendSecurityNotice({ db, mail: deps.mail }, accountId, ...notice);
+  if (!sent) return { text: deps.mail ? 'The account has no email address: tell its owner yourself.' : 'Email is not configured: tell the owner yourself.', mailed: false };
+  if (sent.ok) return { text: `Mailed a notice to ${sent.to}.`, mailed: true };
+  return { text: `The notice to ${sent.to} was not sent (${sent.code}: ${sent.error}): tell the owner yourself.`, mailed: false };
+}
 
 /** The one account `key` names; fails when none or several (a username two accounts share). */
 export async function resolveAccount(db: DB, key: string): Promise<AdminAccountRow> {
@@ -58,11 +74,16 @@ const describe = (a: AdminAccountRow) =>
   ].join('\n');
 
 export const ACCOUNTS_USAGE =
-  'accounts list [--limit N] [--offset N] | accounts show <account> | accounts disable <account> | accounts enable <account> | accounts delete <account> --yes | accounts remove-2fa <account> --yes';
+  'accounts list [--limit N] [--offset N] | accounts show <account> | accounts disable <account> | accounts enable <account> | accounts delete <account> --yes | accounts remove-2fa <account> --yes | accounts remove-passkeys <account> --yes';
 
-export async function accountsCommand(db: DB, args: string[], flags: { limit?: string; offset?: string; yes?: boolean }): Promise<CommandResult> {
+export async function accountsCommand(
+  db: DB,
+  args: string[],
+  flags: { limit?: string; offset?: string; yes?: boolean },
+  deps: AccountsCommandDeps = { mail: null },
+): Promise<CommandResult> {
   const [action, key, ...extra] = args;
-  const needsKey = ['show', 'disable', 'enable', 'delete', 'remove-2fa'].includes(action ?? '');
+  const needsKey = ['show', 'disable', 'enable', 'delete', 'remove-2fa', 'remove-passkeys'].includes(action ?? '');
   if (!action || (needsKey && (!key || extra.length > 0)) || (!needsKey && action !== 'list') || (action === 'list' && args.length > 1)) {
     throw new AdminFailure(`Usage: npm run admin -- ${ACCOUNTS_USAGE}`, 2, 'USAGE');
   }
@@ -105,9 +126,29 @@ export async function accountsCommand(db: DB, args: string[], flags: { limit?: s
       );
     }
     const removed = await removeTwoFactor(db, account.id);
+    if (!removed) return done(`${account.username} (${account.id}) had no two-factor codes.`, { account, removed, mailed: false });
+    const notice = await noticeLine(db, deps, account.id, 'two_factor_disabled');
+    return done(`Removed two-factor codes from ${account.username} (${account.id}). ${notice.text}`, { account, removed, mailed: notice.mailed, notice: notice.text });
+  }
+  if (action === 'remove-passkeys') {
+    // For an owner whose passkeys are lost or in someone else's hands, who cannot sign in to remove
+    // them: the same offline check of who asks as for two-factor codes (docs/security.md).
+    const account = await resolveAccount(db, key!);
+    if (!flags.yes) {
+      const names = (await listAccountPasskeys(db, account.id)).map((p) => p.name);
+      if (!names.length) return done(`${account.username} (${account.id}) has no passkeys: nothing to remove.`, { account, removed: [], mailed: false });
+      throw new AdminFailure(
+        `This removes the ${names.length} passkey${names.length === 1 ? '' : 's'} of ${account.username} (${account.id}) (${names.join(', ')}): ${names.length === 1 ? 'it' : 'they'} will no longer sign in. Check who is asking first (docs/security.md), then run it again with --yes.`,
+        2,
+        'CONFIRMATION_REQUIRED',
+      );
+    }
+    const removed = await removeAllPasskeys(db, account.id);
+    if (!removed.length) return done(`${account.username} (${account.id}) had no passkeys.`, { account, removed, mailed: false });
+    const notice = await noticeLine(db, deps, account.id, 'passkeys_removed_by_admin', removed.join(', '));
     return done(
-      removed ? `Removed two-factor codes from ${account.username} (${account.id}).` : `${account.username} (${account.id}) had no two-factor codes.`,
-      { account, removed },
+      `Removed ${removed.length} passkey${removed.length === 1 ? '' : 's'} (${removed.join(', ')}) from ${account.username} (${account.id}). ${notice.text}`,
+      { account, removed, mailed: notice.mailed, notice: notice.text },
     );
   }
   const account = await resolveAccount(db, key!);

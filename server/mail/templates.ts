@@ -127,21 +127,25 @@ export function passwordResetMail(lang: Language, email: string, link: string): 
   };
 }
 
-export type SecurityChange = 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'passkey_removed';
+export type SecurityChange = 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'passkey_removed' | 'passkeys_removed_by_admin';
 
 /**
  * A change to how the account signs in (docs/security.md): what changed, and what to do if it was
- * not its owner. `name` is the passkey's, for 'passkey_removed'.
+ * not its owner. `name` is the passkey's, for 'passkey_removed'; the passkeys' names, for
+ * 'passkeys_removed_by_admin'.
  */
 export function securityNoticeMail(lang: Language, email: string, change: SecurityChange, name = ''): MailContent {
   const [subject, body] =
-    change === 'passkey_removed'
+    change === 'passkeys_removed_by_admin'
+      ? [mt(lang, 'security.subjectPasskeysRemovedByAdmin'), mt(lang, 'security.passkeysRemovedByAdmin', { email, names: name })]
+      : change === 'passkey_removed'
       ? [mt(lang, 'security.subjectPasskeyRemoved'), mt(lang, 'security.passkeyRemoved', { email, name })]
       : change === 'password_changed'
       ? [mt(lang, 'security.subjectPasswordChanged'), mt(lang, 'security.passwordChanged', { email })]
       : change === 'two_factor_enabled'
         ? [mt(lang, 'security.subjectTwoFactorEnabled'), mt(lang, 'security.twoFactorEnabled', { email })]
         : [mt(lang, 'security.subjectTwoFactorDisabled'), mt(lang, 'security.twoFactorDisabled', { email })];
-  const notYou = mt(lang, 'security.notYou');
+  // The administrator acted on the owner's request: "if you did not ask for this", not "if this was not you".
+  const notYou = mt(lang, change === 'passkeys_removed_by_admin' ? 'security.notAsked' : 'security.notYou');
   return { subject, text: [body, '', notYou].join('\n'), html: page(lang, [`<p>${escapeHtml(body)}</p>`, small(notYou)].join('')) };
 }

@@ -38,6 +38,12 @@ export async function deletePasskey(db: Executor, accountId: string, id: string)
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Deletes every passkey of the account; answers the names of those deleted. */
+export async function deletePasskeysOfAccount(db: Executor, accountId: string): Promise<string[]> {
+  const rows = await db.deleteFrom('passkeys').where('account_id', '=', accountId).returning('name').execute();
+  return rows.map((r) => r.name);
+}
+
 /**
  * Records a sign-in: the new counter and the time, only if the counter stored is still the one
  * the check was made against (false: a parallel sign-in with the same passkey got there first).

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import botPlugin from '../../bot/plugin.ts';
 import { buildApp } from '../../server/app.ts';
-import { type Config, loadConfig } from '../../server/config.ts';
+import { type Config, DEFAULT_PASSKEY_OPTIONS_THROTTLE, loadConfig } from '../../server/config.ts';
 import { DEFAULT_LOGIN_THROTTLE } from '../../server/accounts/login-throttle.ts';
 import { releaseTestDatabase, testDatabaseUrl } from './test-database.ts';
 
@@ -32,8 +32,14 @@ export async function startTestServer(
     // The loop on the test's own thread unless a test asks for the worker: tests swap senders and step it.
     // Every test signs in from 127.0.0.1: the network's failure budget (docs/security.md) is set
     // out of reach unless a test sets the throttle itself, so the wrong passwords of one test do
-    // not slow the sign-ins of the next.
-    { serveWeb: false, schedulerMode: 'inline', loginThrottle: { ...DEFAULT_LOGIN_THROTTLE, networkFreeFailures: 1_000_000 }, ...options.overrides },
+    // not slow the sign-ins of the next; so are the passkey sign-ins a network may start.
+    {
+      serveWeb: false,
+      schedulerMode: 'inline',
+      loginThrottle: { ...DEFAULT_LOGIN_THROTTLE, networkFreeFailures: 1_000_000 },
+      passkeyOptionsThrottle: { ...DEFAULT_PASSKEY_OPTIONS_THROTTLE, limit: 1_000_000 },
+      ...options.overrides,
+    },
   );
   const app = await buildApp({ config, logger: false, botPlugin });
   await app.listen({ port: 0, host: '127.0.0.1' });

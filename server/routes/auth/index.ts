@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type Static, Type } from '@sinclair/typebox';
-import type { Account, Session } from '../../db/database.ts';
+import { Type } from '@sinclair/typebox';
 import { type AttemptThrottle, DatabaseAttemptThrottle } from '../../accounts/login-throttle.ts';
 import {
   completeTwoFactorSignIn,
@@ -13,8 +12,9 @@ import {
 import { SharedRecordStore } from '../../coordination/shared-records.ts';
 import { closeSession } from '../../accounts/sessions.ts';
 import { KNOWN_DEVICE_COOKIE } from '../../accounts/known-devices.ts';
-import { errorResponses, Nullable, Ok } from '../../schemas/common.ts';
-import { accountLanguage, LANGUAGES, namedLanguage } from '../../lib/language.ts';
+import { errorResponses, Ok } from '../../schemas/common.ts';
+import { namedLanguage } from '../../lib/language.ts';
+import { answerSignIn, LoginResponse } from './sign-in.ts';
 
 const RegisterBody = Type.Object({
   email: Type.String({ maxLength: 320 }),
@@ -35,26 +35,6 @@ const RegisterResponse = Type.Object({
   username: Type.String(),
   timezone: Type.String(),
   created_at: Type.String(),
-});
-
-export const LoginResponse = Type.Object({
-  token: Type.String(),
-  expires_at: Type.String(),
-  id: Type.String(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  username: Type.String(),
-  /** The account's language (its mails and bot messages): the dashboard takes it on unless the browser has a choice of its own. */
-  language: Nullable(Type.Union(LANGUAGES.map((l) => Type.Literal(l)))),
-});
-
-/** The answer of every sign-in (password, Discord callback, Discord setup): one shape, one place. */
-export const presentLogin = (account: Account, token: string, session: Session): Static<typeof LoginResponse> => ({
-  token,
-  expires_at: session.expires_at,
-  id: account.id,
-  email: account.email,
-  username: account.username,
-  language: accountLanguage(account.locale),
 });
 
 export const TwoFactorRequired = Type.Object({
@@ -100,23 +80,19 @@ const auth: FastifyPluginAsyncTypebox = async (app) => {
         pending,
       );
       if (result.status === 'two_factor_required') return { two_factor_required: true as const, ticket: result.ticket };
-      app.setSessionCookie(reply, result.token, new Date(result.session.expires_at));
-      app.setKnownDeviceCookie(reply, result.deviceToken);
-      return presentLogin(result.account, result.token, result.session);
+      return answerSignIn(app, reply, result);
     },
   );
 
   app.post('/api/auth/two-factor', { schema: { body: TwoFactorBody, response: { 200: LoginResponse, ...errorResponses } } }, async (request, reply) => {
-    const { account, token, session, deviceToken } = await completeTwoFactorSignIn(app.db, throttle, pending, {
+    const signedIn = await completeTwoFactorSignIn(app.db, throttle, pending, {
       ticket: request.body.ticket,
       code: request.body.code,
       ip: request.ip,
       userAgent: request.headers['user-agent'],
       deviceToken: request.cookies[KNOWN_DEVICE_COOKIE],
     });
-    app.setSessionCookie(reply, token, new Date(session.expires_at));
-    app.setKnownDeviceCookie(reply, deviceToken);
-    return presentLogin(account, token, session);
+    return answerSignIn(app, reply, signedIn);
   });
 
   app.post('/api/auth/logout', { schema: { response: { 200: Ok, ...errorResponses } } }, async (request, reply) => {

@@ -24,7 +24,7 @@ import { AppError } from '../../errors.ts';
 import { DISCORD_OAUTH_SCOPES, discordRedirectUri } from '../../lib/discord-urls.ts';
 import { SharedRecordStore } from '../../coordination/shared-records.ts';
 import { errorResponses } from '../../schemas/common.ts';
-import { LoginResponse, presentLogin } from '../auth/index.ts';
+import { LoginResponse, presentLogin } from '../auth/sign-in.ts';
 import { notConfigured } from './index.ts';
 
 const AuthorizeQuery = Type.Object({ mode: Type.Optional(Type.String({ maxLength: 16 })) });

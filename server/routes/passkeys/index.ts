@@ -17,10 +17,11 @@ import {
 } from '../../accounts/passkeys.ts';
 import { loadProfile } from '../../accounts/profile.ts';
 import { notifySecurityChange } from '../../accounts/security-notices.ts';
+import { RateWindow } from '../../coordination/rate-window.ts';
 import { SharedRecordStore } from '../../coordination/shared-records.ts';
 import { findPasskey } from '../../repositories/passkeys.ts';
 import { errorResponses, IdParams, Nullable, Ok } from '../../schemas/common.ts';
-import { LoginResponse, presentLogin } from '../auth/index.ts';
+import { answerSignIn, LoginResponse } from '../auth/sign-in.ts';
 
 export const PasskeyOut = Type.Object({
   id: Type.String(),
@@ -83,6 +84,9 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
   const registrations = new SharedRecordStore<PasskeyChallenge>(app.db, 'passkey_registration', PASSKEY_CHALLENGE_TTL_MS);
   const signIns = new SharedRecordStore<PasskeyChallenge>(app.db, 'passkey_sign_in', PASSKEY_CHALLENGE_TTL_MS);
   const throttle = new DatabaseAttemptThrottle(app.db, app.config.loginThrottle);
+  // The same budget for the registrations an account starts (a session is cheap to get: sign up).
+  const registrationsPerAccount = new RateWindow(app.db, 'passkey_registration_options', app.config.passkeyOptionsThrottle.limit, app.config.passkeyOptionsThrottle.windowMs);
+  const signInsPerNetwork = new RateWindow(app.db, 'passkey_options', app.config.passkeyOptionsThrottle.limit, app.config.passkeyOptionsThrottle.windowMs);
 
   const accountPasskeys: FastifyPluginAsyncTypebox = async (account) => {
     account.addHook('onRequest', app.authenticate);
@@ -93,7 +97,7 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
 
     account.post('/api/account/passkeys/registration-options', { schema: { response: { 200: OptionsOut, ...errorResponses } } }, async (request) => {
       const { account: found } = await loadProfile(app.db, request.auth!.accountId);
-      return startPasskeyRegistration(app.db, registrations, rp(), found);
+      return startPasskeyRegistration(app.db, registrations, rp(), found, registrationsPerAccount);
     });
 
     account.post(
@@ -125,7 +129,9 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
   };
   await app.register(accountPasskeys);
 
-  app.post('/api/auth/passkey/options', { schema: { response: { 200: OptionsOut, ...errorResponses } } }, async () => startPasskeySignIn(signIns, rp()));
+  app.post('/api/auth/passkey/options', { schema: { response: { 200: OptionsOut, ...errorResponses } } }, async (request) =>
+    startPasskeySignIn(signIns, rp(), { perNetwork: signInsPerNetwork, ip: request.ip }),
+  );
 
   app.post(
     '/api/auth/passkey',
@@ -136,7 +142,7 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { account, token, session, deviceToken } = await finishPasskeySignIn(app.db, throttle, signIns, rp(), {
+      const signedIn = await finishPasskeySignIn(app.db, throttle, signIns, rp(), {
         ticket: request.body.ticket,
         response: request.body.response as AuthenticationResponseJSON,
         rememberMe: request.body.remember_me === true,
@@ -144,9 +150,7 @@ const passkeys: FastifyPluginAsyncTypebox = async (app) => {
         userAgent: request.headers['user-agent'],
         deviceToken: request.cookies[KNOWN_DEVICE_COOKIE],
       });
-      app.setSessionCookie(reply, token, new Date(session.expires_at));
-      app.setKnownDeviceCookie(reply, deviceToken);
-      return presentLogin(account, token, session);
+      return answerSignIn(app, reply, signedIn);
     },
   );
 };

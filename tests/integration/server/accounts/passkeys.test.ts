@@ -7,6 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
+import { PASSKEY_CHALLENGE_TTL_MS, type PasskeyChallenge, relyingPartyOf, startPasskeySignIn } from '../../../../server/accounts/passkeys.ts';
+import { accountsCommand } from '../../../../server/admin/accounts.ts';
+import { DEFAULT_PASSKEY_OPTIONS_THROTTLE } from '../../../../server/config.ts';
+import { RateWindow } from '../../../../server/coordination/rate-window.ts';
+import { SharedRecordStore } from '../../../../server/coordination/shared-records.ts';
 import { type ApiResponse, client, signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { type SmtpSink, startSmtpSink } from '../../../helpers/smtp-sink.ts';
 import { SoftwareAuthenticator } from '../../../helpers/software-authenticator.ts';
@@ -178,6 +183,51 @@ describe('passkeys', () => {
     expect(eleventh).toMatchObject({ status: 409, body: { code: 'PASSKEY_LIMIT' } });
   });
 
+  it('at most 10 even when registrations finish at the same time', async () => {
+    const owner = await signUp(server.url);
+    for (let i = 0; i < 8; i++) expect((await addPasskey(owner, new SoftwareAuthenticator(PUBLIC_URL), `Key ${i}`)).status).toBe(201);
+    // Five registrations started while the account had 8: each was allowed to start.
+    const started = [];
+    for (let i = 0; i < 5; i++) started.push((await owner.api.post('/api/account/passkeys/registration-options')).body);
+    const answers = await Promise.all(
+      started.map((s, i) => owner.api.post('/api/account/passkeys', { ticket: s.ticket, name: `Racer ${i}`, response: new SoftwareAuthenticator(PUBLIC_URL).register(s.options) })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 409, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409)) expect(refused.body.code).toBe('PASSKEY_LIMIT');
+    expect((await owner.api.get('/api/account/passkeys')).body).toHaveLength(10);
+  });
+
+  it('the admin command removes a user’s passkeys (with --yes only) and mails the notice', async () => {
+    const owner = await signUp(server.url);
+    const phone = new SoftwareAuthenticator(PUBLIC_URL);
+    expect((await addPasskey(owner, phone, 'Phone')).status).toBe(201);
+    expect((await addPasskey(owner, new SoftwareAuthenticator(PUBLIC_URL), 'Security key')).status).toBe(201);
+    const deps = { mail: server.app.mail };
+    // Without --yes it says what it would do, and does nothing.
+    const asked = accountsCommand(server.app.db, ['remove-passkeys', owner.email], {}, deps);
+    await expect(asked).rejects.toMatchObject({ exitCode: 2, code: 'CONFIRMATION_REQUIRED', message: expect.stringMatching(/2 passkeys .*\(Phone, Security key\)/) });
+    expect((await owner.api.get('/api/account/passkeys')).body).toHaveLength(2);
+
+    const removed = await accountsCommand(server.app.db, ['remove-passkeys', owner.email], { yes: true }, deps);
+    expect(removed.exitCode).toBe(0);
+    expect(removed.text).toMatch(/^Removed 2 passkeys \(.*Phone.*\) from .* Mailed a notice to /);
+    expect(removed.data).toMatchObject({ removed: expect.arrayContaining(['Phone', 'Security key']), mailed: true });
+    expect((await owner.api.get('/api/account/passkeys')).body).toEqual([]);
+    expect((await signInWith(phone)).answer).toMatchObject({ status: 401, body: { code: 'PASSKEY_UNKNOWN' } });
+    const notice = await sink.waitFor((m) => m.to.includes(owner.email.toLowerCase()) && /Passkeys removed/.test(m.subject), 10_000);
+    expect(notice.text).toMatch(/administrator of this Chime server removed every passkey/);
+    expect(notice.text).toContain('Security key');
+    expect(notice.text).toMatch(/If you did not ask for this/);
+    // The password still signs in; another run has nothing to do.
+    expect((await client(server.url).post('/api/auth/login', { email: owner.email, password: owner.password })).status).toBe(200);
+    expect((await accountsCommand(server.app.db, ['remove-passkeys', owner.email], {}, deps)).text).toMatch(/has no passkeys/);
+    // Without email settings it says the owner must be told another way.
+    const other = await signUp(server.url);
+    expect((await addPasskey(other, new SoftwareAuthenticator(PUBLIC_URL), 'Laptop')).status).toBe(201);
+    const unmailed = await accountsCommand(server.app.db, ['remove-passkeys', other.id], { yes: true });
+    expect(unmailed.text).toMatch(/Email is not configured: tell the owner yourself/);
+  });
+
   it('401 without a session, 403 for access tokens, CSRF holds on the cookie', async () => {
     const anon = client(server.url);
     for (const res of [
@@ -197,10 +247,86 @@ describe('passkeys', () => {
     }
     const added = (await addPasskey(user, new SoftwareAuthenticator(PUBLIC_URL))).body;
     const cookie = { cookie: `chime_session=${user.token}` };
-    const forged = await anon.delete(`/api/account/passkeys/${added.id}`, { ...cookie, origin: 'https://evil.example' });
-    expect(forged).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED' } });
-    expect((await anon.post('/api/account/passkeys/registration-options', {}, { ...cookie, origin: 'https://evil.example' })).body.code).toBe('CSRF_REJECTED');
-    expect((await user.api.get('/api/account/passkeys')).body).toHaveLength(1);
+    // Every unsafe passkey route, from another site or with no origin at all: refused, nothing changed.
+    const started = (await user.api.post('/api/account/passkeys/registration-options')).body;
+    const another = { ticket: started.ticket, name: 'Forged', response: new SoftwareAuthenticator(PUBLIC_URL).register(started.options) };
+    for (const headers of [{ ...cookie, origin: 'https://evil.example' }, { ...cookie, referer: 'https://evil.example/page' }, cookie]) {
+      for (const forged of [
+        await anon.delete(`/api/account/passkeys/${added.id}`, headers),
+        await anon.put(`/api/account/passkeys/${added.id}`, { name: 'Forged' }, headers),
+        await anon.post('/api/account/passkeys/registration-options', {}, headers),
+        await anon.post('/api/account/passkeys', another, headers),
+      ]) {
+        expect(forged).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED' } });
+      }
+    }
+    expect((await user.api.get('/api/account/passkeys')).body).toEqual([added]);
     expect((await anon.delete(`/api/account/passkeys/${added.id}`, { ...cookie, origin: PUBLIC_URL })).status).toBe(200);
+  });
+});
+
+describe('starting passkey sign-ins and registrations (the default budgets)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { PUBLIC_URL, TRUST_PROXY: 'true' }, overrides: { passkeyOptionsThrottle: DEFAULT_PASSKEY_OPTIONS_THROTTLE } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+  const stored = async () => (await server.app.db.selectFrom('short_lived_records').select('key_hash').where('kind', '=', 'passkey_sign_in').execute()).length;
+
+  it('a burst from one network is refused after its budget, storing nothing; another network is not', async () => {
+    const anon = client(server.url);
+    const { limit } = DEFAULT_PASSKEY_OPTIONS_THROTTLE;
+    const before = await stored();
+    const answers: ApiResponse[] = [];
+    // Each from another address of one IPv6 /64: one network (docs/security.md), one budget.
+    for (let i = 0; i < limit + 5; i++) answers.push(await anon.post('/api/auth/passkey/options', {}, from(`2001:db8:5::${(i + 1).toString(16)}`)));
+    expect(answers.slice(0, limit).every((a) => a.status === 200 && typeof a.body.ticket === 'string')).toBe(true);
+    for (const refused of answers.slice(limit)) {
+      expect(refused).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED', error: expect.any(String) } });
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(DEFAULT_PASSKEY_OPTIONS_THROTTLE.windowMs / 1000);
+    }
+    // A refused call stores no challenge: the table holds what the budget allowed, no more.
+    expect((await stored()) - before).toBe(limit);
+    // Other networks start at once.
+    expect((await anon.post('/api/auth/passkey/options', {}, from('2001:db8:6::1'))).status).toBe(200);
+    expect((await anon.post('/api/auth/passkey/options', {}, from('198.51.100.20'))).status).toBe(200);
+  });
+
+  it('an account starting registrations has the same budget', async () => {
+    const user = await signUp(server.url);
+    const { limit } = DEFAULT_PASSKEY_OPTIONS_THROTTLE;
+    const answers: ApiResponse[] = [];
+    for (let i = 0; i < limit + 1; i++) answers.push(await user.api.post('/api/account/passkeys/registration-options'));
+    expect(answers.slice(0, limit).every((a) => a.status === 200)).toBe(true);
+    expect(answers.at(-1)).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
+    expect(Number(answers.at(-1)!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another account is not held by it.
+    expect((await (await signUp(server.url)).api.post('/api/account/passkeys/registration-options')).status).toBe(200);
+  });
+
+  it('a challenge expires after 5 minutes, and expired ones are swept from the table', async () => {
+    let now = Date.now();
+    const clock = () => now;
+    const challenges = new SharedRecordStore<PasskeyChallenge>(server.app.db, 'passkey_sign_in', PASSKEY_CHALLENGE_TTL_MS, clock);
+    const perNetwork = new RateWindow(server.app.db, 'passkey_options', 1_000, 60_000, clock);
+    const rp = relyingPartyOf(PUBLIC_URL);
+    const started = await startPasskeySignIn(challenges, rp, { perNetwork, ip: '192.0.2.44' });
+    expect(await challenges.peek(started.ticket)).toMatchObject({ challenge: started.options.challenge, accountId: null });
+    now += PASSKEY_CHALLENGE_TTL_MS + 1;
+    // Expired: its answer would be PASSKEY_CHALLENGE_INVALID (finishPasskeySignIn takes it from this store).
+    expect(await challenges.peek(started.ticket)).toBeNull();
+    const expired = () => server.app.db.selectFrom('short_lived_records').select('key_hash').where('expires_at', '<=', new Date(now).toISOString()).execute();
+    expect((await expired()).length).toBeGreaterThan(0);
+    // The next challenge stored (at most one sweep a minute per instance) deletes every expired one.
+    now += 60_001;
+    const next = await startPasskeySignIn(challenges, rp, { perNetwork, ip: '192.0.2.44' });
+    expect(await expired()).toEqual([]);
+    expect(await challenges.peek(next.ticket)).not.toBeNull();
   });
 });

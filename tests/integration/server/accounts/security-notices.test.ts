@@ -1,10 +1,12 @@
 /**
  * Security notices (docs/security.md): where email is configured, the account is mailed in its
- * language when its password is changed and when two-factor codes are turned on or off. A real
+ * language when its password is changed and when two-factor codes are turned on or off (from the
+ * account page or by the administrator's command). A real
  * SMTP server on 127.0.0.1 receives them (tests/helpers/smtp-sink.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
+import { accountsCommand } from '../../../../server/admin/accounts.ts';
 import { signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { type SmtpSink, startSmtpSink } from '../../../helpers/smtp-sink.ts';
 
@@ -36,6 +38,17 @@ describe('security notices by mail', () => {
     const changed = await user.api.post('/api/account/identity/app/change-password', { current_password: user.password, new_password: 'a brand new password' });
     expect(changed.status).toBe(200);
     await mailTo(user.email, /Your Chime password was changed/);
+  });
+
+  it('the administrator removing two-factor codes mails the notice too, and says so', async () => {
+    const user = await signUp(server.url);
+    const { secret } = (await user.api.post('/api/account/two-factor/setup')).body;
+    expect((await user.api.post('/api/account/two-factor/enable', { code: codeAt(secret, Date.now()) })).status).toBe(200);
+    await mailTo(user.email, /Two-factor codes are on/);
+    const removed = await accountsCommand(server.app.db, ['remove-2fa', user.email], { yes: true }, { mail: server.app.mail });
+    expect(removed.text).toMatch(/^Removed two-factor codes from .* Mailed a notice to /);
+    expect(removed.data).toMatchObject({ removed: true, mailed: true });
+    await mailTo(user.email, /Two-factor codes are off/);
   });
 
   it('in the account’s language', async () => {

@@ -9,7 +9,15 @@ import { Secret, TOTP } from 'otpauth';
 import type { DatabaseHandle } from '../../../../server/db/connection.ts';
 import { accountsCommand } from '../../../../server/admin/accounts.ts';
 import { DatabaseAttemptThrottle, DEFAULT_LOGIN_THROTTLE } from '../../../../server/accounts/login-throttle.ts';
-import { checkSecondFactor, enableTwoFactor, startTwoFactorSetup, twoFactorStatus } from '../../../../server/accounts/two-factor.ts';
+import { checkSecondFactor, disableTwoFactor, enableTwoFactor, startTwoFactorSetup, twoFactorStatus } from '../../../../server/accounts/two-factor.ts';
+import {
+  completeTwoFactorSignIn,
+  PENDING_SIGN_IN_TTL_MS,
+  type PendingSignIn,
+  signInWithPassword,
+  signUpWithPassword,
+} from '../../../../server/accounts/password-accounts.ts';
+import { SharedRecordStore } from '../../../../server/coordination/shared-records.ts';
 import { createAccount } from '../../../../server/repositories/accounts.ts';
 import { client, signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { useMigratedDatabase } from '../../../helpers/test-database.ts';
@@ -68,6 +76,47 @@ describe('two-factor rules (controllable clock)', () => {
     await expect(checkSecondFactor(database.db, throttle, attempt(recovery_codes[3]!, T0))).rejects.toMatchObject({ code: 'TWO_FACTOR_CODE_INVALID' });
     expect((await twoFactorStatus(database.db, accountId)).recovery_codes_left).toBe(9);
     await expect(checkSecondFactor(database.db, throttle, attempt('aaaa-bbbb-cc', T0))).rejects.toMatchObject({ code: 'TWO_FACTOR_CODE_INVALID' });
+  });
+
+  it('a password sign-in asks for a code and takes the one of the clock’s time; disabling takes a code too', async () => {
+    const email = `flow-${Math.random()}@example.com`;
+    const password = 'a long enough password';
+    const account = await signUpWithPassword(database.db, { email, username: 'flow', password, language: null });
+    let now = T0;
+    const clock = () => now;
+    const throttle = new DatabaseAttemptThrottle(database.db, DEFAULT_LOGIN_THROTTLE, clock);
+    const pending = new SharedRecordStore<PendingSignIn>(database.db, 'two_factor_sign_in', PENDING_SIGN_IN_TTL_MS, clock);
+    const ip = '192.0.2.30';
+    const { secret } = await startTwoFactorSetup(database.db, account.id, email, now);
+    const { recovery_codes } = await enableTwoFactor(database.db, throttle, { accountId: account.id, code: codeAt(secret, now), ip, now });
+    const signIn = () => signInWithPassword(database.db, throttle, { email, password, rememberMe: false, ip, userAgent: undefined, language: null, deviceToken: undefined }, pending);
+    const second = (ticket: string, code: string) => completeTwoFactorSignIn(database.db, throttle, pending, { ticket, code, ip, userAgent: undefined, deviceToken: undefined, now });
+
+    now += 10 * 60_000;
+    const first = await signIn();
+    if (first.status !== 'two_factor_required') throw new Error('a code should be asked');
+    // A code of three steps ago is refused; the clock's own is taken, once.
+    await expect(second(first.ticket, codeAt(secret, now - 90_000))).rejects.toMatchObject({ code: 'TWO_FACTOR_CODE_INVALID' });
+    const done = await second(first.ticket, codeAt(secret, now));
+    expect(done).toMatchObject({ status: 'signed_in', account: { id: account.id }, token: expect.any(String) });
+    await expect(second(first.ticket, codeAt(secret, now + 30_000))).rejects.toMatchObject({ code: 'TWO_FACTOR_TICKET_INVALID' });
+    // A ticket lasts 5 minutes: a right code after that starts over at the password.
+    const late = await signIn();
+    if (late.status !== 'two_factor_required') throw new Error('a code should be asked');
+    now += PENDING_SIGN_IN_TTL_MS + 1;
+    await expect(second(late.ticket, codeAt(secret, now))).rejects.toMatchObject({ code: 'TWO_FACTOR_TICKET_INVALID' });
+    // A recovery code finishes a sign-in too.
+    const third = await signIn();
+    if (third.status !== 'two_factor_required') throw new Error('a code should be asked');
+    await expect(second(third.ticket, recovery_codes[0]!)).resolves.toMatchObject({ status: 'signed_in' });
+
+    // Disabling: a stale code is refused and codes stay on; the clock's code turns them off.
+    now += 60_000;
+    await expect(disableTwoFactor(database.db, throttle, { accountId: account.id, code: codeAt(secret, now - 120_000), ip, now })).rejects.toMatchObject({ code: 'TWO_FACTOR_CODE_INVALID' });
+    expect((await twoFactorStatus(database.db, account.id)).enabled).toBe(true);
+    await disableTwoFactor(database.db, throttle, { accountId: account.id, code: codeAt(secret, now), ip, now });
+    expect(await twoFactorStatus(database.db, account.id)).toEqual({ enabled: false, recovery_codes_left: 0 });
+    expect((await signIn()).status).toBe('signed_in');
   });
 
   it('wrong codes are throttled like passwords: refused before any check once over the budget', async () => {
@@ -170,8 +219,11 @@ describe('two-factor codes over HTTP', () => {
       expect(res.body.code).toBe('TOKEN_NOT_ALLOWED');
     }
     const cookie = { cookie: `chime_session=${user.token}` };
-    const foreign = await anon.post('/api/account/two-factor/setup', {}, { ...cookie, origin: 'https://evil.example' });
-    expect(foreign).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED' } });
+    for (const path of ['/api/account/two-factor/setup', '/api/account/two-factor/enable', '/api/account/two-factor/disable']) {
+      for (const headers of [{ ...cookie, origin: 'https://evil.example' }, cookie]) {
+        expect(await anon.post(path, path.endsWith('setup') ? {} : { code: '123456' }, headers)).toMatchObject({ status: 403, body: { code: 'CSRF_REJECTED' } });
+      }
+    }
     expect((await user.api.get('/api/account/two-factor')).body.enabled).toBe(false);
     expect((await anon.post('/api/account/two-factor/setup', {}, { ...cookie, origin: server.url })).status).toBe(200);
     // Bad input is a 4xx with { error, code }, never a 500.
