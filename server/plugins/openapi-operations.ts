@@ -97,6 +97,7 @@ export const OPERATIONS: Record<string, OperationText> = {
   'POST /api/email/addresses/confirmation': { tag: 'Email', summary: 'Mail a confirmation link to an address' },
   'POST /api/discord/guilds': { tag: 'Discord', summary: 'Discord servers of the signed-in user, and whether the bot is in them' },
   'POST /api/discord/guilds/channels': { tag: 'Discord', summary: 'Channels of a server the bot can post in' },
+  'POST /api/discord/guilds/threads/archived': { tag: 'Discord', summary: 'Archived threads of one channel the user may see, for the picker' },
   'POST /api/discord/guilds/roles': { tag: 'Discord', summary: 'Roles of a server' },
   'GET /api/discord/invite-url': { tag: 'Discord', summary: 'The address that invites the bot to a server' },
   'GET /api/servers': { tag: 'Discord servers', summary: 'Servers where the bot and the account are, with the account’s role' },
