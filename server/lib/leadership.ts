@@ -96,6 +96,7 @@ export class Leadership {
   private lastRenewedAt = 0;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
+  private roundsAsked = 0;
 
   constructor(
     private readonly lock: LeaderLock,
@@ -119,6 +120,11 @@ export class Leadership {
 
   get isLeader(): boolean {
     return this.leader;
+  }
+
+  /** How many times this instance has asked the database for the lease (a renewal is one). */
+  get rounds(): number {
+    return this.roundsAsked;
   }
 
   start(): void {
@@ -167,6 +173,7 @@ export class Leadership {
     let held: boolean;
     try {
       held = await this.lock.hold(now);
+      this.roundsAsked += 1;
     } catch (err) {
       // Unknown: keep the job while the last renewal still covers us, not a moment longer.
       if (this.leader && now - this.lastRenewedAt >= this.timing.ttlMs - this.timing.renewEveryMs) {
