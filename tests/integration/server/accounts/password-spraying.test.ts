@@ -70,11 +70,10 @@ describe('password spraying from one network (default policy)', () => {
     // Known and unknown emails cost one Argon2 check each; a slowed attempt costs none.
     statuses.forEach((status, i) => expect(checksPerAttempt[i]).toBe(status === 401 ? 1 : 0));
 
-    // The owner's own browser signs in at once, from the same network...
-    const started = Date.now();
+    // The owner's own browser signs in at once, from the same network (the throttle never holds a
+    // request: it answers 429 with Retry-After, so a 200 is a sign-in it let through)...
     const known = await anon.post('/api/auth/login', { email: owner.email, password: owner.password }, from(network, device));
     expect(known.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(5000);
     // ...while the same password from a browser without the cookie waits like everyone there.
     const stranger = await anon.post('/api/auth/login', { email: owner.email, password: owner.password }, from(network));
     expect(stranger.status).toBe(429);
