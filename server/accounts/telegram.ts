@@ -12,9 +12,13 @@ import { newId, sha256Hex } from '../lib/ids.ts';
 import { insertShortLivedRecord, takeShortLivedRecord } from '../repositories/short-lived-records.ts';
 import { deleteTelegramChat, listTelegramChats, upsertTelegramChat } from '../repositories/telegram-chats.ts';
 import { chatLabel, telegramNotConfigured } from '../destinations/telegram/check.ts';
+import type { RateWindow } from '../coordination/rate-window.ts';
+import { attemptRefused } from './login-throttle.ts';
 import { telegramBotUsername } from '../destinations/telegram/bot.ts';
 
 export const TELEGRAM_CODE_TTL_MS = 10 * 60_000;
+/** Codes an account may ask for per code lifetime: each is a stored row, and a person needs one or two. */
+export const TELEGRAM_CODES_PER_WINDOW = 10;
 const CODE_KIND = 'telegram_link_code';
 /** The chats a /start may connect: a channel's posts are not messages to the bot. */
 const CONNECTABLE = new Set(['private', 'group', 'supergroup']);
@@ -34,8 +38,10 @@ export interface TelegramLinkCode {
 }
 
 /** A new one-time code for the account (Telegram's deep-link parameter: up to 64 of A-Z a-z 0-9 _ -). */
-export async function createTelegramLinkCode(deps: Deps, accountId: string, nowMs = Date.now()): Promise<TelegramLinkCode> {
+export async function createTelegramLinkCode(deps: Deps, accountId: string, perAccount: RateWindow, nowMs = Date.now()): Promise<TelegramLinkCode> {
   if (!deps.config.telegram) throw telegramNotConfigured();
+  const wait = await perAccount.hit(accountId);
+  if (wait !== null) throw attemptRefused(wait, 'Too many Telegram codes were asked for.');
   const code = randomBytes(18).toString('base64url');
   const expiresAt = new Date(nowMs + TELEGRAM_CODE_TTL_MS).toISOString();
   await insertShortLivedRecord(deps.db, { kind: CODE_KIND, key_hash: sha256Hex(code), value: accountId, expires_at: expiresAt });

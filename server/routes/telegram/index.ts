@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { createTelegramLinkCode, listAccountTelegramChats, removeAccountTelegramChat } from '../../accounts/telegram.ts';
+import { createTelegramLinkCode, listAccountTelegramChats, removeAccountTelegramChat, TELEGRAM_CODE_TTL_MS, TELEGRAM_CODES_PER_WINDOW } from '../../accounts/telegram.ts';
+import { RateWindow } from '../../coordination/rate-window.ts';
 import { TELEGRAM_WEBHOOK_PATH } from '../../destinations/telegram/bot.ts';
 import { receiveTelegramUpdate } from '../../reminders/telegram-updates.ts';
 import { errorResponses, IdParams, Nullable, Ok } from '../../schemas/common.ts';
@@ -60,10 +61,12 @@ const telegramRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await Promise.allSettled([...inFlight]);
   });
 
+  const codesPerAccount = new RateWindow(app.db, 'telegram_link_codes', TELEGRAM_CODES_PER_WINDOW, TELEGRAM_CODE_TTL_MS);
+
   const account: FastifyPluginAsyncTypebox = async (scoped) => {
     scoped.addHook('onRequest', app.authenticate);
     scoped.post('/api/telegram/link-codes', { schema: { response: { 201: LinkCode, ...errorResponses } } }, async (request, reply) =>
-      reply.status(201).send(await createTelegramLinkCode(app, request.auth!.accountId)),
+      reply.status(201).send(await createTelegramLinkCode(app, request.auth!.accountId, codesPerAccount)),
     );
     scoped.get('/api/telegram/chats', { schema: { response: { 200: ChatList, ...errorResponses } } }, async (request) => ({
       chats: await listAccountTelegramChats(app, request.auth!.accountId),

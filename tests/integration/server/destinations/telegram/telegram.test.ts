@@ -110,6 +110,16 @@ describe('Telegram: the webhook and connecting a chat', () => {
     expect((await user.api.get('/api/telegram/chats')).body.chats).toHaveLength(1);
   });
 
+  it('an account asks for at most 10 codes per code lifetime (each is a stored row); another account is not held', async () => {
+    const asker = await signUp(server.url);
+    for (let i = 0; i < 10; i++) expect((await asker.api.post('/api/telegram/link-codes')).status).toBe(201);
+    const refused = await asker.api.post('/api/telegram/link-codes');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await (await signUp(server.url)).api.post('/api/telegram/link-codes')).status).toBe(201);
+  });
+
   it('an expired code connects nothing; a group connects with /start@bot <code> under its title; another account sees none of them', async () => {
     const code = await user.api.post('/api/telegram/link-codes');
     await server.app.db.updateTable('short_lived_records').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('key_hash', '=', sha256Hex(code.body.code)).execute();
