@@ -9,9 +9,10 @@ import { gotifyDestination } from './gotify/index.ts';
 import { pushoverDestination } from './pushover/index.ts';
 import { matrixDestination } from './matrix/index.ts';
 import { telegramDestination } from './telegram/index.ts';
+import { discordSubscriberDestination } from './discord-subscriber/index.ts';
 
 /** Every destination type Chime can deliver to: one module each. */
-export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination, emailDestination, ntfyDestination, gotifyDestination, pushoverDestination, matrixDestination, telegramDestination];
+export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination, emailDestination, ntfyDestination, gotifyDestination, pushoverDestination, matrixDestination, telegramDestination, discordSubscriberDestination];
 
 const byType = new Map<string, DestinationModule>(DESTINATION_MODULES.map((m) => [m.type, m]));
 

@@ -60,13 +60,29 @@ export type EnabledDestinationRow = Awaited<ReturnType<ReturnType<typeof enabled
 
 const enabledDestinationsQuery = (db: Executor, reminderIds: string[]) =>
   db
-    .selectFrom('destinations')
-    .select(['id', 'reminder_id', 'type', 'metadata', 'secret'])
-    .where('reminder_id', 'in', reminderIds)
-    .where('disabled_at', 'is', null)
+    .selectFrom('destinations as d')
+    // A "Remind me too" subscriber's destination is delivered as the subscriber's (their account,
+    // language and DMs); without its subscription, or with their account disabled, it is skipped.
+    .leftJoin('reminder_subscriptions as s', 's.destination_id', 'd.id')
+    .leftJoin('accounts as sa', 'sa.id', 's.account_id')
+    .select([
+      'd.id',
+      'd.reminder_id',
+      'd.type',
+      'd.metadata',
+      'd.secret',
+      's.account_id as subscriber_account_id',
+      'sa.timezone as subscriber_timezone',
+      'sa.locale as subscriber_locale',
+      'sa.username as subscriber_username',
+    ])
+    .where('d.reminder_id', 'in', reminderIds)
+    .where('d.disabled_at', 'is', null)
     // Paused by a manager of its Discord server (docs/servers.md): the reminder's other destinations still fire.
-    .where('server_paused_at', 'is', null)
-    .orderBy('position');
+    .where('d.server_paused_at', 'is', null)
+    .where((eb) => eb.or([eb('d.type', '!=', 'discord_subscriber'), eb.and([eb('s.id', 'is not', null), eb('sa.disabled_at', 'is', null)])]))
+    .orderBy('d.position')
+    .orderBy('d.created_at');
 
 /** The destinations of these reminders that are not disabled, in each reminder's order. */
 export async function listEnabledDestinations(db: Executor, reminderIds: string[]): Promise<EnabledDestinationRow[]> {

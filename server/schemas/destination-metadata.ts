@@ -15,6 +15,8 @@ export const DestinationMetadataBody = Type.Object({
   publish: Type.Optional(
     Type.Boolean({ description: 'Discord announcement channels only: also publish (crosspost) each delivered message to the servers following the channel.' }),
   ),
+  /** Discord channels: a "Remind me too" button under each delivery (docs/discord.md). */
+  remind_me_too: Type.Optional(Type.Boolean({ description: 'Discord channels only: offer a "Remind me too" button under each delivery; pressing it subscribes the presser to the coming occurrences by DM.' })),
   /** Webhooks. */
   url: Type.Optional(Type.String({ maxLength: 4096 })),
   platform: Type.Optional(Type.String({ maxLength: 32 })),

@@ -46,7 +46,7 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
   const { db, rest } = deps;
   async function send(ctx: SendContext): Promise<SendResult> {
     const locale = ctx.account.locale;
-    const meta = ctx.destination.metadata as { guild_id?: string; channel_id?: string; mention_role_id?: string | null; publish?: boolean };
+    const meta = ctx.destination.metadata as { guild_id?: string; channel_id?: string; mention_role_id?: string | null; publish?: boolean; remind_me_too?: boolean };
     const guildId = meta.guild_id ? String(meta.guild_id) : '';
     const channelId = meta.channel_id ? String(meta.channel_id) : '';
     const roleId = meta.mention_role_id ? String(meta.mention_role_id) : null;
@@ -64,7 +64,9 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
       }
       if (!access.ok) return permanentFailure(access.code, access.message);
       // The role whose id is the guild's is @everyone: the check above allowed it to ping.
-      const posted = await postDeliveryMessage(rest, channelId, ctx, roleId, isEveryoneRole(guildId, roleId));
+      // The creator's choice, as long as the server's managers allow it (they may turn it off later).
+      const remindMeToo = meta.remind_me_too === true && ((await findServerSettings(db, guildId))?.allow_remind_me_too ?? 1) === 1;
+      const posted = await postDeliveryMessage(rest, channelId, ctx, roleId, isEveryoneRole(guildId, roleId), { remindMeToo });
       // The reminder is delivered from here on: publishing cannot fail it (nor send it again).
       // A test send is not published: it would reach every following server.
       if (meta.publish === true && !ctx.test) {

@@ -7,7 +7,7 @@
 import type { REST } from '@discordjs/rest';
 import { isDiscordApiError, isDiscordHttpError } from '../../discord/errors.ts';
 import { Routes, type APIMessage } from 'discord.js';
-import { buildDeliveryMessage } from './delivery-message.ts';
+import { buildDeliveryMessage, type DeliveryMessageInput } from './delivery-message.ts';
 import { t } from '../../discord/i18n.ts';
 import type { SendContext, SendFailure } from '../../scheduler/types.ts';
 
@@ -73,7 +73,14 @@ export function permanentFailure(code: string, error: string): SendFailure {
 }
 
 /** Posts the delivery message (header, text, buttons) to a channel; `everyone`: ping @everyone instead of the role. */
-export async function postDeliveryMessage(rest: REST, channelId: string, ctx: SendContext, roleId: string | null, everyone = false): Promise<APIMessage> {
+export async function postDeliveryMessage(
+  rest: REST,
+  channelId: string,
+  ctx: SendContext,
+  roleId: string | null,
+  everyone = false,
+  extra: Pick<DeliveryMessageInput, 'remindMeToo' | 'subscriber'> = {},
+): Promise<APIMessage> {
   const body = buildDeliveryMessage({
     reminderId: ctx.reminder.id,
     message: ctx.reminder.message,
@@ -86,6 +93,7 @@ export async function postDeliveryMessage(rest: REST, channelId: string, ctx: Se
     nonce: ctx.idempotencyKey,
     // A test send has no reminder behind it to snooze or finish.
     buttons: !ctx.test,
+    ...extra,
   });
   return (await rest.post(Routes.channelMessages(channelId), { body, signal: ctx.signal })) as APIMessage;
 }
