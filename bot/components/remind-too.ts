@@ -5,15 +5,17 @@ import { subscribe, unsubscribe } from '../../server/reminders/subscriptions.ts'
 import { replyEphemeral, updateMessage } from '../replies/reply.ts';
 import type { BotComponent } from '../types.ts';
 
-/** "Remind me too" under a channel delivery and "Stop reminding me" under a subscriber's DM: `rtoo:<join|stop>:<reminderId>`. */
+/** "Remind me too", "Stop reminding me" and the /reminders list's Stop: `rtoo:<join|stop|unfollow>:<reminderId>`. */
 const component: BotComponent = {
   prefix: REMIND_TOO_PREFIX,
   async execute(interaction, { app }) {
     const locale = interaction.locale;
     const [, action, reminderId = ''] = interaction.customId.split(':');
-    if (action === 'stop') {
+    if (action === 'stop' || action === 'unfollow') {
       const result = await unsubscribe(app, { discordUserId: interaction.user.id, reminderId });
       if (result.kind === 'not-subscribed') return replyEphemeral(interaction, t(locale, 'remindToo.notSubscribed'));
+      // From the /reminders list: the list stays as it is (its other buttons still work); a note says it is done.
+      if (action === 'unfollow') return replyEphemeral(interaction, t(locale, 'remindToo.stopped'));
       // The button goes away from this DM; nothing more comes.
       await updateMessage(interaction, { components: [] });
       return;

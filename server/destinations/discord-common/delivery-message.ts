@@ -35,9 +35,12 @@ export function reminderButtons(reminderId: string, locale: string | null | unde
     .toJSON();
 }
 
-/** "Remind me too" under a channel delivery, "Stop reminding me" under a subscriber's DM: `rtoo:<join|stop>:<reminderId>`. */
+/**
+ * "Remind me too" under a channel delivery, "Stop reminding me" under a subscriber's DM, and the
+ * Stop buttons of the bot's /reminders list: `rtoo:<join|stop|unfollow>:<reminderId>`.
+ */
 export const REMIND_TOO_PREFIX = 'rtoo';
-export type RemindTooAction = 'join' | 'stop';
+export type RemindTooAction = 'join' | 'stop' | 'unfollow';
 export const remindTooCustomId = (action: RemindTooAction, reminderId: string) => `${REMIND_TOO_PREFIX}:${action}:${reminderId}`;
 
 function remindTooRow(action: RemindTooAction, reminderId: string, locale: string | null | undefined) {

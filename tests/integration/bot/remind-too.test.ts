@@ -146,6 +146,20 @@ describe('Remind me too', () => {
     const [msg] = await fireAndWait(id, () => fake.messagesIn(ids.general).filter((m) => m.content.endsWith('Going away')), 1);
     await press(ids.carol, `rtoo:join:${id}`, msg!, inGeneral);
     expect(await subscriptions(id)).toHaveLength(1);
+
+    // Carol's /reminders: none of her own, the one she follows, with its Stop button.
+    const listed = await command(fake, { userId: ids.carol, name: 'reminders', locale: 'en-US' });
+    expect(listed.content).toContain('**Reminders you follow** (Remind me too)');
+    expect(listed.content).toContain('> Going away');
+    const stopButton = listed.data.components.at(-1).components[0];
+    expect(stopButton).toMatchObject({ custom_id: `rtoo:unfollow:${id}`, label: 'Stop 1' });
+    const unfollowed = await press(ids.carol, `rtoo:unfollow:${id}`, msg!, { locale: 'en-US' });
+    expect(unfollowed.data.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(unfollowed.data.content).toBe("🔕 Done: this reminder won't come to your DMs anymore.");
+    expect(await subscriptions(id)).toEqual([]);
+    expect((await command(fake, { userId: ids.carol, name: 'reminders', locale: 'en-US' })).content).not.toContain('Reminders you follow');
+    await press(ids.carol, `rtoo:join:${id}`, msg!, inGeneral);
+    expect(await subscriptions(id)).toHaveLength(1);
     const alice = (await accountOf(app(), ids.alice))!;
     const api = client(server.url, await sessionFor(app(), alice.id));
     expect((await api.delete(`/api/reminders/${id}`)).status).toBeLessThan(300);
