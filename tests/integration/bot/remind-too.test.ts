@@ -185,4 +185,38 @@ describe('Remind me too', () => {
     expect(internal.status).toBe(400);
     expect(internal.body.code).toBe('INVALID_DESTINATION');
   });
+
+  it('a subscriber\'s DM claimed before a restart is sent once after it, with the same nonce', async () => {
+    const created = await channelReminder('Across a restart');
+    const id = idFrom(created.content);
+    const inChannel = () => fake.messagesIn(ids.general).filter((m) => m.content.endsWith('Across a restart'));
+    const [msg] = await fireAndWait(id, inChannel, 1);
+    await press(ids.carol, `rtoo:join:${id}`, msg!, inGeneral);
+    const carol = (await accountOf(app(), ids.carol))!;
+
+    // The subscriber's send never answers: the occurrence is claimed (its outbox row written) and left.
+    app().scheduler.setOptions({ shutdownTimeoutMs: 50 });
+    app().scheduler.registerSender('discord_subscriber', {
+      concurrencyKey: () => 'stuck',
+      send: (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ ok: false, retryable: true, code: 'TEST_ABORTED', error: 'aborted' }))),
+    });
+    await fireNow(app(), id);
+    const pending = await fake.waitFor(
+      () => app().db.selectFrom('deliveries').selectAll().where('reminder_id', '=', id).where('account_id', '=', carol.id).where('status', '=', 'pending').executeTakeFirst(),
+      3000,
+      'claimed for the subscriber',
+    );
+    await waitForMessages(fake, inChannel, 2);
+    await server.close();
+
+    server = await startChime(fake, dir);
+    const toCarol = () => fake.dmMessagesTo(ids.carol).filter((m) => m.content.endsWith('Across a restart'));
+    const [dm] = await waitForMessages(fake, toCarol, 1);
+    expect(dm!.nonce).toBe(pending.idempotency_key.slice(0, 25));
+    await app().scheduler.drain();
+    expect(toCarol()).toHaveLength(1);
+    expect(inChannel()).toHaveLength(2);
+    const rows = await app().db.selectFrom('deliveries').select(['account_id', 'status']).where('reminder_id', '=', id).where('account_id', '=', carol.id).execute();
+    expect(rows).toEqual([{ account_id: carol.id, status: 'delivered' }]);
+  });
 });
