@@ -184,6 +184,7 @@ describe('Remind me too', () => {
     const internal = await api.post('/api/reminders', { date: '2030-01-01', time: '09:00', message: 'API', destinations: [{ type: 'discord_subscriber', metadata: {} }] });
     expect(internal.status).toBe(400);
     expect(internal.body.code).toBe('INVALID_DESTINATION');
+    await saveServerSettings(app().db, { ...defaultSettings(ids.guild), updated_at: new Date().toISOString() });
   });
 
   it('a subscriber\'s DM claimed before a restart is sent once after it, with the same nonce', async () => {
