@@ -12,6 +12,9 @@ interface PickerChannelStepProps {
   /** Publish (crosspost) each reminder to the servers following the chosen announcement channel. */
   publish: boolean;
   onPublishChange: (publish: boolean) => void;
+  /** A "Remind me too" button under each delivery (docs/discord.md), if the server's rules allow it. */
+  remindMeToo: boolean;
+  onRemindMeTooChange: (remindMeToo: boolean) => void;
 }
 
 /**
@@ -19,7 +22,7 @@ interface PickerChannelStepProps {
  * have): text, announcement, and the chat of voice and stage channels. An announcement channel
  * offers to publish its reminders to the servers following it.
  */
-export function PickerChannelStep({ channels, channel, onSelect, publish, onPublishChange }: PickerChannelStepProps) {
+export function PickerChannelStep({ channels, channel, onSelect, publish, onPublishChange, remindMeToo, onRemindMeTooChange }: PickerChannelStepProps) {
   const { t } = useTranslation('destinations');
   const { t: tc } = useTranslation('channels');
   return (
@@ -36,6 +39,19 @@ export function PickerChannelStep({ channels, channel, onSelect, publish, onPubl
             </label>
             <p id="picker-publish-hint" className="text-xs text-muted-foreground">
               {tc('publish.hint')}
+            </p>
+          </div>
+        </div>
+      )}
+      {channel && (
+        <div className="mt-3 flex items-start gap-2 rounded-lg border px-3 py-2" data-testid="picker-remind-me-too">
+          <Checkbox id="picker-remind-me-too" checked={remindMeToo} onCheckedChange={(v) => onRemindMeTooChange(v === true)} aria-describedby="picker-remind-me-too-hint" className="mt-0.5" />
+          <div className="grid gap-0.5">
+            <label htmlFor="picker-remind-me-too" className="text-sm font-medium">
+              {tc('remindMeToo.label')}
+            </label>
+            <p id="picker-remind-me-too-hint" className="text-xs text-muted-foreground">
+              {tc('remindMeToo.hint')}
             </p>
           </div>
         </div>

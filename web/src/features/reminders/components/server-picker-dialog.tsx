@@ -33,6 +33,8 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
   const [publish, setPublish] = useState(false);
   // Asked afresh for each announcement channel chosen.
   useEffect(() => setPublish(false), [channel?.id, open]);
+  const [remindMeToo, setRemindMeToo] = useState(false);
+  useEffect(() => setRemindMeToo(false), [open]);
 
   function create(withRole: Role | null) {
     if (!guild || !channel) return;
@@ -49,6 +51,7 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
         channel_id: channel.id,
         ...(withRole ? { mention_role_id: withRole.id } : {}),
         ...(published ? { publish: true } : {}),
+        ...(remindMeToo ? { remind_me_too: true } : {}),
         channel_type: channel.type,
       },
       label,
@@ -83,7 +86,7 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
             />
           )}
           {mode === 'channel' && (
-            <PickerChannelStep channels={picker.channels} channel={channel} onSelect={picker.setChannel} publish={publish} onPublishChange={setPublish} />
+            <PickerChannelStep channels={picker.channels} channel={channel} onSelect={picker.setChannel} publish={publish} onPublishChange={setPublish} remindMeToo={remindMeToo} onRemindMeTooChange={setRemindMeToo} />
           )}
           {mode === 'role' && <PickerRoleStep roles={picker.roles} role={picker.role} channel={channel} loading={loading} onSelect={picker.setRole} />}
         </div>
