@@ -10,6 +10,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../server/servers/settings-values.ts';
 import { saveServerSettings } from '../../../server/repositories/servers.ts';
+import { insertSubscription } from '../../../server/repositories/subscriptions.ts';
+import { MAX_SUBSCRIBERS } from '../../../server/reminders/subscriptions.ts';
+import { seedAccount } from '../../helpers/webhook-sink.ts';
 import { startFakeDiscord, type FakeDiscord } from '../../helpers/fake-discord/index.ts';
 import type { StoredMessage } from '../../helpers/fake-discord/types.ts';
 import { client, type TestServer } from '../../helpers/server.ts';
@@ -128,13 +131,23 @@ describe('Remind me too', () => {
     expect(toBob()).toHaveLength(1);
   });
 
-  it('without the option there is no button; /remind refuses the option for a DM reminder', async () => {
+  it('without the option there is no button; a full reminder says so; /remind refuses the option for a DM reminder', async () => {
     const created = await channelReminder('No button here', false);
     const id = idFrom(created.content);
     const [msg] = await fireAndWait(id, () => fake.messagesIn(ids.general).filter((m) => m.content.endsWith('No button here')), 1);
     expect(msg!.components as any[]).toHaveLength(1);
     const refused = await press(ids.bob, `rtoo:join:${id}`, msg!, inGeneral);
     expect(refused.data.content).toBe('Ce rappel ne propose plus « Me le rappeler aussi ».');
+
+    // A full reminder: the next presser is told so, and nothing is written.
+    const busy = idFrom((await channelReminder('Popular')).content);
+    const [popular] = await fireAndWait(busy, () => fake.messagesIn(ids.general).filter((m) => m.content.endsWith('Popular')), 1);
+    for (let i = 0; i < MAX_SUBSCRIBERS; i++) await insertSubscription(app().db, busy, await seedAccount(app().db));
+    const full = await press(ids.bob, `rtoo:join:${busy}`, popular!, inGeneral);
+    expect(full.data.content).toBe('Ce rappel a déjà 100 abonnés, le maximum possible.');
+    expect(await subscriptions(busy)).toHaveLength(MAX_SUBSCRIBERS);
+    const alice = (await accountOf(app(), ids.alice))!;
+    expect((await client(server.url, await sessionFor(app(), alice.id)).get(`/api/reminders/${busy}`)).body.subscriber_count).toBe(MAX_SUBSCRIBERS);
 
     const dm = await command(fake, { userId: ids.alice, name: 'remind', options: [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'remind_me_too', value: true }] });
     expect(dm.content).toBe('"Remind me too" is for channel reminders: choose "This channel" for where, or a channel.');
