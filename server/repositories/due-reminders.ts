@@ -80,7 +80,29 @@ const enabledDestinationsQuery = (db: Executor, reminderIds: string[]) =>
     .where('d.disabled_at', 'is', null)
     // Paused by a manager of its Discord server (docs/servers.md): the reminder's other destinations still fire.
     .where('d.server_paused_at', 'is', null)
-    .where((eb) => eb.or([eb('d.type', '!=', 'discord_subscriber'), eb.and([eb('s.id', 'is not', null), eb('sa.disabled_at', 'is', null)])]))
+    .where((eb) =>
+      eb.or([
+        eb('d.type', '!=', 'discord_subscriber'),
+        eb.and([
+          eb('s.id', 'is not', null),
+          eb('sa.disabled_at', 'is', null),
+          // Only while a channel destination of the reminder offers the button and fires: a creator
+          // who takes the option away, or a server's managers pausing or a failure disabling the
+          // channel, stop the subscribers' DMs too (metadata is stored by JSON.stringify, so the
+          // key and value are written exactly so).
+          eb.exists(
+            eb
+              .selectFrom('destinations as c')
+              .select('c.id')
+              .whereRef('c.reminder_id', '=', 'd.reminder_id')
+              .where('c.type', '=', 'discord_channel')
+              .where('c.disabled_at', 'is', null)
+              .where('c.server_paused_at', 'is', null)
+              .where('c.metadata', 'like', '%"remind_me_too":true%'),
+          ),
+        ]),
+      ]),
+    )
     .orderBy('d.position')
     .orderBy('d.created_at');
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../server/servers/settings-values.ts';
-import { saveServerSettings } from '../../../server/repositories/servers.ts';
+import { saveServerSettings, setServerPaused } from '../../../server/repositories/servers.ts';
 import { insertSubscription } from '../../../server/repositories/subscriptions.ts';
 import { MAX_SUBSCRIBERS } from '../../../server/reminders/subscriptions.ts';
 import { seedAccount } from '../../helpers/webhook-sink.ts';
@@ -232,5 +232,38 @@ describe('Remind me too', () => {
     expect(inChannel()).toHaveLength(2);
     const rows = await app().db.selectFrom('deliveries').select(['account_id', 'status']).where('reminder_id', '=', id).where('account_id', '=', carol.id).execute();
     expect(rows).toEqual([{ account_id: carol.id, status: 'delivered' }]);
+  });
+
+  it('subscribers get nothing while the reminder is paused or its channel paused by the server, and again after', async () => {
+    const created = await channelReminder('Paused for all');
+    const id = idFrom(created.content);
+    const inChannel = () => fake.messagesIn(ids.general).filter((m) => m.content.endsWith('Paused for all'));
+    const toBob = () => fake.dmMessagesTo(ids.bob).filter((m) => m.content.endsWith('Paused for all'));
+    const [msg] = await fireAndWait(id, inChannel, 1);
+    await press(ids.bob, `rtoo:join:${id}`, msg!, inGeneral);
+    const alice = (await accountOf(app(), ids.alice))!;
+    const api = client(server.url, await sessionFor(app(), alice.id));
+    const deliveries = async () => (await app().db.selectFrom('deliveries').select('id').where('reminder_id', '=', id).execute()).length;
+
+    // Paused by its creator: not due at all.
+    expect((await api.post(`/api/reminders/${id}/pause`)).status).toBe(200);
+    await fireNow(app(), id);
+    await app().scheduler.drain();
+    expect(await deliveries()).toBe(1);
+    expect((await api.post(`/api/reminders/${id}/resume`)).status).toBe(200);
+
+    // Its channel paused by the server's managers: the reminder fires (to nothing here), Bob gets nothing either.
+    await setServerPaused(app().db, ids.guild, id, new Date().toISOString());
+    await fireNow(app(), id);
+    await app().scheduler.drain();
+    // Claimed: the schedule moved on to its next occurrence.
+    await fake.waitFor(async () => Date.parse((await app().db.selectFrom('reminders').select('next_fire_utc').where('id', '=', id).executeTakeFirstOrThrow()).next_fire_utc!) > Date.now() || null, 3000, 'claimed');
+    expect(await deliveries()).toBe(1);
+    expect(toBob()).toEqual([]);
+
+    await setServerPaused(app().db, ids.guild, id, null);
+    await fireAndWait(id, inChannel, 2);
+    await waitForMessages(fake, toBob, 1);
+    expect(await deliveries()).toBe(3);
   });
 });
