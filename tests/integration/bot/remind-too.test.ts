@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../server/servers/settings-values.ts';
 import { saveServerSettings, setServerPaused } from '../../../server/repositories/servers.ts';
 import { insertSubscription } from '../../../server/repositories/subscriptions.ts';
+import { deleteAccount } from '../../../server/repositories/accounts.ts';
 import { MAX_SUBSCRIBERS } from '../../../server/reminders/subscriptions.ts';
 import { seedAccount } from '../../helpers/webhook-sink.ts';
 import { startFakeDiscord, type FakeDiscord } from '../../helpers/fake-discord/index.ts';
@@ -265,5 +266,13 @@ describe('Remind me too', () => {
     await fireAndWait(id, inChannel, 2);
     await waitForMessages(fake, toBob, 1);
     expect(await deliveries()).toBe(3);
+
+    // Bob closes his account: what he followed goes with it; the reminder and its channel stay.
+    const bob = (await accountOf(app(), ids.bob))!;
+    await app().db.transaction().execute((trx) => deleteAccount(trx, bob.id));
+    expect(await subscriptions(id)).toEqual([]);
+    expect((await app().db.selectFrom('destinations').select('type').where('reminder_id', '=', id).execute()).map((d) => d.type)).toEqual(['discord_channel']);
+    expect(await deliveries()).toBe(2);
+    await fireAndWait(id, inChannel, 3);
   });
 });
