@@ -86,7 +86,7 @@ export class Claimer {
             disabled_at: null,
             disabled_reason: null,
             account_timezone: d.subscriber_account_id ? d.subscriber_timezone! : r.account_timezone,
-            locale: d.subscriber_account_id ? d.subscriber_locale! : r.locale,
+            locale: d.subscriber_account_id ? d.subscriber_locale : r.locale,
             username: d.subscriber_account_id ? d.subscriber_username! : r.username,
             concurrency_key: this.keyOf?.(d.type, d.id, d.metadata, d.secret) ?? null,
           });
