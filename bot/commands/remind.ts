@@ -41,7 +41,9 @@ const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'comma
       ChannelType.GuildForum,
       ChannelType.GuildMedia,
     ),
-  );
+  )
+  // Channel reminders: a "Remind me too" button under each delivery (server/reminders/subscriptions.ts).
+  .addBooleanOption((o) => localized(o, 'commands.remind.options.remind_me_too.name', 'commands.remind.options.remind_me_too.description'));
 
 const command: BotCommand = {
   data,
@@ -52,6 +54,7 @@ const command: BotCommand = {
     const repeatOption = interaction.options.getString('repeat');
     const role = interaction.options.getRole('role') as Role | APIRole | null;
     const chosen = interaction.options.getChannel('channel');
+    const remindMeToo = interaction.options.getBoolean('remind_me_too') === true;
     const where = interaction.options.getString('where') ?? (role || chosen ? 'channel' : 'dm');
     // The channel the reminder posts in: the one chosen, else this one.
     const channelId = chosen?.id ?? interaction.channelId;
@@ -68,8 +71,11 @@ const command: BotCommand = {
         if (!access.ok) return replyEphemeral(interaction, t(locale, access.key, access.vars));
         destination = interactionChannelDestination(interaction, role);
       }
+      if (remindMeToo) destination = { ...destination, metadata: { ...destination.metadata, remind_me_too: true } };
     } else if (chosen) {
       return replyEphemeral(interaction, t(locale, 'remind.channelNeedsChannel'));
+    } else if (remindMeToo) {
+      return replyEphemeral(interaction, t(locale, 'remind.remindMeTooNeedsChannel'));
     } else {
       if (role) return replyEphemeral(interaction, t(locale, 'remind.roleNeedsChannel'));
       destination = { type: 'discord_dm', metadata: {} };

@@ -102,6 +102,7 @@ const SERVER_RULE_KEYS: Record<string, string> = {
   roleMentionsManagers: 'errors.serverRules.roleMentionsManagers',
   everyoneMention: 'errors.serverRules.everyoneMention',
   maxReminders: 'errors.serverRules.maxReminders',
+  remindMeToo: 'errors.serverRules.remindMeToo',
 };
 
 /** A save refused by the rules of the server it posts in (server/servers/rules.ts), with the names it quotes. */

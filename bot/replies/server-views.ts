@@ -141,6 +141,7 @@ export function renderServerSettings(locale: string | null | undefined, settings
     st(locale, 'settings.channels', { value: settings.allowed_channel_ids === null ? st(locale, 'settings.anyChannel') : settings.allowed_channel_ids.map((id) => `<#${id}>`).join(', ') || st(locale, 'settings.noChannel') }),
     st(locale, 'settings.maxReminders', { value: settings.max_reminders === null ? st(locale, 'settings.noLimit') : settings.max_reminders }),
     st(locale, 'settings.formerMembers', { value: st(locale, FORMER_KEYS[settings.former_members]) }),
+    st(locale, 'settings.remindMeToo', { value: st(locale, settings.allow_remind_me_too ? 'settings.remindMeTooAllowed' : 'settings.remindMeTooOff') }),
     st(locale, 'settings.defaultTimezone', { value: settings.default_timezone ?? st(locale, 'settings.noTimezone') }),
     st(locale, 'settings.changeThere', { url: `<${dashboardUrl}>` }),
   ];

@@ -101,7 +101,7 @@ export interface RemindersTable {
   server_notice: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram' | 'web_push';
+export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram' | 'web_push' | 'discord_subscriber';
 
 export interface DestinationsTable {
   id: string;
@@ -251,6 +251,20 @@ export interface PasskeysTable {
   last_used_at: Instant | null;
 }
 
+/**
+ * Someone who pressed "Remind me too" under a channel reminder (migration 2026-11-28-320): the
+ * reminder's coming occurrences reach them by DM through their `discord_subscriber` destination.
+ */
+export interface ReminderSubscriptionsTable {
+  id: string;
+  reminder_id: string;
+  /** The subscriber's account (made on first press, as /remind does). */
+  account_id: string;
+  /** The subscriber's delivery target: a `discord_subscriber` row of destinations on the reminder. */
+  destination_id: string;
+  created_at: Instant;
+}
+
 /** A Telegram chat an account connected with a /start code (migration 2026-11-28-310, docs/notifications.md "Telegram"). */
 export interface TelegramChatsTable {
   id: string;
@@ -361,6 +375,8 @@ export interface ServerSettingsTable {
   allowed_channel_ids: string | null;
   max_reminders: number | null;
   former_members: FormerMembers;
+  /** Channel reminders may offer "Remind me too" here (migration 2026-11-28-320). */
+  allow_remind_me_too: ColumnType<Bool, Bool | undefined, Bool>;
   updated_at: Instant;
 }
 
@@ -407,6 +423,7 @@ export interface Database {
   passkeys: PasskeysTable;
   server_secrets: ServerSecretsTable;
   telegram_chats: TelegramChatsTable;
+  reminder_subscriptions: ReminderSubscriptionsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

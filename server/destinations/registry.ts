@@ -10,9 +10,22 @@ import { pushoverDestination } from './pushover/index.ts';
 import { matrixDestination } from './matrix/index.ts';
 import { telegramDestination } from './telegram/index.ts';
 import { webPushDestination } from './web-push/index.ts';
+import { discordSubscriberDestination } from './discord-subscriber/index.ts';
 
 /** Every destination type Chime can deliver to: one module each. */
-export const DESTINATION_MODULES: readonly DestinationModule[] = [discordDmDestination, discordChannelDestination, webhookDestination, emailDestination, ntfyDestination, gotifyDestination, pushoverDestination, matrixDestination, telegramDestination, webPushDestination];
+export const DESTINATION_MODULES: readonly DestinationModule[] = [
+  discordDmDestination,
+  discordChannelDestination,
+  webhookDestination,
+  emailDestination,
+  ntfyDestination,
+  gotifyDestination,
+  pushoverDestination,
+  matrixDestination,
+  telegramDestination,
+  webPushDestination,
+  discordSubscriberDestination,
+];
 
 const byType = new Map<string, DestinationModule>(DESTINATION_MODULES.map((m) => [m.type, m]));
 

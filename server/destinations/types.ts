@@ -40,6 +40,11 @@ export interface DestinationModule {
   /** Only accounts with a linked Discord identity may use the type. */
   requiresDiscordIdentity: boolean;
   /**
+   * Made by the server itself (a "Remind me too" subscription), never part of a reminder's
+   * destination list as its owner reads or saves it: a client sending the type is refused.
+   */
+  internal?: boolean;
+  /**
    * Client metadata -> what is stored. Throws AppError (a 4xx with a code); `where` names the
    * destination in messages ("destinations[1]").
    */

@@ -26,8 +26,8 @@ export function parseDestinations(raw: readonly RawDestination[] | undefined, ct
   for (const [index, item] of (raw ?? []).entries()) {
     const where = `destinations[${index}]`;
     const module = typeof item.type === 'string' ? destinationModule(item.type) : undefined;
-    if (!module) {
-      throw new AppError('INVALID_DESTINATION', `${where}.type must be one of ${DESTINATION_MODULES.map((m) => m.type).join(', ')}`);
+    if (!module || module.internal) {
+      throw new AppError('INVALID_DESTINATION', `${where}.type must be one of ${DESTINATION_MODULES.filter((m) => !m.internal).map((m) => m.type).join(', ')}`);
     }
     const count = (counts.get(module.type) ?? 0) + 1;
     counts.set(module.type, count);

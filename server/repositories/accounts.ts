@@ -155,6 +155,17 @@ export async function deleteAccount(db: Executor, id: string) {
   // By reminder, then by delivery: neither deliveries nor the delivery log is indexed by account.
   await db.deleteFrom('delivery_attempts').where('delivery_id', 'in', deliveryIdsOf(db, reminderIds)).execute();
   await db.deleteFrom('deliveries').where('reminder_id', 'in', reminderIds).execute();
+  // "Remind me too": those who follow its reminders, and what it follows of others' (its DM destinations there).
+  await db.deleteFrom('reminder_subscriptions').where('reminder_id', 'in', reminderIds).execute();
+  const followed = db.selectFrom('reminder_subscriptions').select('destination_id').where('account_id', '=', id);
+  await db
+    .deleteFrom('delivery_attempts')
+    .where('delivery_id', 'in', (eb) => eb.selectFrom('deliveries').select('deliveries.id').where('deliveries.destination_id', 'in', followed))
+    .execute();
+  await db.deleteFrom('deliveries').where('destination_id', 'in', followed).execute();
+  const followedIds = (await followed.execute()).map((r) => r.destination_id);
+  await db.deleteFrom('reminder_subscriptions').where('account_id', '=', id).execute();
+  if (followedIds.length > 0) await db.deleteFrom('destinations').where('id', 'in', followedIds).execute();
   await db.deleteFrom('destinations').where('reminder_id', 'in', reminderIds).execute();
   await db.deleteFrom('reminders').where('account_id', '=', id).execute();
   await db.deleteFrom('sessions').where('account_id', '=', id).execute();

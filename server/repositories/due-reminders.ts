@@ -60,13 +60,51 @@ export type EnabledDestinationRow = Awaited<ReturnType<ReturnType<typeof enabled
 
 const enabledDestinationsQuery = (db: Executor, reminderIds: string[]) =>
   db
-    .selectFrom('destinations')
-    .select(['id', 'reminder_id', 'type', 'metadata', 'secret'])
-    .where('reminder_id', 'in', reminderIds)
-    .where('disabled_at', 'is', null)
+    .selectFrom('destinations as d')
+    // A "Remind me too" subscriber's destination is delivered as the subscriber's (their account,
+    // language and DMs); without its subscription, or with their account disabled, it is skipped.
+    .leftJoin('reminder_subscriptions as s', 's.destination_id', 'd.id')
+    .leftJoin('accounts as sa', 'sa.id', 's.account_id')
+    .select([
+      'd.id',
+      'd.reminder_id',
+      'd.type',
+      'd.metadata',
+      'd.secret',
+      's.account_id as subscriber_account_id',
+      'sa.timezone as subscriber_timezone',
+      'sa.locale as subscriber_locale',
+      'sa.username as subscriber_username',
+    ])
+    .where('d.reminder_id', 'in', reminderIds)
+    .where('d.disabled_at', 'is', null)
     // Paused by a manager of its Discord server (docs/servers.md): the reminder's other destinations still fire.
-    .where('server_paused_at', 'is', null)
-    .orderBy('position');
+    .where('d.server_paused_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('d.type', '!=', 'discord_subscriber'),
+        eb.and([
+          eb('s.id', 'is not', null),
+          eb('sa.disabled_at', 'is', null),
+          // Only while a channel destination of the reminder offers the button and fires: a creator
+          // who takes the option away, or a server's managers pausing or a failure disabling the
+          // channel, stop the subscribers' DMs too (metadata is stored by JSON.stringify, so the
+          // key and value are written exactly so).
+          eb.exists(
+            eb
+              .selectFrom('destinations as c')
+              .select('c.id')
+              .whereRef('c.reminder_id', '=', 'd.reminder_id')
+              .where('c.type', '=', 'discord_channel')
+              .where('c.disabled_at', 'is', null)
+              .where('c.server_paused_at', 'is', null)
+              .where('c.metadata', 'like', '%"remind_me_too":true%'),
+          ),
+        ]),
+      ]),
+    )
+    .orderBy('d.position')
+    .orderBy('d.created_at');
 
 /** The destinations of these reminders that are not disabled, in each reminder's order. */
 export async function listEnabledDestinations(db: Executor, reminderIds: string[]): Promise<EnabledDestinationRow[]> {

@@ -5,8 +5,14 @@ import { prepared } from './prepared.ts';
 import { takesRowLocks } from './statement-batches.ts';
 
 export interface ReminderWithDestinations extends Reminder {
+  /** The owner's destinations: never the subscribers' own (discord_subscriber), which only count. */
   destinations: Destination[];
+  /** People who pressed "Remind me too" (their discord_subscriber destinations); read with the reminder. */
+  subscriber_count?: number;
 }
+
+/** A subscriber's DM target is the subscription's, not the owner's: counted, not listed. */
+const SUBSCRIBER = 'discord_subscriber';
 
 export async function listRemindersOfAccount(db: Executor, accountId: string): Promise<ReminderWithDestinations[]> {
   // One joined query instead of reminders + destinations: this is the dashboard's hottest read.
@@ -44,10 +50,12 @@ export async function listRemindersOfAccount(db: Executor, accountId: string): P
       const reminder: Record<string, unknown> = {};
       for (const key of reminderKeys) reminder[key] = row[key as keyof typeof row];
       reminder.destinations = [];
+      reminder.subscriber_count = 0;
       current = reminder as unknown as ReminderWithDestinations;
       out.push(current);
     }
-    if (d_id !== null) {
+    if (d_id !== null && d_type === SUBSCRIBER) current.subscriber_count = (current.subscriber_count ?? 0) + 1;
+    else if (d_id !== null) {
       current.destinations.push({
         id: d_id,
         reminder_id: row.id,
@@ -78,8 +86,9 @@ const destinationsOfReminder = prepared(['reminderId'], (db, p: { reminderId: st
 export async function findReminderOfAccount(db: Executor, accountId: string, id: string): Promise<ReminderWithDestinations | undefined> {
   const [reminder] = (await reminderOfAccount(db, { id, accountId })).rows;
   if (!reminder) return undefined;
-  const destinations = (await destinationsOfReminder(db, { reminderId: id })).rows;
-  return { ...reminder, destinations };
+  const all = (await destinationsOfReminder(db, { reminderId: id })).rows;
+  const destinations = all.filter((d) => d.type !== SUBSCRIBER);
+  return { ...reminder, destinations, subscriber_count: all.length - destinations.length };
 }
 
 /**
@@ -166,6 +175,7 @@ export async function deleteReminder(db: Executor, id: string) {
     .where('delivery_id', 'in', (eb) => eb.selectFrom('deliveries').select('deliveries.id').where('deliveries.reminder_id', '=', id))
     .execute();
   await db.deleteFrom('deliveries').where('reminder_id', '=', id).execute();
+  await db.deleteFrom('reminder_subscriptions').where('reminder_id', '=', id).execute();
   await db.deleteFrom('destinations').where('reminder_id', '=', id).execute();
   await db.deleteFrom('reminders').where('id', '=', id).execute();
 }

@@ -68,7 +68,8 @@ export class Claimer {
             id: uuidv7(nowMs),
             reminder_id: r.id,
             destination_id: d.id,
-            account_id: r.account_id,
+            // A subscriber's DM is theirs: their account (history, DM channel) and language.
+            account_id: d.subscriber_account_id ?? r.account_id,
             occurrence_utc: occurrenceUtc,
             idempotency_key: newMessageId(),
             status: 'pending',
@@ -84,9 +85,9 @@ export class Claimer {
             secret: d.secret,
             disabled_at: null,
             disabled_reason: null,
-            account_timezone: r.account_timezone,
-            locale: r.locale,
-            username: r.username,
+            account_timezone: d.subscriber_account_id ? d.subscriber_timezone! : r.account_timezone,
+            locale: d.subscriber_account_id ? d.subscriber_locale : r.locale,
+            username: d.subscriber_account_id ? d.subscriber_username! : r.username,
             concurrency_key: this.keyOf?.(d.type, d.id, d.metadata, d.secret) ?? null,
           });
           lateness.push(Math.max(0, (nowMs - firing.dueMs) / 1000));

@@ -22,6 +22,8 @@ export const DestinationMetadataBody = Type.Object({
       description: 'Discord forum and media channels only: the tags (ids of the forum\'s available tags) each new post opened by the reminder carries.',
     }),
   ),
+  /** Discord channels: a "Remind me too" button under each delivery (docs/discord.md). */
+  remind_me_too: Type.Optional(Type.Boolean({ description: 'Discord channels only: offer a "Remind me too" button under each delivery; pressing it subscribes the presser to the coming occurrences by DM.' })),
   /** Webhooks. */
   url: Type.Optional(Type.String({ maxLength: 4096 })),
   platform: Type.Optional(Type.String({ maxLength: 32 })),

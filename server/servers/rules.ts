@@ -17,6 +17,7 @@ interface ChannelTarget {
   guildId: string;
   channelId: string;
   mentionRoleId: string | null;
+  remindMeToo: boolean;
 }
 
 function channelTargets(destinations: readonly DestinationInput[]): ChannelTarget[] {
@@ -26,6 +27,7 @@ function channelTargets(destinations: readonly DestinationInput[]): ChannelTarge
       guildId: d.metadata.guild_id as string,
       channelId: String(d.metadata.channel_id),
       mentionRoleId: typeof d.metadata.mention_role_id === 'string' ? d.metadata.mention_role_id : null,
+      remindMeToo: d.metadata.remind_me_too === true,
     }));
 }
 
@@ -43,7 +45,12 @@ export async function enforceServerRules(deps: ServerDeps, accountId: string, de
   if (!identity) return; // the preflight has refused it already
   for (const guildId of new Set(targets.map((t) => t.guildId))) {
     // A server whose managers never saved rules has none: no Discord lookup.
-    if (!(await findServerSettings(deps.db, guildId))) continue;
+    const saved = await findServerSettings(deps.db, guildId);
+    if (!saved) continue;
+    // "Remind me too" is the server's feature, on or off for everyone, managers included.
+    if (saved.allow_remind_me_too !== 1 && targets.some((t) => t.guildId === guildId && t.remindMeToo)) {
+      throw new AppError('SERVER_RULE_REMIND_ME_TOO', `This server does not allow "Remind me too" buttons`, 403, { rule: 'allow_remind_me_too', kind: 'remindMeToo', params: {} });
+    }
     const viewer = await viewServerAs(deps, discord, accountId, identity.external_id, identity.username, guildId);
     if (viewer.role === 'manager') continue;
     const { settings, guild } = viewer;

@@ -13,6 +13,7 @@ export function defaultSettings(guildId: string): ServerSettings {
     allowed_channel_ids: null,
     max_reminders: null,
     former_members: 'keep',
+    allow_remind_me_too: 1,
     updated_at: new Date(0).toISOString(),
   };
 }

@@ -20,6 +20,7 @@ export interface ServerSettingsView {
   allowed_channel_ids: string[] | null;
   max_reminders: number | null;
   former_members: FormerMembers;
+  allow_remind_me_too: boolean;
 }
 
 export const MAX_SERVER_REMINDERS_SETTING = 10_000;
@@ -36,6 +37,7 @@ export function presentSettings(s: ServerSettings): ServerSettingsView {
     allowed_channel_ids: allowedChannelsOf(s),
     max_reminders: s.max_reminders,
     former_members: s.former_members,
+    allow_remind_me_too: s.allow_remind_me_too === 1,
   };
 }
 
@@ -48,7 +50,7 @@ export async function getServerSettings(deps: ServerDeps, accountId: string, gui
  * Replaces the server's settings. Roles and channels must exist in the server (as the bot sees it
  * now); a "role" creation rule needs its role.
  */
-export async function putServerSettings(deps: ServerDeps, accountId: string, guildId: string, input: ServerSettingsView): Promise<ServerSettingsView> {
+export async function putServerSettings(deps: ServerDeps, accountId: string, guildId: string, input: Omit<ServerSettingsView, 'allow_remind_me_too'> & { allow_remind_me_too?: boolean | undefined }): Promise<ServerSettingsView> {
   const viewer = await manageServer(deps, accountId, guildId);
   const { guild } = viewer;
   const role = (id: string | null, field: string) => {
@@ -78,6 +80,8 @@ export async function putServerSettings(deps: ServerDeps, accountId: string, gui
     allowed_channel_ids: channels === null ? null : JSON.stringify(channels),
     max_reminders: input.max_reminders,
     former_members: input.former_members,
+    // Optional in a save: a client that does not know the setting leaves it as it is.
+    allow_remind_me_too: input.allow_remind_me_too === undefined ? viewer.settings.allow_remind_me_too : input.allow_remind_me_too ? 1 : 0,
     updated_at: new Date().toISOString(),
   };
   await saveServerSettings(deps.db, row);

@@ -26,6 +26,7 @@ export const DEFAULT_SERVER_SETTINGS = {
   allowed_channel_ids: null,
   max_reminders: null,
   former_members: 'keep',
+  allow_remind_me_too: true,
 };
 
 export interface Fixture {

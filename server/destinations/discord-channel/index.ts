@@ -24,6 +24,8 @@ export interface DiscordChannelMetadata {
   forum_tag_ids?: string[];
   /** A thread's channel, for display ("#thread in #channel"). */
   parent_name?: string;
+  /** A "Remind me too" button under each delivery (docs/discord.md), if the server's rules allow it. */
+  remind_me_too?: boolean;
 }
 
 /** Discord applies at most 5 tags to a forum post. */
@@ -55,6 +57,10 @@ export const discordChannelDestination: DestinationModule = {
       }
       tags = [...new Set(list.map(String))];
     }
+    if (meta.remind_me_too !== undefined && meta.remind_me_too !== null && typeof meta.remind_me_too !== 'boolean') {
+      throw new AppError('INVALID_DESTINATION', `${where}.metadata.remind_me_too must be true or false`);
+    }
+    const remindMeToo = meta.remind_me_too === true;
     // Display names come from Discord itself (the bot's interaction, or the preflight's snapshot);
     // the HTTP schema does not accept them from clients.
     const names: Record<string, string> = {};
@@ -64,7 +70,7 @@ export const discordChannelDestination: DestinationModule = {
     }
     // Like the names, the kind comes from Discord (preflight, the bot); kept for display.
     const kind = typeof meta.channel_type === 'number' && isPostableChannelType(meta.channel_type) ? { channel_type: meta.channel_type } : {};
-    return { guild_id: guildId, channel_id: channelId, ...(role ? { mention_role_id: role } : {}), ...(publish ? { publish: true } : {}), ...(tags.length ? { forum_tag_ids: tags } : {}), ...names, ...kind };
+    return { guild_id: guildId, channel_id: channelId, ...(role ? { mention_role_id: role } : {}), ...(publish ? { publish: true } : {}), ...(tags.length ? { forum_tag_ids: tags } : {}), ...(remindMeToo ? { remind_me_too: true } : {}), ...names, ...kind };
   },
   async preflight(deps, accountId, metadata) {
     const discord = deps.discord;

@@ -64,7 +64,7 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
   const { db, rest } = deps;
   async function send(ctx: SendContext): Promise<SendResult> {
     const locale = ctx.account.locale;
-    const meta = ctx.destination.metadata as { guild_id?: string; channel_id?: string; mention_role_id?: string | null; publish?: boolean; forum_tag_ids?: string[] };
+    const meta = ctx.destination.metadata as { guild_id?: string; channel_id?: string; mention_role_id?: string | null; publish?: boolean; forum_tag_ids?: string[]; remind_me_too?: boolean };
     const guildId = meta.guild_id ? String(meta.guild_id) : '';
     const channelId = meta.channel_id ? String(meta.channel_id) : '';
     const roleId = meta.mention_role_id ? String(meta.mention_role_id) : null;
@@ -82,6 +82,8 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
       }
       if (!access.ok) return permanentFailure(access.code, access.message);
       const everyone = isEveryoneRole(guildId, roleId);
+      // The creator's choice, as long as the server's managers allow it (they may turn it off later).
+      const remindMeToo = meta.remind_me_too === true && ((await findServerSettings(db, guildId))?.allow_remind_me_too ?? 1) === 1;
       // What the check read decides how to post, not the kind stored with the destination.
       if (access.channel && isForumType(access.channel.type)) {
         // Tags deleted from the forum since the save are left out (Discord refuses unknown ones),
@@ -91,7 +93,7 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
         if (tags.length === 0 && ((access.channel.flags ?? 0) & REQUIRE_TAG) !== 0) {
           return permanentFailure('DISCORD_FORUM_TAG_REQUIRED', t(locale, 'deliveryErrors.forumTagRequired'));
         }
-        await openForumPost(rest, channelId, ctx, roleId, everyone, tags);
+        await openForumPost(rest, channelId, ctx, roleId, everyone, tags, { remindMeToo });
         return { ok: true, httpStatus: 200 };
       }
       if (access.channel?.archived) {
@@ -99,7 +101,7 @@ export function createDiscordChannelSender(deps: DiscordChannelSenderDeps): Dest
         if (reopened) return reopened;
       }
       // The role whose id is the guild's is @everyone: the check above allowed it to ping.
-      const posted = await postDeliveryMessage(rest, channelId, ctx, roleId, everyone);
+      const posted = await postDeliveryMessage(rest, channelId, ctx, roleId, everyone, { remindMeToo });
       // The reminder is delivered from here on: publishing cannot fail it (nor send it again).
       // A test send is not published: it would reach every following server.
       if (meta.publish === true && !ctx.test) {

@@ -35,6 +35,22 @@ export function reminderButtons(reminderId: string, locale: string | null | unde
     .toJSON();
 }
 
+/**
+ * "Remind me too" under a channel delivery, "Stop reminding me" under a subscriber's DM, and the
+ * Stop buttons of the bot's /reminders list: `rtoo:<join|stop|unfollow>:<reminderId>`.
+ */
+export const REMIND_TOO_PREFIX = 'rtoo';
+export type RemindTooAction = 'join' | 'stop' | 'unfollow';
+export const remindTooCustomId = (action: RemindTooAction, reminderId: string) => `${REMIND_TOO_PREFIX}:${action}:${reminderId}`;
+
+function remindTooRow(action: RemindTooAction, reminderId: string, locale: string | null | undefined) {
+  const button =
+    action === 'join'
+      ? new ButtonBuilder().setCustomId(remindTooCustomId('join', reminderId)).setLabel(t(locale, 'remindToo.join')).setStyle(ButtonStyle.Primary).setEmoji('🔔')
+      : new ButtonBuilder().setCustomId(remindTooCustomId('stop', reminderId)).setLabel(t(locale, 'remindToo.stop')).setStyle(ButtonStyle.Secondary).setEmoji('🔕');
+  return new ActionRowBuilder<ButtonBuilder>().addComponents(button).toJSON();
+}
+
 export interface DeliveryMessageInput {
   reminderId: string;
   message: string;
@@ -55,6 +71,10 @@ export interface DeliveryMessageInput {
   nonce: string;
   /** False for test sends ("does this destination work?"): there is no reminder to act on. */
   buttons?: boolean;
+  /** A channel delivery whose creator offers "Remind me too": a second row with that button. */
+  remindMeToo?: boolean;
+  /** A subscriber's DM: only "Stop reminding me" (the owner's buttons are not theirs to press). */
+  subscriber?: boolean;
 }
 
 /**
@@ -72,8 +92,16 @@ export function buildDeliveryMessage(input: DeliveryMessageInput): RESTPostAPICh
   return {
     content,
     allowed_mentions: input.quiet ? { parse: [] } : input.everyone ? { parse: [AllowedMentionsTypes.Everyone] } : input.roleId ? { parse: [], roles: [input.roleId] } : { parse: [] },
-    components: input.buttons === false ? [] : [reminderButtons(input.reminderId, input.locale, input.occurrenceMs)],
+    components: componentsOf(input),
     nonce: input.nonce.slice(0, 25),
     enforce_nonce: true,
   };
+}
+
+function componentsOf(input: DeliveryMessageInput) {
+  if (input.buttons === false) return [];
+  if (input.subscriber) return [remindTooRow('stop', input.reminderId, input.locale)];
+  const rows = [reminderButtons(input.reminderId, input.locale, input.occurrenceMs)];
+  if (input.remindMeToo) rows.push(remindTooRow('join', input.reminderId, input.locale));
+  return rows;
 }

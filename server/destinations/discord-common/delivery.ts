@@ -7,7 +7,7 @@
 import type { REST } from '@discordjs/rest';
 import { isDiscordApiError, isDiscordHttpError } from '../../discord/errors.ts';
 import { Routes, type APIMessage } from 'discord.js';
-import { buildDeliveryMessage } from './delivery-message.ts';
+import { buildDeliveryMessage, type DeliveryMessageInput } from './delivery-message.ts';
 import { t } from '../../discord/i18n.ts';
 import type { SendContext, SendFailure } from '../../scheduler/types.ts';
 
@@ -72,7 +72,7 @@ export function permanentFailure(code: string, error: string): SendFailure {
   return { ok: false, code, retryable: false, disableDestination: true, error };
 }
 
-function deliveryBody(ctx: SendContext, roleId: string | null, everyone: boolean) {
+function deliveryBody(ctx: SendContext, roleId: string | null, everyone: boolean, extra: Pick<DeliveryMessageInput, 'remindMeToo' | 'subscriber'> = {}) {
   return buildDeliveryMessage({
     reminderId: ctx.reminder.id,
     message: ctx.reminder.message,
@@ -85,12 +85,20 @@ function deliveryBody(ctx: SendContext, roleId: string | null, everyone: boolean
     nonce: ctx.idempotencyKey,
     // A test send has no reminder behind it to snooze or finish.
     buttons: !ctx.test,
+    ...extra,
   });
 }
 
 /** Posts the delivery message (header, text, buttons) to a channel; `everyone`: ping @everyone instead of the role. */
-export async function postDeliveryMessage(rest: REST, channelId: string, ctx: SendContext, roleId: string | null, everyone = false): Promise<APIMessage> {
-  return (await rest.post(Routes.channelMessages(channelId), { body: deliveryBody(ctx, roleId, everyone), signal: ctx.signal })) as APIMessage;
+export async function postDeliveryMessage(
+  rest: REST,
+  channelId: string,
+  ctx: SendContext,
+  roleId: string | null,
+  everyone = false,
+  extra: Pick<DeliveryMessageInput, 'remindMeToo' | 'subscriber'> = {},
+): Promise<APIMessage> {
+  return (await rest.post(Routes.channelMessages(channelId), { body: deliveryBody(ctx, roleId, everyone, extra), signal: ctx.signal })) as APIMessage;
 }
 
 /** Discord's limit on a thread's (a forum post's) name. */
@@ -114,8 +122,16 @@ export function forumPostTitle(message: string, fallback: string): string {
  * first message is the delivery message. Discord takes no nonce there: the scheduler's own
  * idempotency is all that guards against a second post after a lost answer.
  */
-export async function openForumPost(rest: REST, forumId: string, ctx: SendContext, roleId: string | null, everyone: boolean, tagIds: string[]): Promise<{ id: string }> {
-  const { nonce: _nonce, enforce_nonce: _enforce, ...message } = deliveryBody(ctx, roleId, everyone);
+export async function openForumPost(
+  rest: REST,
+  forumId: string,
+  ctx: SendContext,
+  roleId: string | null,
+  everyone: boolean,
+  tagIds: string[],
+  extra: Pick<DeliveryMessageInput, 'remindMeToo'> = {},
+): Promise<{ id: string }> {
+  const { nonce: _nonce, enforce_nonce: _enforce, ...message } = deliveryBody(ctx, roleId, everyone, extra);
   const body = {
     name: forumPostTitle(ctx.reminder.message, t(ctx.account.locale, 'delivery.postTitle')),
     ...(tagIds.length ? { applied_tags: tagIds } : {}),

@@ -15,6 +15,8 @@ export interface DiscordDmSenderDeps {
   db: DB;
   /** The bot's REST client (shares its rate-limit state with the rest of the app). */
   rest: REST;
+  /** A "Remind me too" subscriber's DM (discord-subscriber): "Stop reminding me" instead of the owner's buttons. */
+  subscriber?: boolean;
 }
 
 export function createDiscordDmSender(deps: DiscordDmSenderDeps): DestinationSender {
@@ -35,7 +37,7 @@ export function createDiscordDmSender(deps: DiscordDmSenderDeps): DestinationSen
             await updateIdentity(db, ctx.account.id, 'discord', { dm_channel_id: channelId });
           }
           try {
-            await postDeliveryMessage(rest, channelId, ctx, null);
+            await postDeliveryMessage(rest, channelId, ctx, null, false, { subscriber: deps.subscriber === true });
             return { ok: true, httpStatus: 200 };
           } catch (err) {
             // A cached DM channel can disappear (account migrated, channel reset): reopen once.

@@ -51,6 +51,7 @@ export function presentReminder(r: ReminderWithDestinations, language: Language,
     status: reminderStatus(r),
     last_fired_at: r.last_fired_at,
     destinations: r.destinations.map((d) => presentDestination(d, secrets.get(d.id))),
+    subscriber_count: r.subscriber_count ?? 0,
     ...(r.server_notice ? { server_notice: r.server_notice } : {}),
   };
 }

@@ -41,6 +41,8 @@ const DestinationOut = Type.Object({
     publish: Type.Optional(Type.Boolean()),
     /** Forum and media channels: the tags each new post carries. */
     forum_tag_ids: Type.Optional(Type.Array(Type.String())),
+    /** Channel destinations: a "Remind me too" button under each delivery. */
+    remind_me_too: Type.Optional(Type.Boolean()),
     url: Type.Optional(Type.String()),
     platform: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),
@@ -104,6 +106,8 @@ export const ReminderOut = Type.Object({
   status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('completed')]),
   last_fired_at: Nullable(Type.String()),
   destinations: Type.Array(DestinationOut),
+  /** How many people pressed "Remind me too" and receive its occurrences by DM. */
+  subscriber_count: Type.Integer({ minimum: 0 }),
   /** Present when a manager of a Discord server changed this reminder: what they did (docs/servers.md). */
   server_notice: Type.Optional(Type.String()),
 });

@@ -66,11 +66,13 @@ export const ServerSettingsBody = Type.Object(
     max_reminders: Nullable(Type.Integer({ minimum: 0, maximum: 10_000 })),
     /** What happens to a reminder whose creator left the server. */
     former_members: Type.Union([Type.Literal('keep'), Type.Literal('pause')]),
+    /** Channel reminders may offer a "Remind me too" button (default true); left out of a save: unchanged. */
+    allow_remind_me_too: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
 
-export const ServerSettingsOut = ServerSettingsBody;
+export const ServerSettingsOut = Type.Composite([Type.Omit(ServerSettingsBody, ['allow_remind_me_too']), Type.Object({ allow_remind_me_too: Type.Boolean() })], { additionalProperties: false });
 
 export const AuditEntryOut = Type.Object({
   at: Type.String(),

@@ -214,6 +214,7 @@ describe('/server settings', () => {
       max_reminders: 3,
       former_members: 'pause',
       default_timezone: 'Europe/Paris',
+      allow_remind_me_too: false,
     });
     expect(saved.status).toBe(200);
     const shown = await server(USER.owner, 'settings');
@@ -228,6 +229,7 @@ describe('/server settings', () => {
       `**Channels**: <#${CH.general}>, <#${CH.announcements}>`,
       '**Reminders per member**: 3',
       '**When a creator leaves the server**: their reminders are paused in this server',
+      '**"Remind me too" buttons**: turned off',
       '**Time zone of members new to Chime**: Europe/Paris',
       `Managers change these rules on the server's page in the dashboard: <http://localhost:5173/servers/${G_MAIN}>`,
     ]);

@@ -33,6 +33,7 @@ const REMINDER_KEYS = [
   'rrule',
   'snoozed_at_utc',
   'status',
+  'subscriber_count',
   'time',
   'timezone',
   'updated_at',

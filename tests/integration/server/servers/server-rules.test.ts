@@ -51,6 +51,7 @@ describe('GET/PUT /api/servers/:guildId/settings', () => {
       allowed_channel_ids: [CH.general, CH.general],
       max_reminders: 3,
       former_members: 'pause',
+      allow_remind_me_too: false,
     });
     const expected = {
       manager_role_id: ROLE.chime,
@@ -62,9 +63,13 @@ describe('GET/PUT /api/servers/:guildId/settings', () => {
       allowed_channel_ids: [CH.general],
       max_reminders: 3,
       former_members: 'pause',
+      allow_remind_me_too: false,
     };
     expect(saved.body).toEqual(expected);
     expect((await owner.api.get(`/api/servers/${G_MAIN}/settings`)).body).toEqual(expected);
+    // A client that leaves the setting out of a save keeps it as it is.
+    const { allow_remind_me_too: _left, ...withoutIt } = expected;
+    expect((await mod.api.put(`/api/servers/${G_MAIN}/settings`, withoutIt)).body.allow_remind_me_too).toBe(false);
   });
 
   it('refuses settings that name what the server does not have, with a code', async () => {

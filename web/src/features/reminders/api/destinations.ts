@@ -129,7 +129,7 @@ export function channelReady(channel: { type: number; require_tag?: boolean } | 
 export function pickerChannelMetadata(
   guildId: string,
   channel: { id: string; type: number },
-  options: { roleId?: string | null; publish?: boolean; tags?: readonly string[] } = {},
+  options: { roleId?: string | null; publish?: boolean; tags?: readonly string[]; remindMeToo?: boolean } = {},
 ): Record<string, unknown> {
   const tags = isForumKind(channel.type) ? (options.tags ?? []) : [];
   return {
@@ -138,6 +138,7 @@ export function pickerChannelMetadata(
     ...(options.roleId ? { mention_role_id: options.roleId } : {}),
     ...(options.publish && channel.type === ANNOUNCEMENT_CHANNEL ? { publish: true } : {}),
     ...(tags.length ? { forum_tag_ids: [...tags] } : {}),
+    ...(options.remindMeToo ? { remind_me_too: true } : {}),
     channel_type: channel.type,
   };
 }

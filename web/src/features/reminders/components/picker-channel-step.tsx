@@ -20,6 +20,9 @@ interface PickerChannelStepProps {
   archivedOf: ReadonlySet<string>;
   onShowArchived: (channel: Channel) => void;
   loading: boolean;
+  /** A "Remind me too" button under each delivery (docs/discord.md), if the server's rules allow it. */
+  remindMeToo: boolean;
+  onRemindMeTooChange: (remindMeToo: boolean) => void;
 }
 
 /**
@@ -28,7 +31,7 @@ interface PickerChannelStepProps {
  * under their channel. An announcement channel offers to publish its reminders to the servers
  * following it; a forum or media channel offers the tags of the post each reminder opens.
  */
-export function PickerChannelStep({ channels, channel, onSelect, publish, onPublishChange, tags, onToggleTag, archivedOf, onShowArchived, loading }: PickerChannelStepProps) {
+export function PickerChannelStep({ channels, channel, onSelect, publish, onPublishChange, tags, onToggleTag, archivedOf, onShowArchived, loading, remindMeToo, onRemindMeTooChange }: PickerChannelStepProps) {
   const { t } = useTranslation('destinations');
   const { t: tc } = useTranslation('channels');
   return (
@@ -76,6 +79,19 @@ export function PickerChannelStep({ channels, channel, onSelect, publish, onPubl
             </div>
           ))}
         </fieldset>
+      )}
+      {channel && (
+        <div className="mt-3 flex items-start gap-2 rounded-lg border px-3 py-2" data-testid="picker-remind-me-too">
+          <Checkbox id="picker-remind-me-too" checked={remindMeToo} onCheckedChange={(v) => onRemindMeTooChange(v === true)} aria-describedby="picker-remind-me-too-hint" className="mt-0.5" />
+          <div className="grid gap-0.5">
+            <label htmlFor="picker-remind-me-too" className="text-sm font-medium">
+              {tc('remindMeToo.label')}
+            </label>
+            <p id="picker-remind-me-too-hint" className="text-xs text-muted-foreground">
+              {tc('remindMeToo.hint')}
+            </p>
+          </div>
+        </div>
       )}
     </>
   );

@@ -37,6 +37,8 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
     setPublish(false);
     setTags([]);
   }, [channel?.id, open]);
+  const [remindMeToo, setRemindMeToo] = useState(false);
+  useEffect(() => setRemindMeToo(false), [open]);
 
   function create(withRole: Role | null) {
     if (!guild || !channel) return;
@@ -48,7 +50,7 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
     const label = published ? tc('label.published', { label: named }) : kind === 'text' ? named : tc('label.kind', { label: named, kind: tc(CHANNEL_KIND_KEYS[kind]) });
     onCreate({
       type: 'discord_channel',
-      metadata: pickerChannelMetadata(guild.id, channel, { roleId: withRole?.id ?? null, publish, tags }),
+      metadata: pickerChannelMetadata(guild.id, channel, { roleId: withRole?.id ?? null, publish, tags, remindMeToo }),
       label,
     });
     onOpenChange(false);
@@ -92,6 +94,8 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
               archivedOf={picker.archivedOf}
               onShowArchived={(c) => void picker.loadArchived(c)}
               loading={loading}
+              remindMeToo={remindMeToo}
+              onRemindMeTooChange={setRemindMeToo}
             />
           )}
           {mode === 'role' && <PickerRoleStep roles={picker.roles} role={picker.role} channel={channel} loading={loading} onSelect={picker.setRole} />}

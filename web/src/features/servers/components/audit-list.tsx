@@ -39,6 +39,7 @@ const SETTING_LABEL: Record<string, string> = {
   allowed_channel_ids: 'settings.channels',
   max_reminders: 'settings.maxReminders',
   former_members: 'settings.formerMembers',
+  allow_remind_me_too: 'audit.fields.remindMeToo',
 };
 
 /** The server's audit log, newest first. */

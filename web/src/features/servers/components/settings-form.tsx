@@ -90,6 +90,21 @@ export function SettingsForm({ guildId, settings, roles, channels, onSaved }: Pr
           {t('settings.everyoneMentionHelp')}
         </p>
       </div>
+      <div className="space-y-1.5">
+        <div className="flex items-center gap-2">
+          <Checkbox
+            id="remind-me-too"
+            checked={draft.allow_remind_me_too !== false}
+            onCheckedChange={(v) => set('allow_remind_me_too', v === true)}
+            aria-describedby="remind-me-too-help"
+            data-testid="settings-remind-me-too"
+          />
+          <Label htmlFor="remind-me-too">{t('settings.remindMeToo')}</Label>
+        </div>
+        <p id="remind-me-too-help" className="text-sm text-muted-foreground">
+          {t('settings.remindMeTooHelp')}
+        </p>
+      </div>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">{t('settings.channels')}</legend>
         <div className="flex items-center gap-2">

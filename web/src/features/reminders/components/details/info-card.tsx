@@ -45,6 +45,14 @@ export function InfoCard({ reminder, status, timezone }: { reminder: Reminder; s
               <ReminderStatusBadge status={status} />
             </dd>
           </div>
+          {(reminder.subscriber_count > 0 || reminder.destinations.some((d) => d.metadata.remind_me_too === true)) && (
+            <div className="flex items-center justify-between gap-3">
+              <dt className="text-muted-foreground">{t('info.followers')}</dt>
+              <dd className="text-right font-medium" data-testid="info-followers">
+                {t('info.followersCount', { count: reminder.subscriber_count })}
+              </dd>
+            </div>
+          )}
           <div className="space-y-1.5 border-t pt-3">
             <dt className="text-muted-foreground">{t('info.id')}</dt>
             <dd className="flex items-center gap-2">
