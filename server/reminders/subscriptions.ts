@@ -11,6 +11,7 @@ import { findReminderOfAccount, findReminderById } from '../repositories/reminde
 import { findServerSettings } from '../repositories/servers.ts';
 import { countSubscriptions, deleteSubscription, findSubscription, type FollowedReminder, insertSubscription, listFollowedReminders, lockReminderRow } from '../repositories/subscriptions.ts';
 import { isUniqueViolation } from '../repositories/accounts.ts';
+import { parseJsonObject } from '../lib/json-object.ts';
 
 /** At most this many people follow one reminder: each occurrence sends one DM per subscriber. */
 export const MAX_SUBSCRIBERS = 100;
@@ -39,8 +40,8 @@ export interface SubscribePress {
 async function offered(db: DB, destinations: ReadonlyArray<{ type: string; metadata: string; disabled_at: string | null }>): Promise<boolean> {
   for (const d of destinations) {
     if (d.type !== 'discord_channel' || d.disabled_at !== null) continue;
-    const meta = JSON.parse(d.metadata) as { guild_id?: string; remind_me_too?: boolean };
-    if (meta.remind_me_too !== true || !meta.guild_id) continue;
+    const meta = parseJsonObject(d.metadata);
+    if (meta.remind_me_too !== true || typeof meta.guild_id !== 'string' || !meta.guild_id) continue;
     if (((await findServerSettings(db, meta.guild_id))?.allow_remind_me_too ?? 1) === 1) return true;
   }
   return false;
