@@ -239,8 +239,11 @@ function parseVapidSubject(raw: string | undefined, publicUrl: string, problems:
   } catch {
     /* PUBLIC_URL's own problem is reported */
   }
-  return 'mailto:webpush@chime.invalid';
+  return VAPID_FALLBACK_SUBJECT;
 }
+
+/** The VAPID contact without VAPID_SUBJECT or an https PUBLIC_URL: valid, but it reaches nobody. */
+export const VAPID_FALLBACK_SUBJECT = 'mailto:webpush@chime.invalid';
 
 /**
  * CHIME_ROLES=web,scheduler,bot (any subset, comma-separated, in any order); unset means all

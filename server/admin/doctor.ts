@@ -1,6 +1,6 @@
 import { statfsSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.ts';
+import { type Config, VAPID_FALLBACK_SUBJECT } from '../config.ts';
 import { createDatabase, type DatabaseHandle, isPostgresUrl } from '../db/connection.ts';
 import { sqliteFileOf } from '../db/backup.ts';
 import { createMigrator, knownMigrationNames } from '../db/migrate.ts';
@@ -174,6 +174,37 @@ export async function checkMatrix(config: Config): Promise<Check> {
   };
 }
 
+/**
+ * Browser push (docs/notifications.md "Browser push"): browsers subscribe only on secure pages
+ * (https, or this machine itself), and push services want a contact that reaches someone.
+ */
+export function checkWebPush(config: Pick<Config, 'publicUrl' | 'vapidSubject'>): Check {
+  let url: URL | null = null;
+  try {
+    url = new URL(config.publicUrl);
+  } catch {
+    /* the public url check says what is wrong with it */
+  }
+  const thisMachine = url !== null && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (!url || (url.protocol !== 'https:' && !thisMachine)) {
+    return {
+      name: 'web push',
+      status: 'warn',
+      detail: `Browsers offer push notifications only on https pages: at ${config.publicUrl}, "This browser" cannot subscribe.`,
+      fix: 'Serve Chime over https (a reverse proxy with a certificate) and set PUBLIC_URL to that address.',
+    };
+  }
+  if (config.vapidSubject === VAPID_FALLBACK_SUBJECT) {
+    return {
+      name: 'web push',
+      status: 'warn',
+      detail: `Push requests carry the contact ${VAPID_FALLBACK_SUBJECT}, which reaches nobody (VAPID_SUBJECT is not set and PUBLIC_URL is not https); Apple's push service refuses it.`,
+      fix: 'Set VAPID_SUBJECT to mailto:<your address> or an https page of yours, then restart Chime.',
+    };
+  }
+  return { name: 'web push', status: 'ok', detail: `Push requests name ${config.vapidSubject} as their contact; the keys are made at the first start and kept in the database.` };
+}
+
 /** The Telegram bot's token (`getMe`) and where Telegram posts its updates (`getWebhookInfo`). */
 export async function checkTelegram(config: Config): Promise<Check> {
   if (!config.telegram) return { name: 'telegram', status: 'skipped', detail: `Not configured (missing ${config.telegramMissing.join(', ')}).` };
@@ -255,6 +286,7 @@ export async function runDoctor(config: Config): Promise<Check[]> {
     checks.push(await checkSmtp(config));
     checks.push(await checkMatrix(config));
     checks.push(await checkTelegram(config));
+    checks.push(checkWebPush(config));
     checks.push(await checkPublicUrl(config));
     checks.push(await checkClock(config, handle, discord.discordClockMs));
   } finally {

@@ -3,7 +3,7 @@
  * (the fake Discord, a real SMTP server, this Chime's own /healthz) and says what to fix.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Check, doctorCommand, runDoctor } from '../../../../server/admin/doctor.ts';
+import { type Check, checkWebPush, doctorCommand, runDoctor } from '../../../../server/admin/doctor.ts';
 import { loadConfig } from '../../../../server/config.ts';
 import { type FakeDiscord, startFakeDiscord } from '../../../helpers/fake-discord/index.ts';
 import { startTestServer, type TestServer } from '../../../helpers/server.ts';
@@ -88,6 +88,14 @@ describe('doctor', () => {
     } finally {
       smtp.refuseLogins = false;
     }
+  });
+
+  it('browser push: https pages only, and a contact that reaches someone', () => {
+    expect(checkWebPush(settings({ PUBLIC_URL: 'http://chime.example.org' }))).toMatchObject({ status: 'warn', detail: expect.stringContaining('only on https pages: at http://chime.example.org') });
+    // This machine's own address is a secure page for a browser, but the default contact reaches nobody.
+    expect(checkWebPush(settings({}))).toMatchObject({ status: 'warn', detail: expect.stringContaining('mailto:webpush@chime.invalid'), fix: expect.stringContaining('VAPID_SUBJECT') });
+    expect(checkWebPush(settings({ VAPID_SUBJECT: 'mailto:admin@example.org' }))).toMatchObject({ status: 'ok', detail: expect.stringContaining('mailto:admin@example.org') });
+    expect(checkWebPush(settings({ PUBLIC_URL: 'https://chime.example.org' }))).toMatchObject({ status: 'ok', detail: expect.stringContaining('https://chime.example.org') });
   });
 
   it('a PUBLIC_URL that does not reach Chime', async () => {
