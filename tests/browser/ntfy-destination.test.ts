@@ -7,24 +7,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeMatrix, startFakeMatrix } from '../helpers/fake-matrix.ts';
 import { type FakeNtfy, startFakeNtfy } from '../helpers/fake-ntfy.ts';
-import { openWizardDestinations, useE2E } from './helpers.ts';
+import { type FakeTelegram, startFakeTelegram } from '../helpers/fake-telegram.ts';
+import { openWizardDestinations, screenshot, useE2E } from './helpers.ts';
 
 const TOKEN = 'tk_e2e0123456789abcdefghijwxyz';
 const MATRIX_BOT = '@chime:chime.test';
+const TELEGRAM_CHAT = 4242001;
 
 describe('ntfy in the wizard (browser)', () => {
   // The server's Matrix settings name the fake homeserver: it starts first (hooks run in order).
   const matrixEnv: Record<string, string> = {};
   let matrix: FakeMatrix;
+  let telegram: FakeTelegram;
   beforeAll(async () => {
     matrix = await startFakeMatrix();
     matrix.tokens.set('syt_e2e_bot_token', MATRIX_BOT);
     matrix.addRoom('!fam:chime.test', { aliases: ['#family:chime.test'], invite: [MATRIX_BOT] });
     matrix.addRoom('!priv:chime.test', { aliases: ['#private:chime.test'] });
     Object.assign(matrixEnv, { MATRIX_HOMESERVER_URL: matrix.url, MATRIX_ACCESS_TOKEN: 'syt_e2e_bot_token' });
+    // And its Telegram bot, on a fake Bot API.
+    telegram = await startFakeTelegram();
+    telegram.chats.set(TELEGRAM_CHAT, { id: TELEGRAM_CHAT, type: 'private', username: 'alice', first_name: 'Alice' });
+    Object.assign(matrixEnv, { TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_URL: `${telegram.url}/` });
   });
   afterAll(async () => {
     await matrix?.close();
+    await telegram?.close();
   });
   const e2e = useE2E({ env: matrixEnv });
   let ntfy: FakeNtfy;
@@ -73,6 +81,33 @@ describe('ntfy in the wizard (browser)', () => {
     expect(await room.textContent()).toContain('#family:chime.test');
     expect(await page.getByTestId('destination-count').textContent()).toBe('2');
     expect(matrix.rooms.get('!fam:chime.test')!.joined.has(MATRIX_BOT)).toBe(true);
+  });
+
+  it('connects a Telegram chat with the code the row shows, then adds it', async () => {
+    const { page } = await e2e.signedInPage();
+    await openWizardDestinations(page, e2e.server.url, '2031-05-07');
+    await page.getByTestId('toggle-telegram').click();
+    await page.getByTestId('telegram-connect').click();
+    const command = (await page.getByTestId('telegram-start-command').textContent())!.trim();
+    expect(command).toMatch(/^\/start [A-Za-z0-9_-]{16,64}$/);
+    expect(await page.getByTestId('telegram-open-bot').getAttribute('href')).toBe(`https://t.me/${telegram.username}?start=${command.slice(7)}`);
+    await screenshot(page, 'telegram-connect-code', { fullPage: false });
+    // The person sends the command to the bot: Telegram posts it to Chime's webhook.
+    const { secret_token: secret } = await telegram.waitForWebhook();
+    const posted = await fetch(e2e.url('/telegram/webhook'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret! },
+      body: JSON.stringify({ update_id: 1, message: { message_id: 1, date: 0, chat: telegram.chats.get(TELEGRAM_CHAT), from: { id: 99, is_bot: false, first_name: 'A' }, text: command } }),
+    });
+    expect(posted.status).toBe(200);
+    // The row is watching for the chat: it shows up without a reload, and is added after the check.
+    await page.getByTestId(`telegram-add-${TELEGRAM_CHAT}`).click();
+    const added = page.locator('[data-testid="destination-item"][data-type="telegram"]');
+    await added.waitFor();
+    expect(await added.textContent()).toContain('@alice');
+    // The row no longer offers it, and says why rather than "no chat connected".
+    expect(await page.getByTestId('telegram-no-chats').textContent()).toBe('Every connected chat is on this reminder. Connect another one to add it.');
+    await screenshot(page, 'telegram-added', { fullPage: false });
   });
 
   it('the dashboard is an installable app with a service worker; "This browser" says when notifications are refused', async () => {

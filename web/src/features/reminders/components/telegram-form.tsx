@@ -91,7 +91,11 @@ export function TelegramForm({ value, onAdd, disabled, idPrefix }: { value: read
     <div className="space-y-4" data-testid="telegram-form">
       <div className="space-y-2">
         <p className="text-sm font-medium">{t('form.chats')}</p>
-        {chats.data && offered.length === 0 && <p className="text-xs text-muted-foreground">{t('form.noChats')}</p>}
+        {chats.data && offered.length === 0 && (
+          <p className="text-xs text-muted-foreground" data-testid="telegram-no-chats">
+            {chats.data.chats.length === 0 ? t('form.noChats') : t('form.allChatsAdded')}
+          </p>
+        )}
         <ul className="space-y-2">
           {offered.map((chat) => (
             <li key={chat.chat_id} className="flex items-center justify-between gap-3 rounded-md border bg-card px-3 py-2" data-testid="telegram-chat">
