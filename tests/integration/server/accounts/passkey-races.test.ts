@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   finishPasskeyRegistration,
@@ -19,30 +18,21 @@ import {
 } from '../../../../server/accounts/passkeys.ts';
 import { RateWindow } from '../../../../server/coordination/rate-window.ts';
 import { SharedRecordStore } from '../../../../server/coordination/shared-records.ts';
-import { createDatabase, type DatabaseHandle } from '../../../../server/db/connection.ts';
-import { migrateToLatest } from '../../../../server/db/migrate.ts';
+import type { DatabaseHandle } from '../../../../server/db/connection.ts';
 import { AppError } from '../../../../server/errors.ts';
 import { SoftwareAuthenticator } from '../../../helpers/software-authenticator.ts';
-import { createPostgresDatabase, dropPostgresDatabase, onPostgres } from '../../../helpers/test-database.ts';
+import { openRacingInstances, type RacingInstances } from '../../../helpers/racing-instances.ts';
 
 const PUBLIC_URL = 'http://localhost:4173';
-let url: string;
+let instances: RacingInstances | undefined;
 let a: DatabaseHandle;
 let b: DatabaseHandle;
 beforeAll(async () => {
-  if (!onPostgres) throw new Error('run this file in the postgres project (CHIME_TEST_DB=postgres)');
-  url = await createPostgresDatabase();
-  a = createDatabase(url, { poolSize: 4 });
-  b = createDatabase(url, { poolSize: 4 });
-  await migrateToLatest(a.db);
-  // Every connection open before the race: a race is between transactions, not between a warm
-  // connection and ones still being opened.
-  for (const h of [a, b]) await Promise.all(Array.from({ length: 4 }, () => sql`select pg_sleep(0.05)`.execute(h.db)));
+  instances = await openRacingInstances();
+  ({ a, b } = instances);
 });
 afterAll(async () => {
-  await a?.db.destroy();
-  await b?.db.destroy();
-  if (url) await dropPostgresDatabase(url);
+  await instances?.close();
 });
 
 describe('the passkey limit on two instances', () => {

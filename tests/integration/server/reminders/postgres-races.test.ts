@@ -5,11 +5,9 @@
  * (a lock, a unique key, one atomic statement) is taken away.
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../server/config.ts';
-import { createDatabase, type DatabaseHandle } from '../../../../server/db/connection.ts';
-import { migrateToLatest } from '../../../../server/db/migrate.ts';
+import type { DatabaseHandle } from '../../../../server/db/connection.ts';
 import { sha256Hex } from '../../../../server/lib/ids.ts';
 import { DatabaseAttemptThrottle } from '../../../../server/accounts/login-throttle.ts';
 import { confirmAddress } from '../../../../server/mail/email-addresses.ts';
@@ -20,25 +18,17 @@ import { createReminder, type ReminderDeps } from '../../../../server/reminders/
 import { skipOccurrence } from '../../../../server/reminders/skip.ts';
 import { insertResetToken, upsertConfirmationToken } from '../../../../server/repositories/email.ts';
 import { reminderListToken } from '../../../../server/reminders/service.ts';
-import { createPostgresDatabase, dropPostgresDatabase, onPostgres } from '../../../helpers/test-database.ts';
+import { openRacingInstances, type RacingInstances } from '../../../helpers/racing-instances.ts';
 
-let url: string;
+let instances: RacingInstances | undefined;
 let a: DatabaseHandle;
 let b: DatabaseHandle;
 beforeAll(async () => {
-  if (!onPostgres) throw new Error('run this file in the postgres project (CHIME_TEST_DB=postgres)');
-  url = await createPostgresDatabase();
-  a = createDatabase(url, { poolSize: 4 });
-  b = createDatabase(url, { poolSize: 4 });
-  await migrateToLatest(a.db);
-  // Every connection open before the races: a race is between transactions, not between a warm
-  // connection and ones still being opened.
-  for (const h of [a, b]) await Promise.all(Array.from({ length: 4 }, () => sql`select pg_sleep(0.05)`.execute(h.db)));
+  instances = await openRacingInstances();
+  ({ a, b } = instances);
 });
 afterAll(async () => {
-  await a?.db.destroy();
-  await b?.db.destroy();
-  if (url) await dropPostgresDatabase(url);
+  await instances?.close();
 });
 
 /** `n` calls, alternating between the two instances, all started at once; their outcomes. */
