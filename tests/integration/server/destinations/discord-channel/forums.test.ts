@@ -4,10 +4,9 @@
  * reminder posts into one chosen post (a thread); the API's checks and the picker's list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId, nowIso } from '../../../../../server/lib/ids.ts';
-import { fireNow } from '../../../../helpers/bot-harness.ts';
 import { type FakeDiscord, PermissionFlags, startFakeDiscord } from '../../../../helpers/fake-discord/index.ts';
 import { signUp, startTestServer, type TestServer } from '../../../../helpers/server.ts';
+import { deliver as deliverKit, linkDiscord } from './channel-test-kit.ts';
 
 const sf = (n: number) => `1${String(n).padStart(17, '0')}`;
 const GUILD = sf(521);
@@ -20,28 +19,6 @@ const REQUIRE_TAG = 1 << 4;
 let fake: FakeDiscord;
 let server: TestServer;
 let member: Awaited<ReturnType<typeof signUp>>;
-
-async function linkDiscord(accountId: string, discordId: string) {
-  const now = nowIso();
-  await server.app.db
-    .insertInto('identities')
-    .values({
-      id: newId(),
-      account_id: accountId,
-      provider: 'discord',
-      external_id: discordId,
-      username: 'member',
-      password_hash: null,
-      access_token: null,
-      refresh_token: null,
-      token_expires_at: null,
-      scope: null,
-      dm_channel_id: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-}
 
 const reminderTo = (channelId: string, extra: Record<string, unknown> = {}, message = `Weekly review ${channelId}`) => ({
   date: new Date(Date.now() + 36 * 3_600_000).toISOString().slice(0, 10),
@@ -58,19 +35,7 @@ async function create(channelId: string, extra: Record<string, unknown> = {}, me
   return res.body as { id: string; destinations: Array<{ metadata: Record<string, unknown> }> };
 }
 
-/** Fires the next occurrence and waits until `count` deliveries are final; answers the newest. */
-async function deliver(reminderId: string, count = 1) {
-  await fireNow(server.app, reminderId);
-  return fake.waitFor(
-    async () => {
-      const res = await member.api.get(`/api/reminders/${reminderId}/deliveries`);
-      const done = (res.body.deliveries ?? []).filter((d: { status: string }) => d.status === 'delivered' || d.status === 'failed');
-      return done.length >= count ? done[0] : null;
-    },
-    10_000,
-    `${count} final deliveries`,
-  );
-}
+const deliver = (reminderId: string, count = 1) => deliverKit({ server, fake, member }, reminderId, count);
 
 beforeAll(async () => {
   fake = await startFakeDiscord();
@@ -113,7 +78,7 @@ beforeAll(async () => {
     env: { DISCORD_TOKEN: fake.botToken, DISCORD_CLIENT_ID: fake.clientId, DISCORD_CLIENT_SECRET: fake.clientSecret, DISCORD_API_URL: fake.apiUrl },
   });
   member = await signUp(server.url);
-  await linkDiscord(member.id, MEMBER);
+  await linkDiscord(server, member.id, MEMBER);
 });
 
 afterAll(async () => {

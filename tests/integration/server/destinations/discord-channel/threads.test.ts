@@ -5,10 +5,9 @@
  * first) and the picker's lists (the fake's own thread rules: tests/integration/helpers/fake-discord.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId, nowIso } from '../../../../../server/lib/ids.ts';
-import { fireNow } from '../../../../helpers/bot-harness.ts';
 import { type FakeDiscord, PermissionFlags, startFakeDiscord } from '../../../../helpers/fake-discord/index.ts';
 import { signUp, startTestServer, type TestServer } from '../../../../helpers/server.ts';
+import { deliver as deliverKit, linkDiscord } from './channel-test-kit.ts';
 
 const sf = (n: number) => `1${String(n).padStart(17, '0')}`;
 const GUILD = sf(511);
@@ -39,28 +38,6 @@ let fake: FakeDiscord;
 let server: TestServer;
 let member: Awaited<ReturnType<typeof signUp>>;
 
-async function linkDiscord(accountId: string, discordId: string) {
-  const now = nowIso();
-  await server.app.db
-    .insertInto('identities')
-    .values({
-      id: newId(),
-      account_id: accountId,
-      provider: 'discord',
-      external_id: discordId,
-      username: 'member',
-      password_hash: null,
-      access_token: null,
-      refresh_token: null,
-      token_expires_at: null,
-      scope: null,
-      dm_channel_id: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-}
-
 const reminderTo = (channelId: string) => ({
   date: new Date(Date.now() + 36 * 3_600_000).toISOString().slice(0, 10),
   time: '09:00',
@@ -76,19 +53,7 @@ async function create(channelId: string) {
   return res.body as { id: string; destinations: Array<{ metadata: Record<string, unknown> }> };
 }
 
-/** Fires the reminder and waits for its one delivery to be final; answers it as the API shows it. */
-async function deliver(reminderId: string) {
-  await fireNow(server.app, reminderId);
-  return fake.waitFor(
-    async () => {
-      const res = await member.api.get(`/api/reminders/${reminderId}/deliveries`);
-      const item = res.body.deliveries?.[0];
-      return item && (item.status === 'delivered' || item.status === 'failed') ? item : null;
-    },
-    10_000,
-    'a final delivery',
-  );
-}
+const deliver = (reminderId: string) => deliverKit({ server, fake, member }, reminderId);
 
 const postedIn = (channelId: string) => fake.messagesIn(channelId).filter((m) => m.content.includes('Check-in'));
 
@@ -135,7 +100,7 @@ beforeAll(async () => {
     env: { DISCORD_TOKEN: fake.botToken, DISCORD_CLIENT_ID: fake.clientId, DISCORD_CLIENT_SECRET: fake.clientSecret, DISCORD_API_URL: fake.apiUrl },
   });
   member = await signUp(server.url);
-  await linkDiscord(member.id, MEMBER);
+  await linkDiscord(server, member.id, MEMBER);
 });
 
 afterAll(async () => {
