@@ -990,7 +990,7 @@ export class FakeDiscord {
             archived: input.thread_metadata?.archived ?? false,
             locked: input.thread_metadata?.locked ?? false,
             auto_archive_duration: input.thread_metadata?.auto_archive_duration ?? 4320,
-            archive_timestamp: new Date().toISOString(),
+            archive_timestamp: input.thread_metadata?.archive_timestamp ?? new Date().toISOString(),
             invitable: input.thread_metadata?.invitable ?? true,
             owner_id: input.owner_id ?? this.clientId,
             memberIds: new Set(input.member_ids ?? []),
@@ -1007,7 +1007,7 @@ export class FakeDiscord {
       permission_overwrites: c.permission_overwrites.map((o) => ({ ...o })),
       ...(thread
         ? {
-            thread_metadata: { archived: thread.archived, locked: thread.locked, auto_archive_duration: thread.auto_archive_duration, invitable: thread.invitable },
+            thread_metadata: { archived: thread.archived, locked: thread.locked, auto_archive_duration: thread.auto_archive_duration, invitable: thread.invitable, archive_timestamp: thread.archive_timestamp },
             owner_id: thread.owner_id,
             member_ids: [...thread.memberIds],
             applied_tags: [...thread.applied_tags],
@@ -2226,6 +2226,8 @@ export class FakeDiscord {
         members: threads.filter((c) => c.thread!.memberIds.has(this.clientId)).map((c) => this.threadMemberJson(c, this.clientId)),
       });
     });
+    // Discord's two archived lists page differently: public ones newest archived first, `before`
+    // an ISO timestamp; the joined private ones by id, newest first, `before` a thread id.
     const archivedList = (ctx: Ctx, privateOnly: boolean): Reply => {
       const access = this.botChannelAccess(ctx.params.channelId!, PermissionFlags.ViewChannel | PermissionFlags.ReadMessageHistory);
       if ('status' in access) return access;
@@ -2233,10 +2235,15 @@ export class FakeDiscord {
       if (!parent || !access.guild) return apiError(400, 50024, 'Cannot execute action on this channel type');
       const limit = Math.min(Math.max(Number(ctx.query.get('limit') ?? 50) || 50, 2), 100);
       const before = ctx.query.get('before');
-      const list = access.guild.channels
-        .filter((c) => c.parent_id === parent.id && c.thread?.archived && (privateOnly ? c.type === 12 && c.thread.memberIds.has(this.clientId) : c.type !== 12))
-        .filter((c) => !before || Date.parse(c.thread!.archive_timestamp) < Date.parse(before))
-        .sort((a, b) => Date.parse(b.thread!.archive_timestamp) - Date.parse(a.thread!.archive_timestamp));
+      if (before && (privateOnly ? !/^\d{1,20}$/.test(before) : Number.isNaN(Date.parse(before)))) {
+        return apiError(400, 50035, 'Invalid Form Body', { errors: { before: { _errors: [{ code: privateOnly ? 'NUMBER_TYPE_COERCE' : 'DATE_TYPE_PARSE', message: 'Invalid value.' }] } } });
+      }
+      const archived = access.guild.channels.filter((c) => c.parent_id === parent.id && c.thread?.archived && (privateOnly ? c.type === 12 && c.thread.memberIds.has(this.clientId) : c.type !== 12));
+      const list = privateOnly
+        ? archived.filter((c) => !before || BigInt(c.id) < BigInt(before)).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? 1 : -1))
+        : archived
+            .filter((c) => !before || Date.parse(c.thread!.archive_timestamp) < Date.parse(before))
+            .sort((a, b) => Date.parse(b.thread!.archive_timestamp) - Date.parse(a.thread!.archive_timestamp));
       const page = list.slice(0, limit);
       return json(200, {
         threads: page.map((c) => this.channelJson(c, true)),
