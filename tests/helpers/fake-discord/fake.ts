@@ -17,6 +17,7 @@ import type {
   ComponentInput,
   DispatchedInteraction,
   DmChannelState,
+  GroupDmState,
   FailureSpec,
   FakeDiscordOptions,
   GuildInput,
@@ -268,6 +269,7 @@ export class FakeDiscord {
   readonly users = new Map<string, UserState>();
   readonly guilds = new Map<string, GuildState>();
   readonly dmChannels = new Map<string, DmChannelState>(); // by user id
+  readonly groupDms = new Map<string, GroupDmState>(); // by channel id
   readonly messages = new Map<string, StoredMessage[]>(); // by channel id
   readonly interactions = new Map<string, InteractionState>();
   readonly webhooks = new Map<string, WebhookState>();
@@ -394,6 +396,20 @@ export class FakeDiscord {
   }
 
   /**
+   * A group DM (type 3) between users. As on Discord a bot cannot be in one: its messages and
+   * reads there are 403/50001; only a user-installed app's commands reach it (context 2,
+   * PRIVATE_CHANNEL, `authorizing_integration_owners` naming the user's install).
+   */
+  addGroupDm(input: { id: string; ownerId: string; recipientIds: string[]; name?: string | null }): GroupDmState {
+    const recipients = [...new Set([input.ownerId, ...input.recipientIds])];
+    for (const id of recipients) this.requireUser(id);
+    if (recipients.includes(this.clientId)) throw new Error('fake-discord: a bot cannot be in a group DM');
+    const group: GroupDmState = { id: input.id, name: input.name ?? null, ownerId: input.ownerId, recipientIds: recipients, last_message_id: null };
+    this.groupDms.set(group.id, group);
+    return group;
+  }
+
+  /**
    * A message written by a user (not through the API): what a message command targets. In a guild
    * channel, or in a DM channel (`dmChannelIdOf`). Mentions are resolved as Discord does for a
    * user's message: users always, a role when it is mentionable or the author may mention
@@ -402,7 +418,9 @@ export class FakeDiscord {
   postUserMessage(input: UserMessageInput): StoredMessage {
     const author = this.requireUser(input.authorId);
     const found = this.findGuildChannel(input.channelId);
-    if (!found && !this.findDmChannel(input.channelId)) throw new Error(`fake-discord: unknown channel ${input.channelId}`);
+    const group = this.groupDms.get(input.channelId);
+    if (group && !group.recipientIds.includes(author.id)) throw new Error(`fake-discord: ${author.id} is not in the group DM ${group.id}`);
+    if (!found && !group && !this.findDmChannel(input.channelId)) throw new Error(`fake-discord: unknown channel ${input.channelId}`);
     const guild = found?.guild ?? null;
     const content = input.content ?? '';
     const mayMentionAll = guild && guild.members.has(author.id) ? hasPermission(this.computePermissions(guild.id, author.id, input.channelId), PermissionFlags.MentionEveryone) : false;
@@ -1200,6 +1218,19 @@ export class FakeDiscord {
     };
   }
 
+  private groupDmJson(group: GroupDmState): Record<string, any> {
+    return {
+      id: group.id,
+      type: 3,
+      name: group.name,
+      icon: null,
+      owner_id: group.ownerId,
+      last_message_id: group.last_message_id,
+      flags: 0,
+      recipients: group.recipientIds.map((id) => this.publicUser(this.requireUser(id))),
+    };
+  }
+
   private memberJson(guild: GuildState, m: MemberState, withUser = true): Record<string, any> {
     const out: Record<string, any> = {
       avatar: null,
@@ -1379,6 +1410,21 @@ export class FakeDiscord {
         app_permissions: appPermissions.toString(),
         context: 0,
         authorizing_integration_owners: guild.botInGuild ? { '0': guild.id } : { '1': user.id },
+      };
+    }
+    const group = input.channelId ? this.groupDms.get(input.channelId) : undefined;
+    if (group) {
+      if (!group.recipientIds.includes(user.id)) throw new Error(`fake-discord: ${user.id} is not in the group DM ${group.id}`);
+      // Only a user install reaches a group DM: Discord names the installing user as its owner.
+      return {
+        type,
+        channel_id: group.id,
+        channel: this.groupDmJson(group),
+        user: this.publicUser(user),
+        locale,
+        app_permissions: (input.appPermissions !== undefined ? BigInt(input.appPermissions) : DM_APP_PERMISSIONS).toString(),
+        context: 2,
+        authorizing_integration_owners: { '1': user.id },
       };
     }
     const dm = input.channelId ? (this.findDmChannel(input.channelId) ?? null) : this.getOrCreateDm(user.id);
@@ -1732,6 +1778,8 @@ export class FakeDiscord {
     }
     const dm = this.findDmChannel(channelId);
     if (dm) return { guild: null, channel: null, dm };
+    // A bot is never in a group DM.
+    if (this.groupDms.has(channelId)) return MISSING_ACCESS();
     return UNKNOWN_CHANNEL();
   }
 

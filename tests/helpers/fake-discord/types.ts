@@ -210,6 +210,15 @@ export interface DmChannelState {
   last_message_id: string | null;
 }
 
+/** A group DM (channel type 3) between users: a bot can never be one of its recipients. */
+export interface GroupDmState {
+  id: string;
+  name: string | null;
+  ownerId: string;
+  recipientIds: string[];
+  last_message_id: string | null;
+}
+
 export interface RecordedRequest {
   method: string;
   /** Full path as requested, e.g. /api/v10/channels/1/messages */
