@@ -18,6 +18,7 @@ import {
   botUserId,
   fetchMember,
   fetchThread,
+  type ForumTag,
   type GuildChannel,
   type GuildMember,
   type GuildSnapshot,
@@ -362,6 +363,20 @@ async function privateThreadsSeenBy(rest: REST, userId: string, threads: Array<G
   const candidates = threads.filter((t) => t.type === PRIVATE_THREAD && t.bot_is_member !== false);
   const seen = await Promise.all(candidates.map(async (t) => (moderates(t.parent_id) || (await isThreadMember(rest, t.id, userId)) ? t.id : null)));
   return new Set(seen.filter((id): id is string => id !== null));
+}
+
+/**
+ * The tags a new post of a forum or media channel may carry, for /remind's `tags:` suggestions:
+ * null when the channel is not such a channel of the guild, or one the user cannot see.
+ */
+export async function forumTagsOf(rest: REST, guildId: string, userId: string, channelId: string): Promise<ForumTag[] | null> {
+  if (!SNOWFLAKE.test(guildId) || !SNOWFLAKE.test(channelId) || !SNOWFLAKE.test(userId)) return null;
+  const guild = await loadGuild(rest, guildId);
+  const forum = guild?.channels.find((c) => c.id === channelId && isForumType(c.type));
+  if (!guild || !forum) return null;
+  const member = await fetchMember(rest, guildId, userId);
+  if (!member || !hasPermission(memberChannelPermissions(guild, userId, member, forum), VIEW_CHANNEL)) return null;
+  return forum.available_tags ?? [];
 }
 
 /** Channels whose threads can be listed: text, announcement, forum and media. */
