@@ -247,10 +247,11 @@ describe('archived threads in the picker', () => {
   });
 
   it('pages through a channel with 120 archived public threads and 60 private ones: every one once, in Discord\'s orders, then no cursor', async () => {
-    const pages: Array<{ threads: Array<{ id: string; type: number }>; next_cursor: string | null }> = [];
+    type Page = { threads: Array<{ id: string; type: number }>; next_cursor: string | null };
+    const pages: Page[] = [];
     let cursor: string | null = null;
     do {
-      const res: Awaited<ReturnType<typeof member.api.post>> = await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: CH.attic, ...(cursor ? { cursor } : {}) });
+      const res: { status: number; body: Page } = await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: CH.attic, ...(cursor ? { cursor } : {}) });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       pages.push(res.body);
       cursor = res.body.next_cursor;
