@@ -1,11 +1,13 @@
 import {
   ApplicationCommandType,
   ContextMenuCommandBuilder,
+  InteractionContextType,
   LabelBuilder,
   ModalBuilder,
   StringSelectMenuBuilder,
   StringSelectMenuOptionBuilder,
   TextInputBuilder,
+  TextDisplayBuilder,
   TextInputStyle,
 } from 'discord.js';
 import { t } from '../../server/discord/i18n.ts';
@@ -94,6 +96,11 @@ const command: BotMessageCommand = {
             ),
         ),
       );
+    }
+    // A group DM (or a DM between other users) through a user install: Chime is not in it and can
+    // never post there, so the form says where the reminder goes instead of offering "this channel".
+    if (interaction.context === InteractionContextType.PrivateChannel) {
+      modal.addTextDisplayComponents(new TextDisplayBuilder().setContent(t(locale, 'remindMessage.modal.dmOnlyHere')));
     }
     await interaction.showModal(modal);
   },

@@ -1,6 +1,9 @@
 import { ChannelType, SlashCommandBuilder, type APIRole, type Role } from 'discord.js';
 import type { RawDestination } from '../../server/destinations/validate.ts';
 import { RECURRENCES } from '../../server/reminders/input.ts';
+import { MAX_FORUM_TAGS } from '../../server/destinations/discord-channel/index.ts';
+import { forumTagsOf } from '../../server/discord/access.ts';
+import { splitTagWords, tagCompletions } from '../replies/forum-tag-input.ts';
 import { checkInteractionChannelAccess, chosenChannelDestination, interactionChannelDestination } from '../access.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../replies/command-text.ts';
 import { RECURRENCE_KEYS } from '../replies/format.ts';
@@ -43,10 +46,22 @@ const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'comma
     ),
   )
   // Channel reminders: a "Remind me too" button under each delivery (server/reminders/subscriptions.ts).
-  .addBooleanOption((o) => localized(o, 'commands.remind.options.remind_me_too.name', 'commands.remind.options.remind_me_too.description'));
+  .addBooleanOption((o) => localized(o, 'commands.remind.options.remind_me_too.name', 'commands.remind.options.remind_me_too.description'))
+  // A forum or media channel chosen in `channel`: the tags of each new post, by name, comma-separated,
+  // suggested from the forum's own tags (bot/replies/forum-tag-input.ts).
+  .addStringOption((o) => localized(o, 'commands.remind.options.tags.name', 'commands.remind.options.tags.description').setAutocomplete(true).setMaxLength(600));
 
 const command: BotCommand = {
   data,
+  /** `tags`: the tags of the forum chosen in `channel` (none before one is chosen). */
+  async autocomplete(interaction, { app }) {
+    const focused = interaction.options.getFocused(true);
+    const forumId = interaction.options.get('channel')?.value;
+    if (focused.name !== 'tags' || !interaction.guildId || typeof forumId !== 'string' || !app.discord) return interaction.respond([]);
+    const tags = await forumTagsOf(app.discord.rest, interaction.guildId, interaction.user.id, forumId);
+    await interaction.respond(tags ? tagCompletions(tags, String(focused.value ?? ''), t(interaction.locale, 'remind.tagModerated'), MAX_FORUM_TAGS) : []);
+  },
+
   async execute(interaction, { app }) {
     const locale = interaction.locale;
     const message = interaction.options.getString('message', true);
@@ -55,6 +70,7 @@ const command: BotCommand = {
     const role = interaction.options.getRole('role') as Role | APIRole | null;
     const chosen = interaction.options.getChannel('channel');
     const remindMeToo = interaction.options.getBoolean('remind_me_too') === true;
+    const tagWords = splitTagWords(interaction.options.getString('tags') ?? '');
     const where = interaction.options.getString('where') ?? (role || chosen ? 'channel' : 'dm');
     // The channel the reminder posts in: the one chosen, else this one.
     const channelId = chosen?.id ?? interaction.channelId;
@@ -72,6 +88,11 @@ const command: BotCommand = {
         destination = interactionChannelDestination(interaction, role);
       }
       if (remindMeToo) destination = { ...destination, metadata: { ...destination.metadata, remind_me_too: true } };
+      if (tagWords.length > MAX_FORUM_TAGS) return replyEphemeral(interaction, t(locale, 'remind.tooManyTags', { max: MAX_FORUM_TAGS }));
+      // Names as typed: the save reads them with the forum's tags and applies the API's rules.
+      if (tagWords.length) destination = { ...destination, metadata: { ...destination.metadata, forum_tag_names: tagWords } };
+    } else if (tagWords.length) {
+      return replyEphemeral(interaction, t(locale, 'remind.tagsNeedForum'));
     } else if (chosen) {
       return replyEphemeral(interaction, t(locale, 'remind.channelNeedsChannel'));
     } else if (remindMeToo) {

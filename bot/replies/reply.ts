@@ -79,7 +79,7 @@ const ERROR_KEYS: Partial<Record<ErrorCode, string>> = {
   NOT_SERVER_MANAGER: 'errors.NOT_SERVER_MANAGER',
   SERVER_NOT_FOUND: 'errors.SERVER_NOT_FOUND',
   DISCORD_BOT_NOT_IN_GUILD: 'failureNotice.explain.botNotInGuild',
-  // A forum that requires tags, chosen in /remind (which sets none).
+  // A forum that requires tags, chosen in /remind without `tags`.
   DISCORD_FORUM_TAG_REQUIRED: 'errors.DISCORD_FORUM_TAG_REQUIRED',
 };
 
@@ -90,7 +90,21 @@ export function errorText(locale: string | null | undefined, err: unknown): stri
   if (!(err instanceof AppError)) return null;
   const key = ERROR_KEYS[err.code];
   if (key) return t(locale, key);
-  return serverRuleText(locale, err) ?? refusalText(locale, err) ?? err.message;
+  return serverRuleText(locale, err) ?? forumTagText(locale, err) ?? refusalText(locale, err) ?? err.message;
+}
+
+/** /remind's `tags` refused by the API's rules for forum tags (server/destinations/discord-channel/index.ts), with the names they quote. */
+function forumTagText(locale: string | null | undefined, err: AppError): string | null {
+  const raw = err.details?.params;
+  const params = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  const channel = typeof params.channel === 'string' ? params.channel : null;
+  const tag = typeof params.tag === 'string' ? params.tag : null;
+  if (!channel) return null;
+  if (err.code === 'DISCORD_TAGS_NOT_FORUM') return t(locale, 'errors.forumTags.notForum', { channel });
+  if (!tag) return null;
+  if (err.code === 'DISCORD_UNKNOWN_FORUM_TAG') return t(locale, 'errors.forumTags.unknown', { channel, tag });
+  if (err.code === 'DISCORD_FORUM_TAG_MODERATED') return t(locale, params.who === 'bot' ? 'errors.forumTags.moderatedBot' : 'errors.forumTags.moderatedUser', { channel, tag });
+  return null;
 }
 
 /** The `kind` of a server rule's refusal (server/servers/rules.ts) -> its bot.json key. */

@@ -18,6 +18,7 @@ import {
   botUserId,
   fetchMember,
   fetchThread,
+  type ForumTag,
   type GuildChannel,
   type GuildMember,
   type GuildSnapshot,
@@ -25,6 +26,7 @@ import {
   invalidateDiscordCache,
   isThreadMember,
   listActiveThreads,
+  type ArchivedCursor,
   listArchivedThreads,
   loadGuild,
   REQUIRE_TAG,
@@ -363,15 +365,63 @@ async function privateThreadsSeenBy(rest: REST, userId: string, threads: Array<G
   return new Set(seen.filter((id): id is string => id !== null));
 }
 
+/**
+ * The tags a new post of a forum or media channel may carry, for /remind's `tags:` suggestions:
+ * null when the channel is not such a channel of the guild, or one the user cannot see.
+ */
+export async function forumTagsOf(rest: REST, guildId: string, userId: string, channelId: string): Promise<ForumTag[] | null> {
+  if (!SNOWFLAKE.test(guildId) || !SNOWFLAKE.test(channelId) || !SNOWFLAKE.test(userId)) return null;
+  const guild = await loadGuild(rest, guildId);
+  const forum = guild?.channels.find((c) => c.id === channelId && isForumType(c.type));
+  if (!guild || !forum) return null;
+  const member = await fetchMember(rest, guildId, userId);
+  if (!member || !hasPermission(memberChannelPermissions(guild, userId, member, forum), VIEW_CHANNEL)) return null;
+  return forum.available_tags ?? [];
+}
+
 /** Channels whose threads can be listed: text, announcement, forum and media. */
 const THREAD_PARENT_TYPES = new Set([0, 5, 15, 16]);
 
+/** The picker's archived threads of a channel, a page at a time: `next_cursor` asks for the next page (null at the end). */
+export interface ArchivedPickerPage {
+  threads: PickerChannel[];
+  next_cursor: string | null;
+}
+
+/** The opaque `next_cursor` of an archived-threads page: where each of Discord's two lists goes on. */
+export function encodeArchivedCursor(cursor: ArchivedCursor | null): string | null {
+  if (!cursor) return null;
+  return Buffer.from(JSON.stringify({ p: cursor.public, j: cursor.private }), 'utf8').toString('base64url');
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A cursor this API answered, read back; anything else is a VALIDATION_FAILED. */
+export function decodeArchivedCursor(value: string): ArchivedCursor {
+  const invalid = new AppError('VALIDATION_FAILED', 'cursor must be a next_cursor this API answered');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid;
+  const { p, j } = raw as { p?: unknown; j?: unknown };
+  if (p !== undefined && (typeof p !== 'string' || !ISO_INSTANT.test(p) || Number.isNaN(Date.parse(p)))) throw invalid;
+  if (j !== undefined && (typeof j !== 'string' || !SNOWFLAKE.test(j))) throw invalid;
+  if (p === undefined && j === undefined) throw invalid;
+  return { ...(p !== undefined ? { public: p } : {}), ...(j !== undefined ? { private: j } : {}) };
+}
+
 /**
- * The archived threads of one channel the user may post in (server picker, on demand), each
- * saying whether the bot can reopen and post in it: an unlocked one where it may send in threads,
- * a locked one only with Manage Threads (else DISCORD_THREAD_ARCHIVED).
+ * The archived threads of one channel the user may post in (server picker, on demand), a page at
+ * a time (`cursor`: the previous page's next_cursor), each saying whether the bot can reopen and
+ * post in it: an unlocked one where it may send in threads, a locked one only with Manage Threads
+ * (else DISCORD_THREAD_ARCHIVED). A page holds at most ARCHIVED_PAGE_SIZE of each of Discord's
+ * lists (public, and private ones the bot was added to), fewer once the private ones the user may
+ * not see are left out.
  */
-export async function listArchivedPickerThreads(rest: REST, guildId: string, userId: string, channelId: string): Promise<PickerChannel[]> {
+export async function listArchivedPickerThreads(rest: REST, guildId: string, userId: string, channelId: string, cursor?: ArchivedCursor): Promise<ArchivedPickerPage> {
   const { guild, member } = await guildAndMember(rest, guildId, userId);
   const parent = guild.channels.find((c) => c.id === channelId && THREAD_PARENT_TYPES.has(c.type));
   // Another server's channel, or one the user cannot see, is as unknown as a missing one.
@@ -379,15 +429,15 @@ export async function listArchivedPickerThreads(rest: REST, guildId: string, use
   if (!parent) throw unknown;
   const user = memberChannelPermissions(guild, userId, member, parent);
   if (!hasPermission(user, VIEW_CHANNEL)) throw unknown;
-  if (!hasPermission(user, SEND_MESSAGES_IN_THREADS)) return [];
+  if (!hasPermission(user, SEND_MESSAGES_IN_THREADS)) return { threads: [], next_cursor: null };
   const bot = await botMember(rest, guildId);
   const botPermissions = bot ? memberChannelPermissions(guild, await botUserId(rest), bot, parent) : 0n;
   const botSends = hasPermission(botPermissions, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS);
   const botManages = managesThreads(botPermissions);
-  const all = await listArchivedThreads(rest, guildId, channelId);
-  const privateSeen = await privateThreadsSeenBy(rest, userId, all, () => managesThreads(user));
-  const threads = all.filter((t) => t.type !== PRIVATE_THREAD || privateSeen.has(t.id));
-  return threads.map((t) => {
+  const page = await listArchivedThreads(rest, guildId, channelId, cursor);
+  const privateSeen = await privateThreadsSeenBy(rest, userId, page.threads, () => managesThreads(user));
+  const threads = page.threads.filter((t) => t.type !== PRIVATE_THREAD || privateSeen.has(t.id));
+  const rows = threads.map((t): PickerChannel => {
     const reason = !botSends ? 'DISCORD_CANNOT_POST_IN_THREAD' : t.locked && !botManages ? 'DISCORD_THREAD_ARCHIVED' : null;
     return {
       id: t.id,
@@ -400,6 +450,7 @@ export async function listArchivedPickerThreads(rest: REST, guildId: string, use
       reason,
     };
   });
+  return { threads: rows, next_cursor: encodeArchivedCursor(page.next) };
 }
 
 /**

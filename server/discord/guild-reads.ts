@@ -244,7 +244,7 @@ interface RawThread {
   name: string;
   type: number;
   parent_id?: string | null;
-  thread_metadata?: { archived?: boolean; locked?: boolean };
+  thread_metadata?: { archived?: boolean; locked?: boolean; archive_timestamp?: string };
 }
 
 function normalizeThread(t: RawThread): GuildThread {
@@ -288,22 +288,57 @@ export async function isThreadMember(rest: REST, threadId: string, userId: strin
   }
 }
 
+/** How many threads one read of each archived list asks Discord for (one page of each per answer). */
+export const ARCHIVED_PAGE_SIZE = 50;
+
 /**
- * A channel's archived threads, newest archived first (its first page of 50 of each list): the
- * public ones, and the private ones the bot was added to. A list the bot may not read (it takes
- * Read Message History) is empty.
+ * Where the next page of a channel's archived threads starts, in each of Discord's two lists: the
+ * public ones (newest archived first; `before` is an archive timestamp) and the private ones the
+ * bot was added to (by id, newest first; `before` is a thread id). `null`: from the top; a list
+ * missing from the cursor is read to its end.
  */
-export async function listArchivedThreads(rest: REST, guildId: string, channelId: string): Promise<GuildThread[]> {
-  const page = async (path: `/${string}`): Promise<RawThread[]> => {
+export interface ArchivedCursor {
+  public?: string | null;
+  private?: string | null;
+}
+
+export interface ArchivedThreadsPage {
+  threads: GuildThread[];
+  /** Where the next page starts, or null when both lists were read to their end. */
+  next: ArchivedCursor | null;
+}
+
+/**
+ * One page of a channel's archived threads: `ARCHIVED_PAGE_SIZE` at most of each list the cursor
+ * still follows (both from the top without one), the public ones first. A list the bot may not
+ * read (it takes Read Message History) is empty.
+ */
+export async function listArchivedThreads(rest: REST, guildId: string, channelId: string, cursor: ArchivedCursor = { public: null, private: null }): Promise<ArchivedThreadsPage> {
+  const page = async (path: `/${string}`, before: string | null | undefined): Promise<{ threads: RawThread[]; has_more: boolean }> => {
+    if (before === undefined) return { threads: [], has_more: false };
     try {
-      return ((await rest.get(path, { query: new URLSearchParams({ limit: '50' }) })) as { threads: RawThread[] }).threads;
+      const query = new URLSearchParams({ limit: String(ARCHIVED_PAGE_SIZE), ...(before ? { before } : {}) });
+      const answer = (await rest.get(path, { query })) as { threads: RawThread[]; has_more?: boolean };
+      return { threads: answer.threads, has_more: answer.has_more === true && answer.threads.length > 0 };
     } catch (err) {
-      if (apiStatus(err) === 403 || apiStatus(err) === 404) return [];
+      if (apiStatus(err) === 403 || apiStatus(err) === 404) return { threads: [], has_more: false };
       throw err;
     }
   };
-  const [open, joined] = await Promise.all([page(`/channels/${channelId}/threads/archived/public`), page(`/channels/${channelId}/users/@me/threads/archived/private`)]);
-  return [...open, ...joined].map((t) => normalizeThread({ guild_id: guildId, ...t }));
+  const [open, joined] = await Promise.all([
+    page(`/channels/${channelId}/threads/archived/public`, cursor.public),
+    page(`/channels/${channelId}/users/@me/threads/archived/private`, cursor.private),
+  ]);
+  const lastOpen = open.threads.at(-1)?.thread_metadata?.archive_timestamp;
+  const lastJoined = joined.threads.at(-1)?.id;
+  const next: ArchivedCursor = {
+    ...(open.has_more && lastOpen ? { public: lastOpen } : {}),
+    ...(joined.has_more && lastJoined ? { private: lastJoined } : {}),
+  };
+  return {
+    threads: [...open.threads, ...joined.threads].map((t) => normalizeThread({ guild_id: guildId, ...t })),
+    next: next.public !== undefined || next.private !== undefined ? next : null,
+  };
 }
 
 /**

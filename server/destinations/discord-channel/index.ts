@@ -22,6 +22,11 @@ export interface DiscordChannelMetadata {
   publish?: boolean;
   /** Forum and media channels only: the tags of each new post. */
   forum_tag_ids?: string[];
+  /**
+   * The bot's /remind `tags:` as typed (tag names, or ids), never from an HTTP client nor stored:
+   * the preflight turns them into forum_tag_ids with the forum's tags, then the same rules apply.
+   */
+  forum_tag_names?: string[];
   /** A thread's channel, for display ("#thread in #channel"). */
   parent_name?: string;
   /** A "Remind me too" button under each delivery (docs/discord.md), if the server's rules allow it. */
@@ -29,7 +34,7 @@ export interface DiscordChannelMetadata {
 }
 
 /** Discord applies at most 5 tags to a forum post. */
-const MAX_FORUM_TAGS = 5;
+export const MAX_FORUM_TAGS = 5;
 
 /** A server channel, optionally mentioning one role. */
 export const discordChannelDestination: DestinationModule = {
@@ -57,6 +62,15 @@ export const discordChannelDestination: DestinationModule = {
       }
       tags = [...new Set(list.map(String))];
     }
+    let tagNames: string[] = [];
+    if (meta.forum_tag_names !== undefined && meta.forum_tag_names !== null) {
+      const list = meta.forum_tag_names;
+      if (!Array.isArray(list) || !list.every((n) => typeof n === 'string' && n.trim().length > 0 && n.length <= 100)) {
+        throw new AppError('INVALID_DESTINATION', `${where}.metadata.forum_tag_names must be tag names`);
+      }
+      tagNames = [...new Set(list.map((n) => n.trim()))];
+      if (tagNames.length + tags.length > MAX_FORUM_TAGS) throw new AppError('INVALID_DESTINATION', `${where}.metadata.forum_tag_ids must be at most ${MAX_FORUM_TAGS} Discord tag ids`);
+    }
     if (meta.remind_me_too !== undefined && meta.remind_me_too !== null && typeof meta.remind_me_too !== 'boolean') {
       throw new AppError('INVALID_DESTINATION', `${where}.metadata.remind_me_too must be true or false`);
     }
@@ -70,13 +84,17 @@ export const discordChannelDestination: DestinationModule = {
     }
     // Like the names, the kind comes from Discord (preflight, the bot); kept for display.
     const kind = typeof meta.channel_type === 'number' && isPostableChannelType(meta.channel_type) ? { channel_type: meta.channel_type } : {};
-    return { guild_id: guildId, channel_id: channelId, ...(role ? { mention_role_id: role } : {}), ...(publish ? { publish: true } : {}), ...(tags.length ? { forum_tag_ids: tags } : {}), ...(remindMeToo ? { remind_me_too: true } : {}), ...names, ...kind };
+    return { guild_id: guildId, channel_id: channelId, ...(role ? { mention_role_id: role } : {}), ...(publish ? { publish: true } : {}), ...(tags.length ? { forum_tag_ids: tags } : {}), ...(tagNames.length ? { forum_tag_names: tagNames } : {}), ...(remindMeToo ? { remind_me_too: true } : {}), ...names, ...kind };
   },
   async preflight(deps, accountId, metadata) {
     const discord = deps.discord;
-    // Without Discord settings nothing can be checked (nor delivered: the sender says so).
-    if (!discord) return;
     const meta = metadata as unknown as DiscordChannelMetadata;
+    // Without Discord settings nothing can be checked (nor delivered: the sender says so), nor can
+    // tag names be read: they are never stored.
+    if (!discord) {
+      delete meta.forum_tag_names;
+      return;
+    }
     const identity = await findIdentity(deps.db, accountId, 'discord');
     if (!identity) throw new AppError('DISCORD_IDENTITY_REQUIRED', 'Connect your Discord account first', 403);
     let result: AccessResult;
@@ -100,7 +118,10 @@ export const discordChannelDestination: DestinationModule = {
         params: { channel: channel.name },
       });
     }
-    if (channel) checkForumTags(meta, channel);
+    if (channel) {
+      resolveForumTagNames(meta, channel);
+      checkForumTags(meta, channel);
+    } else delete meta.forum_tag_names;
     const guild = await loadGuild(discord.rest, meta.guild_id).catch(() => null);
     if (guild) {
       const role = meta.mention_role_id ? guild.roles.find((r) => r.id === meta.mention_role_id) : undefined;
@@ -117,21 +138,45 @@ export const discordChannelDestination: DestinationModule = {
   createSender: discordChannelSenderOf,
 };
 
+type CheckedChannel = NonNullable<Extract<AccessResult, { ok: true }>['channel']>;
+
+const tagsNotForum = (channel: CheckedChannel) =>
+  new AppError('DISCORD_TAGS_NOT_FORUM', `#${channel.name} is not a forum or media channel: only new posts there carry tags`, 400, { params: { channel: channel.name } });
+const unknownForumTag = (channel: CheckedChannel, tag: string) =>
+  new AppError('DISCORD_UNKNOWN_FORUM_TAG', `#${channel.name} has no tag ${tag} (any more)`, 400, { params: { channel: channel.name, tag } });
+
+/**
+ * /remind's tags as typed (names, any case, or ids) become the forum's tag ids, before the rules
+ * of checkForumTags apply to them as to the API's: a name the forum lacks is DISCORD_UNKNOWN_FORUM_TAG
+ * naming it, names on another kind of channel DISCORD_TAGS_NOT_FORUM.
+ */
+function resolveForumTagNames(meta: DiscordChannelMetadata, channel: CheckedChannel): void {
+  const names = meta.forum_tag_names ?? [];
+  delete meta.forum_tag_names;
+  if (names.length === 0) return;
+  if (!isForumType(channel.type)) throw tagsNotForum(channel);
+  const available = channel.available_tags ?? [];
+  const ids = names.map((name) => {
+    const found = available.find((t) => t.id === name) ?? available.find((t) => t.name.toLocaleLowerCase() === name.toLocaleLowerCase());
+    if (!found) throw unknownForumTag(channel, name);
+    return found.id;
+  });
+  meta.forum_tag_ids = [...new Set([...(meta.forum_tag_ids ?? []), ...ids])];
+}
+
 /**
  * Tags are for the new posts of a forum or media channel: they must be the forum's own, and a
  * forum that requires a tag (REQUIRE_TAG) gets at least one, or Discord would refuse every post.
  */
-function checkForumTags(meta: DiscordChannelMetadata, channel: NonNullable<Extract<AccessResult, { ok: true }>['channel']>): void {
+function checkForumTags(meta: DiscordChannelMetadata, channel: CheckedChannel): void {
   const chosen = meta.forum_tag_ids ?? [];
   if (!isForumType(channel.type)) {
-    if (chosen.length) {
-      throw new AppError('DISCORD_TAGS_NOT_FORUM', `#${channel.name} is not a forum or media channel: only new posts there carry tags`, 400, { params: { channel: channel.name } });
-    }
+    if (chosen.length) throw tagsNotForum(channel);
     return;
   }
   const available = channel.available_tags ?? [];
   const unknown = chosen.find((id) => !available.some((t) => t.id === id));
-  if (unknown) throw new AppError('DISCORD_UNKNOWN_FORUM_TAG', `#${channel.name} has no tag ${unknown} (any more)`, 400, { params: { channel: channel.name } });
+  if (unknown) throw unknownForumTag(channel, unknown);
   if (chosen.length === 0 && ((channel.flags ?? 0) & REQUIRE_TAG) !== 0) {
     throw new AppError('DISCORD_FORUM_TAG_REQUIRED', `#${channel.name} requires a tag on each post: choose at least one`, 400, { params: { channel: channel.name } });
   }

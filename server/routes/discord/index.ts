@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireDiscordUserId } from '../../accounts/discord-accounts.ts';
-import { listArchivedPickerThreads, listPostableChannels } from '../../discord/access.ts';
+import { decodeArchivedCursor, listArchivedPickerThreads, listPostableChannels } from '../../discord/access.ts';
 import { botGuildIds } from '../../discord/guild-reads.ts';
 import { botRestFailure } from '../../discord/errors.ts';
 import { EMBED_LINKS, MENTION_EVERYONE, READ_MESSAGE_HISTORY, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, USE_APPLICATION_COMMANDS, VIEW_CHANNEL } from '../../discord/permissions.ts';
@@ -33,6 +33,8 @@ const ArchivedThreadsBody = Type.Object({
   account_id: AccountIdField,
   guild_id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
   channel_id: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Number()])),
+  /** The previous page's next_cursor: the page after it. */
+  cursor: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
 });
 const InviteQuery = Type.Object({ guild_id: Type.Optional(Type.String({ maxLength: 32 })) });
 
@@ -54,6 +56,8 @@ const ChannelOut = Type.Object({
   tags: Type.Optional(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), moderated: Type.Boolean() }))),
   require_tag: Type.Optional(Type.Boolean()),
 });
+/** One page of a channel's archived threads; `next_cursor` (sent back as `cursor`) asks for the next, null after the last. */
+const ArchivedPageOut = Type.Object({ threads: Type.Array(ChannelOut), next_cursor: Nullable(Type.String()) });
 const RoleOut = Type.Object({ id: Type.String(), name: Type.String(), color: Type.Integer(), managed: Type.Boolean() });
 const UrlOut = Type.Object({ url: Type.String() });
 
@@ -115,12 +119,14 @@ const discord: FastifyPluginAsyncTypebox = async (app) => {
     return bot(() => listPostableChannels(service().rest, guildId, userId));
   });
 
-  // The picker's "Show archived threads" of one channel (Discord lists them per channel, not per server).
-  app.post('/api/discord/guilds/threads/archived', { schema: { body: ArchivedThreadsBody, response: { 200: Type.Array(ChannelOut), ...errorResponses } } }, async (request) => {
+  // The picker's "Show archived threads" of one channel (Discord lists them per channel, not per
+  // server, a page at a time): a page of each of Discord's lists, and the cursor of the next.
+  app.post('/api/discord/guilds/threads/archived', { schema: { body: ArchivedThreadsBody, response: { 200: ArchivedPageOut, ...errorResponses } } }, async (request) => {
     const guildId = requireGuildId(request.body.guild_id);
     const channelId = requireSnowflake(request.body.channel_id, 'channel_id');
+    const cursor = request.body.cursor ? decodeArchivedCursor(request.body.cursor) : undefined;
     const userId = await requireDiscordUserId(app.db, request.auth!.accountId);
-    return bot(() => listArchivedPickerThreads(service().rest, guildId, userId, channelId));
+    return bot(() => listArchivedPickerThreads(service().rest, guildId, userId, channelId, cursor));
   });
 
   app.post('/api/discord/guilds/roles', { schema: { body: GuildBody, response: { 200: Type.Array(RoleOut), ...errorResponses } } }, async (request) => {

@@ -17,6 +17,7 @@ import type {
   ComponentInput,
   DispatchedInteraction,
   DmChannelState,
+  GroupDmState,
   FailureSpec,
   FakeDiscordOptions,
   GuildInput,
@@ -268,6 +269,7 @@ export class FakeDiscord {
   readonly users = new Map<string, UserState>();
   readonly guilds = new Map<string, GuildState>();
   readonly dmChannels = new Map<string, DmChannelState>(); // by user id
+  readonly groupDms = new Map<string, GroupDmState>(); // by channel id
   readonly messages = new Map<string, StoredMessage[]>(); // by channel id
   readonly interactions = new Map<string, InteractionState>();
   readonly webhooks = new Map<string, WebhookState>();
@@ -394,6 +396,20 @@ export class FakeDiscord {
   }
 
   /**
+   * A group DM (type 3) between users. As on Discord a bot cannot be in one: its messages and
+   * reads there are 403/50001; only a user-installed app's commands reach it (context 2,
+   * PRIVATE_CHANNEL, `authorizing_integration_owners` naming the user's install).
+   */
+  addGroupDm(input: { id: string; ownerId: string; recipientIds: string[]; name?: string | null }): GroupDmState {
+    const recipients = [...new Set([input.ownerId, ...input.recipientIds])];
+    for (const id of recipients) this.requireUser(id);
+    if (recipients.includes(this.clientId)) throw new Error('fake-discord: a bot cannot be in a group DM');
+    const group: GroupDmState = { id: input.id, name: input.name ?? null, ownerId: input.ownerId, recipientIds: recipients, last_message_id: null };
+    this.groupDms.set(group.id, group);
+    return group;
+  }
+
+  /**
    * A message written by a user (not through the API): what a message command targets. In a guild
    * channel, or in a DM channel (`dmChannelIdOf`). Mentions are resolved as Discord does for a
    * user's message: users always, a role when it is mentionable or the author may mention
@@ -402,7 +418,9 @@ export class FakeDiscord {
   postUserMessage(input: UserMessageInput): StoredMessage {
     const author = this.requireUser(input.authorId);
     const found = this.findGuildChannel(input.channelId);
-    if (!found && !this.findDmChannel(input.channelId)) throw new Error(`fake-discord: unknown channel ${input.channelId}`);
+    const group = this.groupDms.get(input.channelId);
+    if (group && !group.recipientIds.includes(author.id)) throw new Error(`fake-discord: ${author.id} is not in the group DM ${group.id}`);
+    if (!found && !group && !this.findDmChannel(input.channelId)) throw new Error(`fake-discord: unknown channel ${input.channelId}`);
     const guild = found?.guild ?? null;
     const content = input.content ?? '';
     const mayMentionAll = guild && guild.members.has(author.id) ? hasPermission(this.computePermissions(guild.id, author.id, input.channelId), PermissionFlags.MentionEveryone) : false;
@@ -990,7 +1008,7 @@ export class FakeDiscord {
             archived: input.thread_metadata?.archived ?? false,
             locked: input.thread_metadata?.locked ?? false,
             auto_archive_duration: input.thread_metadata?.auto_archive_duration ?? 4320,
-            archive_timestamp: new Date().toISOString(),
+            archive_timestamp: input.thread_metadata?.archive_timestamp ?? new Date().toISOString(),
             invitable: input.thread_metadata?.invitable ?? true,
             owner_id: input.owner_id ?? this.clientId,
             memberIds: new Set(input.member_ids ?? []),
@@ -1007,7 +1025,7 @@ export class FakeDiscord {
       permission_overwrites: c.permission_overwrites.map((o) => ({ ...o })),
       ...(thread
         ? {
-            thread_metadata: { archived: thread.archived, locked: thread.locked, auto_archive_duration: thread.auto_archive_duration, invitable: thread.invitable },
+            thread_metadata: { archived: thread.archived, locked: thread.locked, auto_archive_duration: thread.auto_archive_duration, invitable: thread.invitable, archive_timestamp: thread.archive_timestamp },
             owner_id: thread.owner_id,
             member_ids: [...thread.memberIds],
             applied_tags: [...thread.applied_tags],
@@ -1200,6 +1218,19 @@ export class FakeDiscord {
     };
   }
 
+  private groupDmJson(group: GroupDmState): Record<string, any> {
+    return {
+      id: group.id,
+      type: 3,
+      name: group.name,
+      icon: null,
+      owner_id: group.ownerId,
+      last_message_id: group.last_message_id,
+      flags: 0,
+      recipients: group.recipientIds.map((id) => this.publicUser(this.requireUser(id))),
+    };
+  }
+
   private memberJson(guild: GuildState, m: MemberState, withUser = true): Record<string, any> {
     const out: Record<string, any> = {
       avatar: null,
@@ -1379,6 +1410,21 @@ export class FakeDiscord {
         app_permissions: appPermissions.toString(),
         context: 0,
         authorizing_integration_owners: guild.botInGuild ? { '0': guild.id } : { '1': user.id },
+      };
+    }
+    const group = input.channelId ? this.groupDms.get(input.channelId) : undefined;
+    if (group) {
+      if (!group.recipientIds.includes(user.id)) throw new Error(`fake-discord: ${user.id} is not in the group DM ${group.id}`);
+      // Only a user install reaches a group DM: Discord names the installing user as its owner.
+      return {
+        type,
+        channel_id: group.id,
+        channel: this.groupDmJson(group),
+        user: this.publicUser(user),
+        locale,
+        app_permissions: (input.appPermissions !== undefined ? BigInt(input.appPermissions) : DM_APP_PERMISSIONS).toString(),
+        context: 2,
+        authorizing_integration_owners: { '1': user.id },
       };
     }
     const dm = input.channelId ? (this.findDmChannel(input.channelId) ?? null) : this.getOrCreateDm(user.id);
@@ -1732,6 +1778,8 @@ export class FakeDiscord {
     }
     const dm = this.findDmChannel(channelId);
     if (dm) return { guild: null, channel: null, dm };
+    // A bot is never in a group DM.
+    if (this.groupDms.has(channelId)) return MISSING_ACCESS();
     return UNKNOWN_CHANNEL();
   }
 
@@ -2226,6 +2274,8 @@ export class FakeDiscord {
         members: threads.filter((c) => c.thread!.memberIds.has(this.clientId)).map((c) => this.threadMemberJson(c, this.clientId)),
       });
     });
+    // Discord's two archived lists page differently: public ones newest archived first, `before`
+    // an ISO timestamp; the joined private ones by id, newest first, `before` a thread id.
     const archivedList = (ctx: Ctx, privateOnly: boolean): Reply => {
       const access = this.botChannelAccess(ctx.params.channelId!, PermissionFlags.ViewChannel | PermissionFlags.ReadMessageHistory);
       if ('status' in access) return access;
@@ -2233,10 +2283,15 @@ export class FakeDiscord {
       if (!parent || !access.guild) return apiError(400, 50024, 'Cannot execute action on this channel type');
       const limit = Math.min(Math.max(Number(ctx.query.get('limit') ?? 50) || 50, 2), 100);
       const before = ctx.query.get('before');
-      const list = access.guild.channels
-        .filter((c) => c.parent_id === parent.id && c.thread?.archived && (privateOnly ? c.type === 12 && c.thread.memberIds.has(this.clientId) : c.type !== 12))
-        .filter((c) => !before || Date.parse(c.thread!.archive_timestamp) < Date.parse(before))
-        .sort((a, b) => Date.parse(b.thread!.archive_timestamp) - Date.parse(a.thread!.archive_timestamp));
+      if (before && (privateOnly ? !/^\d{1,20}$/.test(before) : Number.isNaN(Date.parse(before)))) {
+        return apiError(400, 50035, 'Invalid Form Body', { errors: { before: { _errors: [{ code: privateOnly ? 'NUMBER_TYPE_COERCE' : 'DATE_TYPE_PARSE', message: 'Invalid value.' }] } } });
+      }
+      const archived = access.guild.channels.filter((c) => c.parent_id === parent.id && c.thread?.archived && (privateOnly ? c.type === 12 && c.thread.memberIds.has(this.clientId) : c.type !== 12));
+      const list = privateOnly
+        ? archived.filter((c) => !before || BigInt(c.id) < BigInt(before)).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? 1 : -1))
+        : archived
+            .filter((c) => !before || Date.parse(c.thread!.archive_timestamp) < Date.parse(before))
+            .sort((a, b) => Date.parse(b.thread!.archive_timestamp) - Date.parse(a.thread!.archive_timestamp));
       const page = list.slice(0, limit);
       return json(200, {
         threads: page.map((c) => this.channelJson(c, true)),

@@ -85,7 +85,7 @@ export interface ChannelInput {
   /** Forum and media channels: the tags posts may carry. */
   available_tags?: ForumTagInput[];
   /** Threads: archived/locked state, its creator, who was added to it, a forum post's tags. */
-  thread_metadata?: { archived?: boolean; locked?: boolean; auto_archive_duration?: number; invitable?: boolean };
+  thread_metadata?: { archived?: boolean; locked?: boolean; auto_archive_duration?: number; invitable?: boolean; /** ISO time it was archived (default: when added). */ archive_timestamp?: string };
   owner_id?: string;
   member_ids?: string[];
   applied_tags?: string[];
@@ -207,6 +207,15 @@ export interface GuildState {
 export interface DmChannelState {
   id: string;
   userId: string;
+  last_message_id: string | null;
+}
+
+/** A group DM (channel type 3) between users: a bot can never be one of its recipients. */
+export interface GroupDmState {
+  id: string;
+  name: string | null;
+  ownerId: string;
+  recipientIds: string[];
   last_message_id: string | null;
 }
 

@@ -187,7 +187,7 @@ describe('/remind', () => {
     expect(chosen.content).toContain(`<#${ids.thread}>`);
   });
 
-  it('channel: a forum opens a new post each time; one that requires a tag is refused, as /remind sets none', async () => {
+  it('channel: a forum opens a new post each time; one that requires a tag is refused without tags (remind-forum-tags.test.ts)', async () => {
     const forum = '300000000000000033';
     const strict = '300000000000000034';
     env.fake.addChannel(ids.guild, { id: forum, name: 'ideas', type: 15 });
@@ -202,7 +202,7 @@ describe('/remind', () => {
     expect(post.name).toBe('Weekly retro');
     expect(env.fake.messagesIn(post.id)[0]!.content).toBe('⏰ **Reminder**\nWeekly retro');
     const refused = await fromGeneral(strict, 'Triage');
-    expect(refused.content).toBe('This forum requires a tag on each post: choose it in the dashboard, or pick another channel.');
+    expect(refused.content).toBe('This forum requires a tag on each post: choose one in `tags` (or in the dashboard), or pick another channel.');
   });
 
   it('channel: posts in another channel of the server, offered for the kinds reminders can post in and checked when saved', async () => {

@@ -208,6 +208,42 @@ describe('in a DM, in French and in Spanish', () => {
     expect(r.content).toContain('**Dónde:** tus mensajes directos');
   });
 
+  it('in a group DM (user install, Chime not in it): the form says the reminder comes by DM, which it does; "this channel" is refused', async () => {
+    const groupId = '300000000000000777';
+    env.fake.addGroupDm({ id: groupId, ownerId: ids.bob, recipientIds: [ids.alice, ids.carol], name: 'weekend' });
+    const target = env.fake.postUserMessage({ channelId: groupId, authorId: ids.bob, content: 'Book the cabin <@' + ids.carol + '>' });
+    const { id, modal } = await openModal(ids.alice, target, { channelId: groupId });
+    // As Discord sends it: PRIVATE_CHANNEL (2), no guild, the group DM (type 3), the user's install.
+    const payload = env.fake.interaction(id)!.payload;
+    expect(payload).toMatchObject({ context: 2, channel: { id: groupId, type: 3 }, authorizing_integration_owners: { '1': ids.alice } });
+    expect(payload.guild_id).toBeUndefined();
+    // No "where" field: a Text Display (10) says where it goes instead.
+    expect(modal.components.map((c: any) => c.type)).toEqual([18, 18, 10]);
+    expect(modal.components.map((c: any) => c.component?.custom_id ?? null)).toEqual(['when', 'note', null]);
+    expect(modal.components[2].content).toBe("Chime isn't in this conversation, so it can't post here: the reminder will come to you by direct message.");
+
+    const r = await submit(id, { when: 'in 1 hour', note: 'Before friday' });
+    expect(r.flags & EPHEMERAL).toBe(EPHEMERAL);
+    expect(r.content).toContain('**Where:** your direct messages');
+    const reminderId = idFrom(r.content);
+    const link = jump('@me', groupId, target.id);
+    const shown = await (await apiFor(ids.alice)).get(`/api/reminders/${reminderId}`);
+    expect(shown.body.message).toBe(`Before friday\n\n💬 **bob**\n> Book the cabin @carol\n${link}`);
+    expect(shown.body.destinations.map((d: any) => d.type)).toEqual(['discord_dm']);
+
+    await fireNow(env.app, reminderId);
+    const [dm] = await waitForMessages(env.fake, () => env.fake.dmMessagesTo(ids.alice).filter((m) => m.content.includes(link)));
+    expect(dm!.content).toBe(`⏰ **Reminder**\n${shown.body.message}`);
+    // Nothing was (or could be) posted in the group DM itself: only the user's message is there.
+    expect(env.fake.messagesIn(groupId).map((m) => m.id)).toEqual([target.id]);
+    expect(env.fake.requestsTo(new RegExp(`^/channels/${groupId}/messages`), 'POST')).toEqual([]);
+
+    // /remind where:channel in the group DM gets the same answer; where:dm works there.
+    const slash = await command(env.fake, { userId: ids.alice, channelId: groupId, name: 'remind', options: [{ name: 'message', value: 'x' }, { name: 'when', value: 'in 1 hour' }, { name: 'where', value: 'channel' }] });
+    expect(slash.content).toBe('"This channel" only works in a server channel. Here, I can remind you by direct message.');
+    expect(env.fake.unhandledRequests()).toEqual([]);
+  });
+
   it('a modal whose form is no longer known (restart, expiry) asks to run the command again', async () => {
     const r = await interact(env.fake, env.fake.modalSubmit({ userId: ids.alice, customId: 'remmsg:123456789012345678', fields: { when: 'in 1 hour', note: '' } }));
     expect(r.data.content).toBe('This form has expired (or Chime restarted in the meantime). Use **Remind me about this** on the message again.');

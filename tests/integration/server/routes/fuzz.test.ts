@@ -651,7 +651,7 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
   ['POST /api/discord/guilds/channels', bodyRoute('POST', '/api/discord/guilds/channels', { account_id: oneOfOr(fc.uuid()), guild_id: oneOfOr(snowflake) }), 30],
   [
     'POST /api/discord/guilds/threads/archived',
-    bodyRoute('POST', '/api/discord/guilds/threads/archived', { account_id: oneOfOr(fc.uuid()), guild_id: oneOfOr(snowflake), channel_id: oneOfOr(snowflake) }),
+    bodyRoute('POST', '/api/discord/guilds/threads/archived', { account_id: oneOfOr(fc.uuid()), guild_id: oneOfOr(snowflake), channel_id: oneOfOr(snowflake), cursor: oneOfOr(fc.oneof(fc.base64String({ maxLength: 80 }), fc.string({ maxLength: 60 }))) }),
     30,
   ],
   ['POST /api/discord/guilds/roles', bodyRoute('POST', '/api/discord/guilds/roles', { account_id: oneOfOr(fc.uuid()), guild_id: oneOfOr(snowflake) }), 30],

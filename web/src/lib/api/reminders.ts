@@ -161,8 +161,9 @@ export interface Channel {
 export interface Role { id: string; name: string; color: number; managed: boolean }
 export const listGuilds = (account_id: string) => api.post<Guild[]>('/api/discord/guilds', { account_id });
 export const listChannels = (account_id: string, guild_id: string) => api.post<Channel[]>('/api/discord/guilds/channels', { account_id, guild_id });
-/** One channel's archived threads (the picker's "Show archived threads"). */
-export const listArchivedThreads = (account_id: string, guild_id: string, channel_id: string) =>
-  api.post<Channel[]>('/api/discord/guilds/threads/archived', { account_id, guild_id, channel_id });
+/** A page of one channel's archived threads (the picker's "Show archived threads"); `next_cursor` asks for the next page. */
+export interface ArchivedThreadsPage { threads: Channel[]; next_cursor: string | null }
+export const listArchivedThreads = (account_id: string, guild_id: string, channel_id: string, cursor?: string | null) =>
+  api.post<ArchivedThreadsPage>('/api/discord/guilds/threads/archived', { account_id, guild_id, channel_id, ...(cursor ? { cursor } : {}) });
 export const listRoles = (account_id: string, guild_id: string) => api.post<Role[]>('/api/discord/guilds/roles', { account_id, guild_id });
 export const botInviteUrl = (guild_id: string) => api.get<{ url: string }>(`/api/discord/invite-url?guild_id=${encodeURIComponent(guild_id)}`);

@@ -128,7 +128,10 @@ describe('forum and media channels', () => {
     expect(required.status).toBe(400);
     expect(required.body).toMatchObject({ code: 'DISCORD_FORUM_TAG_REQUIRED', params: { channel: 'bugs' } });
     const unknown = await member.api.post('/api/reminders', reminderTo(CH.ideas, { forum_tag_ids: [TAG.bug] }));
-    expect(unknown.body).toMatchObject({ code: 'DISCORD_UNKNOWN_FORUM_TAG', params: { channel: 'ideas' } });
+    expect(unknown.body).toMatchObject({ code: 'DISCORD_UNKNOWN_FORUM_TAG', params: { channel: 'ideas', tag: TAG.bug } });
+    // Tags by name are /remind's alone (resolved by the same rules): an HTTP client's are dropped, not read.
+    const byName = await member.api.post('/api/reminders', reminderTo(CH.bugs, { forum_tag_names: ['bug'] }));
+    expect(byName.body).toMatchObject({ code: 'DISCORD_FORUM_TAG_REQUIRED' });
     const text = await member.api.post('/api/reminders', reminderTo(CH.general, { forum_tag_ids: [TAG.idea] }));
     expect(text.body).toMatchObject({ code: 'DISCORD_TAGS_NOT_FORUM' });
     const many = await member.api.post('/api/reminders', reminderTo(CH.ideas, { forum_tag_ids: [1, 2, 3, 4, 5, 6].map((n) => sf(950 + n)) }));

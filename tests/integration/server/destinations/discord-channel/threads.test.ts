@@ -12,7 +12,14 @@ import { deliver as deliverKit, linkDiscord } from './channel-test-kit.ts';
 const sf = (n: number) => `1${String(n).padStart(17, '0')}`;
 const GUILD = sf(511);
 const MEMBER = sf(711);
-const CH = { general: sf(611), news: sf(612), mods: sf(613), quiet: sf(614), readOnly: sf(615) };
+const CH = { general: sf(611), news: sf(612), mods: sf(613), quiet: sf(614), readOnly: sf(615), attic: sf(616) };
+/** #attic's archived threads: more than a page of each of Discord's two lists. */
+const ATTIC_PUBLIC = 120;
+const ATTIC_PRIVATE = 60;
+const atticPublic = (i: number) => sf(3000 + i);
+const atticPrivate = (i: number) => sf(4000 + i);
+/** Archived in an order unlike their ids' (Discord orders the public list by archive time). */
+const atticArchivedAt = (i: number) => new Date(Date.UTC(2026, 0, 1) + ((i * 37) % ATTIC_PUBLIC) * 60_000).toISOString();
 const T = {
   open: sf(811),
   announcement: sf(812),
@@ -74,6 +81,11 @@ beforeAll(async () => {
       { id: CH.quiet, name: 'quiet', position: 3, permission_overwrites: [{ id: fake.clientId, type: 1, deny: PermissionFlags.SendMessagesInThreads }] },
       // Members may not post in this channel's threads.
       { id: CH.readOnly, name: 'read-only', position: 4, permission_overwrites: [{ id: GUILD, type: 0, deny: PermissionFlags.SendMessagesInThreads }] },
+      { id: CH.attic, name: 'attic', position: 5 },
+      ...Array.from({ length: ATTIC_PUBLIC }, (_, i) => thread(atticPublic(i), `attic-${i}`, CH.attic, { thread_metadata: { archived: true, archive_timestamp: atticArchivedAt(i) } })),
+      ...Array.from({ length: ATTIC_PRIVATE }, (_, i) =>
+        thread(atticPrivate(i), `attic-private-${i}`, CH.attic, { type: 12, member_ids: [MEMBER, fake.clientId], thread_metadata: { archived: true, archive_timestamp: atticArchivedAt(i) } }),
+      ),
       thread(T.open, 'planning', CH.general),
       thread(T.announcement, 'launch-notes', CH.news, { type: 10 }),
       thread(T.private, 'staff-only', CH.general, { type: 12, member_ids: [MEMBER, fake.clientId] }),
@@ -220,17 +232,55 @@ describe('archived threads in the picker', () => {
   it('lists a channel\'s archived threads on demand, public ones and private ones the bot is in, saying which the bot may reopen', async () => {
     const res = await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: CH.mods });
     expect(res.status).toBe(200);
+    expect(res.body.next_cursor).toBeNull();
     // The bot manages threads in #mods: it may reopen a locked one.
-    expect(res.body).toContainEqual({ id: T.shelved, name: 'shelved', type: 11, parent_id: CH.mods, archived: true, bot_can_send: true, bot_can_mention: false, reason: null });
+    expect(res.body.threads).toContainEqual({ id: T.shelved, name: 'shelved', type: 11, parent_id: CH.mods, archived: true, bot_can_send: true, bot_can_mention: false, reason: null });
     const general = await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: CH.general });
-    const byName = new Map(general.body.map((t: { name: string }) => [t.name, t]));
+    const byName = new Map(general.body.threads.map((t: { name: string }) => [t.name, t]));
     // Locked, and the bot may not manage threads in #general.
     expect(byName.get('closed')).toMatchObject({ archived: true, bot_can_send: false, reason: 'DISCORD_THREAD_ARCHIVED' });
     expect(byName.get('shelved-private')).toMatchObject({ type: 12, bot_can_send: true, reason: null });
     // Not the private ones without the bot, nor those the owner is not in.
     expect(byName.has('shelved-hidden')).toBe(false);
     expect(byName.has('shelved-others')).toBe(false);
-    for (const row of general.body) expect(row).toMatchObject({ parent_id: CH.general, archived: true });
+    for (const row of general.body.threads) expect(row).toMatchObject({ parent_id: CH.general, archived: true });
+  });
+
+  it('pages through a channel with 120 archived public threads and 60 private ones: every one once, in Discord\'s orders, then no cursor', async () => {
+    type Page = { threads: Array<{ id: string; type: number }>; next_cursor: string | null };
+    const pages: Page[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { status: number; body: Page } = await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: CH.attic, ...(cursor ? { cursor } : {}) });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      pages.push(res.body);
+      cursor = res.body.next_cursor;
+    } while (cursor && pages.length < 10);
+    // Three pages of 50 public threads (50, 50, 20), two of the private ones (50, 10).
+    expect(pages.map((p) => p.threads.filter((t) => t.type === 11).length)).toEqual([50, 50, 20]);
+    expect(pages.map((p) => p.threads.filter((t) => t.type === 12).length)).toEqual([50, 10, 0]);
+    expect(pages.at(-1)!.next_cursor).toBeNull();
+    const all = pages.flatMap((p) => p.threads);
+    expect(new Set(all.map((t) => t.id)).size).toBe(ATTIC_PUBLIC + ATTIC_PRIVATE);
+    // Public ones newest archived first; private ones by id, newest first (Discord's two orders).
+    const publicIds = all.filter((t) => t.type === 11).map((t) => t.id);
+    const newestArchivedFirst = Array.from({ length: ATTIC_PUBLIC }, (_, i) => i).sort((a, b) => atticArchivedAt(b).localeCompare(atticArchivedAt(a)));
+    expect(publicIds).toEqual(newestArchivedFirst.map(atticPublic));
+    expect(all.filter((t) => t.type === 12).map((t) => t.id)).toEqual(Array.from({ length: ATTIC_PRIVATE }, (_, i) => atticPrivate(ATTIC_PRIVATE - 1 - i)));
+    // Each Discord read asked for one page of 50, going on from where the last one stopped.
+    const reads = fake.requestsTo(new RegExp(`^/channels/${CH.attic}/(threads/archived/public|users/@me/threads/archived/private)$`), 'GET');
+    expect(reads.map((r) => r.query.limit)).toEqual(Array(reads.length).fill('50'));
+    const befores = reads.filter((r) => r.path.endsWith('/public')).map((r) => r.query.before ?? null);
+    expect(befores).toEqual([null, atticArchivedAt(newestArchivedFirst[49]!), atticArchivedAt(newestArchivedFirst[99]!)]);
+    expect(reads.filter((r) => r.path.endsWith('/private')).map((r) => r.query.before ?? null)).toEqual([null, atticPrivate(ATTIC_PRIVATE - 50)]);
+  });
+
+  it('refuses a cursor it did not answer', async () => {
+    for (const cursor of ['nope', Buffer.from('{"p":"yesterday"}').toString('base64url'), Buffer.from('{"j":"../x"}').toString('base64url'), Buffer.from('{}').toString('base64url')]) {
+      const res = await member.api.post('/api/discord/guilds/threads/archived', { guild_id: GUILD, channel_id: CH.attic, cursor });
+      expect(res.status, cursor).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+    }
   });
 
   it('answers an unknown channel, or one of another server, as unknown; a missing or malformed id is a validation error', async () => {

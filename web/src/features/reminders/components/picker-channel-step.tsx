@@ -16,8 +16,8 @@ interface PickerChannelStepProps {
   /** Tags of each new post in the chosen forum or media channel. */
   tags: readonly string[];
   onToggleTag: (tagId: string) => void;
-  /** Channels whose archived threads are listed already; the chosen one may ask for its own. */
-  archivedOf: ReadonlySet<string>;
+  /** Channels whose archived threads are listed already, with the cursor of their next page (null: all listed). */
+  archivedOf: ReadonlyMap<string, string | null>;
   onShowArchived: (channel: Channel) => void;
   loading: boolean;
   /** A "Remind me too" button under each delivery (docs/discord.md), if the server's rules allow it. */
@@ -39,9 +39,9 @@ export function PickerChannelStep({ channels, channel, onSelect, publish, onPubl
       <PickerStepList items={channels} loading={false} empty={t('picker.channel.empty')} label={t('picker.channel.title')} testId="channel-list">
         {(c) => <ChannelOption key={c.id} channel={c} selected={channel?.id === c.id} onSelect={() => onSelect(c)} />}
       </PickerStepList>
-      {channel && hasThreads(channel.type) && !archivedOf.has(channel.id) && (
+      {channel && hasThreads(channel.type) && archivedOf.get(channel.id) !== null && (
         <Button type="button" variant="link" size="sm" className="mt-1 px-0" disabled={loading} onClick={() => onShowArchived(channel)} data-testid="picker-show-archived">
-          {tc('archived.show', { channel: channel.name })}
+          {archivedOf.has(channel.id) ? tc('archived.more', { channel: channel.name }) : tc('archived.show', { channel: channel.name })}
         </Button>
       )}
       {channel?.type === ANNOUNCEMENT_CHANNEL && (

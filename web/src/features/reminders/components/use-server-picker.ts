@@ -31,8 +31,8 @@ export function useServerPicker(open: boolean, accountId: string) {
   const [channel, setChannel] = useState<Channel | null>(null);
   const [role, setRole] = useState<Role | null>(null);
   const [botMissing, setBotMissing] = useState(false);
-  /** Channels whose archived threads were asked for (each once per server). */
-  const [archivedOf, setArchivedOf] = useState<ReadonlySet<string>>(new Set());
+  /** Channels whose archived threads were asked for, each with the cursor of its next page (null: all shown). */
+  const [archivedOf, setArchivedOf] = useState<ReadonlyMap<string, string | null>>(new Map());
   const { loading, error, setError, run, cancel } = useLatestRequest();
   const { openInvite, clearInvite } = useBotInvite(guild, botMissing, setError);
 
@@ -49,7 +49,7 @@ export function useServerPicker(open: boolean, accountId: string) {
     setChannel(null);
     setRole(null);
     setBotMissing(false);
-    setArchivedOf(new Set());
+    setArchivedOf(new Map());
     clearInvite();
   }, [cancel, clearInvite]);
 
@@ -75,14 +75,15 @@ export function useServerPicker(open: boolean, accountId: string) {
     );
   }
 
-  /** Adds a channel's archived threads after its active ones. */
+  /** Adds a page of a channel's archived threads after its active ones (and the pages shown already). */
   async function loadArchived(parent: Channel) {
-    if (!guild || archivedOf.has(parent.id)) return;
+    const cursor = archivedOf.get(parent.id);
+    if (!guild || cursor === null) return;
     await run(
-      () => listArchivedThreads(accountId, guild.id, parent.id),
-      (list) => {
-        setArchivedOf((seen) => new Set(seen).add(parent.id));
-        setChannels((current) => (current ? withArchivedThreads(current, parent.id, list) : current));
+      () => listArchivedThreads(accountId, guild.id, parent.id, cursor),
+      (page) => {
+        setArchivedOf((seen) => new Map(seen).set(parent.id, page.next_cursor));
+        setChannels((current) => (current ? withArchivedThreads(current, parent.id, page.threads) : current));
       },
       failWith(t('picker.errors.archived')),
     );
@@ -132,7 +133,7 @@ export function useServerPicker(open: boolean, accountId: string) {
       setRole(null);
       setChannels(null);
       setRoles(null);
-      setArchivedOf(new Set());
+      setArchivedOf(new Map());
       setMode('guild');
     }
   }
