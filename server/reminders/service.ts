@@ -17,6 +17,7 @@ import { newId } from '../lib/ids.ts';
 import { requireTimeZone } from '../accounts/validation.ts';
 import { findAccountById, listIdentities, lockAccountForWrites, reminderListVersion } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
+import { discardPreparedDeliveries } from '../repositories/outbox.ts';
 import {
   countRemindersOfAccount,
   deleteDestinations,
@@ -317,6 +318,9 @@ export async function updateReminderFields(deps: ReminderDeps, accountId: string
       next_occurrence_utc: iso(v.nextMs),
       completed_at: null,
     });
+    // An occurrence the scheduler prepared for the coming second went by the old fields: the new
+    // schedule, derived from now, prepares it again if it is still due (server/scheduler/README.md).
+    await discardPreparedDeliveries(trx, existing.id, iso(nowMs)!);
     return saveDestinations(trx, existing.id, v.destinations, existing.destinations);
   });
   deps.scheduler.wake();

@@ -166,7 +166,7 @@ export async function advanceReminders(
   db: Executor,
   reminderIds: string[],
   next: { nextFireUtc: string | null; completed: boolean },
-  nowIso: string,
+  firedAtIso: string,
 ): Promise<void> {
   for (const part of idLists(reminderIds)) {
     await db
@@ -175,8 +175,8 @@ export async function advanceReminders(
         next_fire_utc: next.nextFireUtc,
         next_occurrence_utc: next.nextFireUtc,
         snoozed_at_utc: null,
-        last_fired_at: nowIso,
-        ...(next.completed ? { completed_at: nowIso } : {}),
+        last_fired_at: firedAtIso,
+        ...(next.completed ? { completed_at: firedAtIso } : {}),
       })
       .where('id', 'in', part)
       .execute();

@@ -29,7 +29,15 @@ export interface DeliveryLease {
  * PostgreSQL the inner select skips rows another instance is leasing at that moment), the way
  * pg-boss and graphile-worker take jobs; the rows are then read by id.
  */
-export async function claimDueDeliveries(db: Executor, nowIso: string, limit: number, lease: DeliveryLease, skipKeys: readonly string[] = []): Promise<OutboxRow[]> {
+export async function claimDueDeliveries(
+  db: Executor,
+  nowIso: string,
+  limit: number,
+  lease: DeliveryLease,
+  skipKeys: readonly string[] = [],
+  /** A first attempt due before this instant is marked late (a delivery prepared ahead whose sender stalled or died). */
+  lateBeforeIso: string | null = null,
+): Promise<OutboxRow[]> {
   if (limit <= 0) return [];
   let due = db
     .selectFrom('deliveries as d')
@@ -44,7 +52,13 @@ export async function claimDueDeliveries(db: Executor, nowIso: string, limit: nu
   if (takesRowLocks(db)) due = due.forUpdate().skipLocked();
   const leased = await db
     .updateTable('deliveries')
-    .set({ lease_owner: lease.owner, lease_expires_at: lease.until })
+    .set((eb) => ({
+      lease_owner: lease.owner,
+      lease_expires_at: lease.until,
+      ...(lateBeforeIso === null
+        ? {}
+        : { late: eb.case().when(eb.and([eb('attempts', '=', 0), eb('next_attempt_at', '<', lateBeforeIso)])).then(1).else(eb.ref('late')).end() }),
+    }))
     .where('id', 'in', due)
     .returning('id')
     .execute();
@@ -148,4 +162,22 @@ export async function recoverOutbox(db: Executor, nowIso: string): Promise<numbe
     .where('next_attempt_at', 'is', null)
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
+}
+
+/**
+ * Drops the deliveries of a reminder prepared ahead (scheduler option prepareAheadMs) that were
+ * never tried and are not due yet: pending, no attempt, not leased, next attempt after `nowIso`.
+ * For an edit, which derives the whole schedule again from what the user chose: whatever is still
+ * due is prepared again from the new fields.
+ */
+export async function discardPreparedDeliveries(db: Executor, reminderId: string, nowIso: string): Promise<number> {
+  const res = await db
+    .deleteFrom('deliveries')
+    .where('reminder_id', '=', reminderId)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', 0)
+    .where('lease_owner', 'is', null)
+    .where('next_attempt_at', '>', nowIso)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
 }

@@ -24,6 +24,12 @@ export interface SchedulerOptions {
   maxBufferedPerKey: number;
   /** Outbox rows claimed per statement. */
   pageSize: number;
+  /**
+   * Reminders due within this much are claimed ahead: their deliveries wait in the outbox for
+   * their instant, so at that instant the sends start without planning or inserting anything
+   * (README.md "Prepared ahead"). 0 claims only what is due.
+   */
+  prepareAheadMs: number;
   /** Safety net in case a wake() was missed (croner pattern, with seconds). */
   safetyNetCron: string;
   /** Delivery log retention sweep (croner pattern). */
@@ -63,6 +69,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   maxBuffered: 8_000,
   maxBufferedPerKey: 4_000,
   pageSize: 1000,
+  prepareAheadMs: 1000,
   safetyNetCron: '*/30 * * * * *',
   pruneCron: '0 17 3 * * *',
   retentionDays: 30,

@@ -126,6 +126,8 @@ export function planFiringOrStop(reminder: DueReminder, nowMs: number, lateThres
 export interface ReminderAdvance {
   nextFireMs: number | null;
   completed: boolean;
+  /** When the firing happens: now, or its due instant when it is prepared ahead (last_fired_at, completed_at). */
+  firedAtMs: number;
   reminderIds: string[];
 }
 
@@ -143,10 +145,11 @@ export function planBatch(reminders: readonly DueReminder[], nowMs: number, late
   for (const r of reminders) {
     const plan = planFiringOrStop(r, nowMs, lateThresholdMs);
     firings.push(plan);
-    const key = `${plan.nextFireMs}|${plan.completed}`;
+    const firedAtMs = Math.max(nowMs, plan.dueMs);
+    const key = `${plan.nextFireMs}|${plan.completed}|${firedAtMs}`;
     const group = groups.get(key);
     if (group) group.reminderIds.push(r.id);
-    else groups.set(key, { nextFireMs: plan.nextFireMs, completed: plan.completed, reminderIds: [r.id] });
+    else groups.set(key, { nextFireMs: plan.nextFireMs, completed: plan.completed, firedAtMs, reminderIds: [r.id] });
   }
   return { firings, advances: [...groups.values()] };
 }

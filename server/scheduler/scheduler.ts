@@ -329,7 +329,8 @@ export class Scheduler {
     }
     const [fire, attempt] = await Promise.all([nextReminderFire(this.db), nextClaimableAttempt(this.db, this.pump.fullKeys())]);
     if (seq !== this.armSeq) return;
-    let at = Math.min(fire ? Date.parse(fire) : Number.POSITIVE_INFINITY, attempt ? Date.parse(attempt) : Number.POSITIVE_INFINITY);
+    // A reminder is claimed prepareAheadMs before it is due; its deliveries then wait in the outbox.
+    let at = Math.min(fire ? Date.parse(fire) - this.options.prepareAheadMs : Number.POSITIVE_INFINITY, attempt ? Date.parse(attempt) : Number.POSITIVE_INFINITY);
     const now = this.clock.now();
     if (at <= now && this.claimedNothingDue) at = now + UNCLAIMABLE_RETRY_MS;
     this.setTimer(at);
@@ -376,37 +377,42 @@ export class Scheduler {
     let claimedAny = false;
     let dueLeft = false;
     let batch = Math.min(FIRST_BATCH, this.options.batchSize);
+    // Pages grow like batches: at a burst's instant the first sends leave after a small page.
+    let page = Math.min(FIRST_BATCH, this.options.pageSize);
     for (;;) {
       if (this.stopping) return;
       let room = this.pump.room();
       if (room === 0) break;
-      const outboxLimit = Math.min(this.options.pageSize, room);
+      const outboxLimit = Math.min(page, room);
+      page = Math.min(page * 4, this.options.pageSize);
       const now = this.clock.now();
       let started = performance.now();
-      const outbox = await claimDueDeliveries(this.db, new Date(now).toISOString(), outboxLimit, this.lease(now), this.pump.fullKeys());
+      const lateBefore = new Date(now - this.options.lateThresholdMs).toISOString();
+      const outbox = await claimDueDeliveries(this.db, new Date(now).toISOString(), outboxLimit, this.lease(now), this.pump.fullKeys(), lateBefore);
       this.trace('claim-outbox', started, { n: outbox.length });
+      for (const row of outbox) if (row.attempts === 0) this.metrics.lateness.observe(Math.max(0, (now - Date.parse(row.next_attempt_at)) / 1000));
       const fromOutbox = await this.hand(outbox);
       room = this.pump.room();
       if (room === 0) break;
       const reminderLimit = Math.min(batch, room);
       batch = Math.min(batch * 4, this.options.batchSize);
       started = performance.now();
-      const claimed = await this.claimer.claim(reminderLimit, this.options.lateThresholdMs, (nowMs) => this.lease(nowMs));
-      this.trace('claim-reminders', started, { reminders: claimed.reminders, rows: claimed.rows.length });
+      const claimed = await this.claimer.claim(reminderLimit, this.options.lateThresholdMs, (nowMs) => this.lease(nowMs), this.options.prepareAheadMs);
+      this.trace('claim-reminders', started, { reminders: claimed.reminders, rows: claimed.rows.length, prepared: claimed.prepared });
       for (const s of claimed.lateness) this.metrics.lateness.observe(s);
       started = performance.now();
       const fromReminders = await this.hand(claimed.rows);
       this.trace('handed', started, { n: fromReminders });
       claimedAny ||= outbox.length + claimed.reminders > 0;
       // Rows the claim wrote but could not list (a conflict) are claimed from the outbox next round.
-      const incomplete = claimed.rows.length < claimed.deliveries;
+      const incomplete = claimed.rows.length < claimed.deliveries - claimed.prepared;
       const more = outbox.length === outboxLimit || claimed.reminders === reminderLimit || incomplete;
       if (!more) {
         this.backlogSince = null;
         break;
       }
       this.backlogSince ??= now;
-      if (fromOutbox + fromReminders === 0 && !incomplete) {
+      if (fromOutbox + fromReminders + claimed.prepared === 0 && !incomplete) {
         dueLeft = true;
         break;
       }

@@ -87,7 +87,7 @@ describe('Claimer', () => {
     expect(d.next_occurrence_utc).toBe(d.next_fire_utc);
 
     // Claiming again at the same instant finds nothing: the reminders moved on.
-    expect(await new Claimer(db(), clock).claim(100, LATE)).toEqual({ reminders: 0, deliveries: 0, lateness: [], rows: [] });
+    expect(await new Claimer(db(), clock).claim(100, LATE)).toEqual({ reminders: 0, deliveries: 0, lateness: [], rows: [], prepared: 0 });
   });
 
   it('ignores reminders not due yet and paused ones; takes at most `limit`, earliest first', async () => {

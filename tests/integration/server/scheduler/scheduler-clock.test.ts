@@ -48,7 +48,8 @@ beforeEach(async () => {
   clock = new ManualClock(T0);
   sent.length = 0;
   answer = () => ({ ok: true, httpStatus: 200 });
-  scheduler = new Scheduler(handle.db, silent, createSchedulerMetrics(async () => 0), { retryDelaysMs: [30_000], retryJitter: 0, flushIntervalMs: 100 }, clock);
+  // The timer's own rules first, claiming only what is due; "Prepared ahead" below adds the lead.
+  scheduler = new Scheduler(handle.db, silent, createSchedulerMetrics(async () => 0), { retryDelaysMs: [30_000], retryJitter: 0, flushIntervalMs: 100, prepareAheadMs: 0 }, clock);
   scheduler.registerSender('webhook', sender);
 });
 afterEach(async () => {
@@ -118,7 +119,7 @@ describe('Scheduler with a manual clock', () => {
         return args.result;
       },
     });
-    scheduler = new Scheduler(gated, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100 }, clock);
+    scheduler = new Scheduler(gated, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100, prepareAheadMs: 0 }, clock);
     scheduler.registerSender('webhook', sender);
     await scheduler.start();
     await clock.advance(0);
@@ -212,5 +213,67 @@ describe('Scheduler with a manual clock', () => {
     expect(scheduler.stats().timerAt).toBe(Number.POSITIVE_INFINITY);
     await clock.advance(100);
     expect((await deliveriesOf(id))[0]!.status).toBe('delivered');
+  });
+});
+
+describe('Prepared ahead (prepareAheadMs)', () => {
+  const reminderRow = (id: string) => db().selectFrom('reminders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  beforeEach(() => scheduler.setOptions({ prepareAheadMs: 1_000 }));
+
+  it('claims a reminder a second before it is due and sends it exactly at its instant, with the text it has then', async () => {
+    const accountId = await seedAccount(db());
+    const { id } = await seedReminder(db(), { accountId, at: T0 + 5_000, message: 'As written', recurrence: 'DAILY', destinations: [{ url: 'http://a.test/' }] });
+    await scheduler.start();
+    await clock.advance(0);
+    expect(scheduler.stats().timerAt).toBe(T0 + 4_000);
+
+    await clock.advance(4_000);
+    // Written to the outbox for its instant, unleased: whichever instance is free then sends it.
+    expect(await deliveriesOf(id)).toMatchObject([{ status: 'pending', attempts: 0, lease_owner: null, next_attempt_at: new Date(T0 + 5_000).toISOString(), occurrence_utc: new Date(T0 + 5_000).toISOString(), late: 0 }]);
+    // The reminder has moved on to its next occurrence, recorded as fired at its instant.
+    expect(await reminderRow(id)).toMatchObject({ next_fire_utc: new Date(T0 + 5_000 + 86_400_000).toISOString(), last_fired_at: new Date(T0 + 5_000).toISOString() });
+    expect(scheduler.stats().timerAt).toBe(T0 + 5_000);
+    expect(sent).toHaveLength(0);
+
+    // The text is read when the delivery is taken from the outbox, not when it was prepared.
+    await db().updateTable('reminders').set({ message: 'As edited' }).where('id', '=', id).execute();
+    await clock.advance(999);
+    expect(sent).toHaveLength(0);
+    await clock.advance(1);
+    expect(sent.map((c) => [c.reminder.message, c.firedAt, c.late])).toEqual([['As edited', new Date(T0 + 5_000).toISOString(), false]]);
+    await clock.advance(100);
+    expect(await deliveriesOf(id)).toMatchObject([{ status: 'delivered', attempts: 1 }]);
+  });
+
+  it('a prepared delivery sent later than the late threshold (its instance stalled or died) is marked late', async () => {
+    const accountId = await seedAccount(db());
+    const { id } = await seedReminder(db(), { accountId, at: T0 + 5_000, destinations: [{ url: 'http://a.test/' }] });
+    await scheduler.start();
+    await clock.advance(4_000);
+    expect(await deliveriesOf(id)).toMatchObject([{ status: 'pending', late: 0 }]);
+    // This instance stops before the instant; the next start finds the row when it is long past.
+    await scheduler.stop();
+    clock = new ManualClock(T0 + 5_000 + 10 * 60_000);
+    scheduler = new Scheduler(handle.db, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100 }, clock);
+    scheduler.registerSender('webhook', sender);
+    await scheduler.start();
+    await clock.advance(0);
+    expect(sent.map((c) => [c.occurrenceUtc, c.late])).toEqual([[new Date(T0 + 5_000).toISOString(), true]]);
+  });
+
+  it('reminders due at once are all prepared before their instant, in batches, and each is sent once at it', async () => {
+    const accountId = await seedAccount(db());
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i++) ids.push((await seedReminder(db(), { accountId, at: T0 + 5_000, destinations: [{ url: `http://h${i % 3}.test/` }] })).id);
+    await scheduler.start();
+    await clock.advance(4_000);
+    const prepared = await db().selectFrom('deliveries').select(['reminder_id', 'lease_owner', 'next_attempt_at']).execute();
+    expect(prepared).toHaveLength(120);
+    expect(new Set(prepared.map((d) => `${d.lease_owner}|${d.next_attempt_at}`))).toEqual(new Set([`null|${new Date(T0 + 5_000).toISOString()}`]));
+    expect(sent).toHaveLength(0);
+    await clock.advance(1_000);
+    for (let i = 0; i < 10 && sent.length < 120; i++) await clock.advance(0);
+    expect(sent.map((c) => c.reminder.id).sort()).toEqual([...ids].sort());
+    expect(new Set(sent.map((c) => c.firedAt))).toEqual(new Set([new Date(T0 + 5_000).toISOString()]));
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { updateReminderFields } from '../../../../server/reminders/service.ts';
 import { startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { seedAccount, seedReminder, startWebhookSink, verifyStandardWebhook, type WebhookSink } from '../../../helpers/webhook-sink.ts';
 
@@ -84,6 +85,35 @@ describe('scheduler', () => {
     expect(forReminder(id)).toHaveLength(0);
     expect(await deliveriesOf(id)).toHaveLength(0);
     expect((await reminderRow(id)).next_fire_utc).not.toBeNull();
+  });
+
+  it('an edit of a reminder already prepared for its instant replaces what was prepared with the edited schedule', async () => {
+    const db = server.app.db;
+    // A long lead, so the edit surely comes before the instant however slow the machine.
+    server.app.scheduler.setOptions({ prepareAheadMs: 10 * 60_000 });
+    try {
+      const accountId = await seedAccount(db);
+      const at = Math.floor(Date.now() / 1000) * 1000 + 5 * 60_000;
+      const { id, destinations } = await seedReminder(db, { accountId, at, message: 'Before', destinations: [{ url: `${sink.url}/hook` }] });
+      server.app.scheduler.wake();
+      const prepared = (await expect.poll(() => deliveriesOf(id)).toHaveLength(1), (await deliveriesOf(id))[0]!);
+      expect(prepared).toMatchObject({ status: 'pending', attempts: 0, lease_owner: null, next_attempt_at: new Date(at).toISOString() });
+      expect((await reminderRow(id)).next_fire_utc).toBeNull();
+
+      const later = new Date(at + 60_000).toISOString();
+      await updateReminderFields(server.app, accountId, id, {
+        date: later.slice(0, 10),
+        time: later.slice(11, 19),
+        timezone: 'UTC',
+        message: 'After',
+        destinations: [{ id: destinations[0]!.id, type: 'webhook', metadata: { url: `${sink.url}/hook` } }],
+      });
+      // The old instant's delivery is gone; the edited schedule is prepared for the new one.
+      await expect.poll(async () => (await deliveriesOf(id)).map((d) => d.occurrence_utc)).toEqual([later]);
+      expect((await deliveriesOf(id))[0]!.id).not.toBe(prepared.id);
+    } finally {
+      server.app.scheduler.setOptions({ prepareAheadMs: 1_000 });
+    }
   });
 
   it('recurring reminder missed over downtime: one catch-up, then the next future occurrence', async () => {

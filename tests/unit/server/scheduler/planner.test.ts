@@ -146,9 +146,30 @@ describe('planFiringOrStop and planBatch', () => {
       '2026-11-23T08:00:00.000Z',
     ]);
     expect(plan.advances).toEqual([
-      { nextFireMs: null, completed: true, reminderIds: ['once-a', 'once-b'] },
-      { nextFireMs: now + DAY, completed: false, reminderIds: ['daily-a', 'daily-b'] },
-      { nextFireMs: now + HOUR, completed: false, reminderIds: ['hourly'] },
+      { nextFireMs: null, completed: true, firedAtMs: now, reminderIds: ['once-a', 'once-b'] },
+      { nextFireMs: now + DAY, completed: false, firedAtMs: now, reminderIds: ['daily-a', 'daily-b'] },
+      { nextFireMs: now + HOUR, completed: false, firedAtMs: now, reminderIds: ['hourly'] },
+    ]);
+  });
+
+  it('a reminder claimed ahead of its instant fires at that instant: its group records it as fired then', () => {
+    const now = ms('2026-11-23T07:59:59.400Z');
+    const at = ms('2026-11-23T08:00:00.000Z');
+    const reminders = [
+      due({ id: 'once-now', local_date: '2026-11-23', local_time: '07:59', next_fire_utc: '2026-11-23T07:59:00.000Z' }),
+      due({ id: 'once-ahead', local_date: '2026-11-23', local_time: '08:00', next_fire_utc: '2026-11-23T08:00:00.000Z' }),
+      due({ id: 'daily-ahead', local_date: '2026-11-01', local_time: '08:00', recurrence_type: 'DAILY', next_fire_utc: '2026-11-23T08:00:00.000Z' }),
+    ];
+    const plan = planBatch(reminders, now, LATE);
+    expect(plan.firings.map((f) => [iso(f.occurrenceMs), iso(f.dueMs), f.late])).toEqual([
+      ['2026-11-23T07:59:00.000Z', '2026-11-23T07:59:00.000Z', false],
+      ['2026-11-23T08:00:00.000Z', '2026-11-23T08:00:00.000Z', false],
+      ['2026-11-23T08:00:00.000Z', '2026-11-23T08:00:00.000Z', false],
+    ]);
+    expect(plan.advances).toEqual([
+      { nextFireMs: null, completed: true, firedAtMs: now, reminderIds: ['once-now'] },
+      { nextFireMs: null, completed: true, firedAtMs: at, reminderIds: ['once-ahead'] },
+      { nextFireMs: at + DAY, completed: false, firedAtMs: at, reminderIds: ['daily-ahead'] },
     ]);
   });
 
