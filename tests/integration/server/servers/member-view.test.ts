@@ -5,6 +5,7 @@
  * settings left out). A member of another server, a stranger and a server without the bot are 404.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { client } from '../../../helpers/server.ts';
 import { CH, channelReminder, DEFAULT_SERVER_SETTINGS, type Fixture, G_MAIN, G_NOBOT, linkedAccount, ROLE, startServersFixture, USER, webhook } from '../../../helpers/servers-fixture.ts';
 
 let f: Fixture;
@@ -35,6 +36,14 @@ async function create(who: Account, body: object) {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string };
 }
+
+it('both routes answer 401 without a session', async () => {
+  for (const url of [`/api/servers/${G_MAIN}/my-reminders`, `/api/servers/${G_MAIN}/rules`]) {
+    const res = await client(f.server.url).get(url);
+    expect(res.status, url).toBe(401);
+    expect(res.body.code).toBe('NOT_AUTHENTICATED');
+  }
+});
 
 describe('GET /api/servers/:guildId/my-reminders', () => {
   it("answers the account's own reminders posting in the server, whole, newest first, paged; nobody else's", async () => {
