@@ -18,7 +18,7 @@ import { st } from './server-text.ts';
 export const SERVER_PAGE_SIZE = 4;
 export const SERVER_PREFIX = 'srv';
 
-export type ServerButton = 'page' | 'pause' | 'resume' | 'ask' | 'delete';
+export type ServerButton = 'page' | 'pause' | 'resume' | 'ask' | 'delete' | 'askTake' | 'take';
 /** `srv:page:<page>` or `srv:<action>:<page>:<reminder id>`: the page to draw again after the action. */
 export const serverCustomId = (action: ServerButton, page: number, reminderId?: string) => [SERVER_PREFIX, action, page, ...(reminderId ? [reminderId] : [])].join(':');
 
@@ -67,7 +67,10 @@ async function loadPage(app: FastifyInstance, accountId: string, guildId: string
   return { page: Math.max(0, page), rows, hasNext: found.reminders.length > skip + SERVER_PAGE_SIZE || found.next_cursor !== null };
 }
 
-/** `/server reminders`: a page of the server's reminders with Pause/Resume and Remove for each, and Previous/Next. */
+/**
+ * `/server reminders`: a page of the server's reminders with Pause/Resume, Remove and Take over for
+ * each (not Take over on the manager's own reminders: it would change nothing), and Previous/Next.
+ */
 export async function renderServerReminders(app: FastifyInstance, accountId: string, guildId: string, locale: string | null | undefined, requestedPage: number, notice?: string) {
   const { page, rows, hasNext } = await loadPage(app, accountId, guildId, requestedPage);
   const top = notice ? [notice, ''] : [];
@@ -90,6 +93,7 @@ export async function renderServerReminders(app: FastifyInstance, accountId: str
           .setLabel(st(locale, here ? 'list.resume' : 'list.pause', { n }))
           .setStyle(ButtonStyle.Secondary),
         new ButtonBuilder().setCustomId(serverCustomId('ask', page, r.id)).setLabel(st(locale, 'list.delete', { n })).setStyle(ButtonStyle.Danger),
+        ...(r.account_id === accountId ? [] : [new ButtonBuilder().setCustomId(serverCustomId('askTake', page, r.id)).setLabel(st(locale, 'list.takeOver', { n })).setStyle(ButtonStyle.Secondary)]),
       )
       .toJSON();
   });
@@ -116,6 +120,21 @@ export function renderRemoveConfirmation(locale: string | null | undefined, view
   const row = new ActionRowBuilder<ButtonBuilder>()
     .addComponents(
       new ButtonBuilder().setCustomId(serverCustomId('delete', page, view.reminder.id)).setLabel(st(locale, 'confirm.remove')).setStyle(ButtonStyle.Danger),
+      new ButtonBuilder().setCustomId(serverCustomId('page', page)).setLabel(st(locale, 'confirm.cancel')).setStyle(ButtonStyle.Secondary),
+    )
+    .toJSON();
+  return { content, components: [row] };
+}
+
+/** Before a take-over: the reminder becomes the manager's, and what the creator keeps and is told (the dashboard's confirmation). */
+export function renderTakeOverConfirmation(locale: string | null | undefined, view: ServerReminderView, page: number) {
+  const content = [
+    st(locale, 'takeOver.question', { message: truncate(oneLine(view.reminder.message), 200) }),
+    st(locale, 'takeOver.description', { channels: channelsOf(view.reminder.destinations), creator: creatorName(locale, view.created_by) }),
+  ].join('\n');
+  const row = new ActionRowBuilder<ButtonBuilder>()
+    .addComponents(
+      new ButtonBuilder().setCustomId(serverCustomId('take', page, view.reminder.id)).setLabel(st(locale, 'takeOver.confirm')).setStyle(ButtonStyle.Primary),
       new ButtonBuilder().setCustomId(serverCustomId('page', page)).setLabel(st(locale, 'confirm.cancel')).setStyle(ButtonStyle.Secondary),
     )
     .toJSON();

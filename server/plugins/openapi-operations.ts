@@ -102,6 +102,8 @@ export const OPERATIONS: Record<string, OperationText> = {
   'GET /api/discord/invite-url': { tag: 'Discord', summary: 'The address that invites the bot to a server' },
   'GET /api/servers': { tag: 'Discord servers', summary: 'Servers where the bot and the account are, with the account’s role' },
   'GET /api/servers/{guildId}/reminders': { tag: 'Discord servers', summary: 'Every reminder posting in the server, with only its channels there (managers)' },
+  'GET /api/servers/{guildId}/my-reminders': { tag: 'Discord servers', summary: 'The account’s own reminders posting in the server, whole (members and managers)' },
+  'GET /api/servers/{guildId}/rules': { tag: 'Discord servers', summary: 'The server’s rules for the account’s reminders there (members and managers)' },
   'POST /api/servers/{guildId}/reminders/{id}/pause': { tag: 'Discord servers', summary: 'Pause the server’s part of a reminder (managers)' },
   'POST /api/servers/{guildId}/reminders/{id}/resume': { tag: 'Discord servers', summary: 'Resume the server’s part of a reminder (managers)' },
   'POST /api/servers/{guildId}/reminders/{id}/take-over': { tag: 'Discord servers', summary: 'Split the server’s part off as the manager’s own reminder (managers)' },

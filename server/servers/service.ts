@@ -8,7 +8,7 @@ import type { Destination } from '../db/database.ts';
 import { botGuildIds, fetchMemberBriefly, loadGuild } from '../discord/guild-reads.ts';
 import { AppError } from '../errors.ts';
 import { findIdentity } from '../repositories/accounts.ts';
-import { deleteDestinations, type NewReminder } from '../repositories/reminders.ts';
+import { deleteDestinations, findReminderOfAccount, type NewReminder, type ReminderWithDestinations } from '../repositories/reminders.ts';
 import {
   countDestinationsOfReminder,
   countServerReminders,
@@ -24,7 +24,7 @@ import {
 } from '../repositories/servers.ts';
 import { insertWithinLimit, saveDestinations, scheduleOf } from '../reminders/service.ts';
 import { quoted, recordServerChange } from './audit.ts';
-import { manageServer, roleIn, type ServerDeps, type ServerRole, type ServerViewer, withDiscord } from './membership.ts';
+import { manageServer, roleIn, type ServerDeps, type ServerRole, type ServerViewer, viewServer, withDiscord } from './membership.ts';
 import { settingsOrDefaults } from './settings-values.ts';
 
 export interface ServerSummary {
@@ -173,6 +173,33 @@ export async function listServerReminderPage(
   });
   const last = pageRows[pageRows.length - 1];
   return { viewer, reminders, next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+}
+
+/**
+ * One page of the signed-in account's own reminders with a channel destination in the server
+ * (members and managers alike), newest first. They are the account's: each comes whole, every
+ * destination included, as `GET /api/reminders/:id` answers it, and is acted on with the
+ * reminders routes.
+ */
+export async function listMyServerReminderPage(
+  deps: ServerDeps,
+  accountId: string,
+  guildId: string,
+  page: { limit?: number | undefined; before?: string | undefined },
+): Promise<{ reminders: ReminderWithDestinations[]; next_cursor: string | null }> {
+  await viewServer(deps, accountId, guildId);
+  const limit = page.limit ?? SERVER_PAGE_DEFAULT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > SERVER_PAGE_MAX) throw new AppError('VALIDATION_FAILED', `limit must be between 1 and ${SERVER_PAGE_MAX}`);
+  const before = page.before ? decodeCursor(page.before) : undefined;
+  const rows = await listServerReminders(deps.db, guildId, { limit: limit + 1, before, accountId });
+  const pageRows = rows.slice(0, limit);
+  const reminders: ReminderWithDestinations[] = [];
+  for (const row of pageRows) {
+    const whole = await findReminderOfAccount(deps.db, accountId, row.id);
+    if (whole) reminders.push(whole);
+  }
+  const last = pageRows[pageRows.length - 1];
+  return { reminders, next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
 }
 
 async function serverReminder(deps: ServerDeps, viewer: ServerViewer, reminderId: string): Promise<ServerReminder> {

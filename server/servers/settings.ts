@@ -5,8 +5,8 @@
 import type { FormerMembers, RoleMentions, ServerSettings, WhoCanCreate } from '../db/database.ts';
 import { requireTimeZone } from '../accounts/validation.ts';
 import { AppError } from '../errors.ts';
-import { saveServerSettings } from '../repositories/servers.ts';
-import { manageServer, type ServerDeps } from './membership.ts';
+import { countServerRemindersOfAccount, saveServerSettings } from '../repositories/servers.ts';
+import { manageServer, type ServerDeps, type ServerRole, viewServer } from './membership.ts';
 import { allowedChannelsOf } from './settings-values.ts';
 import { recordServerChange } from './audit.ts';
 
@@ -44,6 +44,54 @@ export function presentSettings(s: ServerSettings): ServerSettingsView {
 export async function getServerSettings(deps: ServerDeps, accountId: string, guildId: string): Promise<ServerSettingsView> {
   const viewer = await manageServer(deps, accountId, guildId);
   return presentSettings(viewer.settings);
+}
+
+/**
+ * The rules as any member of the server may read them, for the account asking: what they may do
+ * when they make a reminder there (the reminder form shows it before a 403 would). The managers'
+ * own fields (`manager_role_id`, `former_members`) are not in it. Managers are held to none of the
+ * rules but "Remind me too" (`bound: false`, every `may_*` true).
+ */
+export interface ServerRulesView {
+  role: ServerRole;
+  bound: boolean;
+  who_can_create: WhoCanCreate;
+  creator_role: { id: string; name: string } | null;
+  may_create: boolean;
+  role_mentions: RoleMentions;
+  may_mention_roles: boolean;
+  everyone_mention: boolean;
+  may_mention_everyone: boolean;
+  allowed_channels: Array<{ id: string; name: string }> | null;
+  max_reminders: number | null;
+  my_reminder_count: number;
+  default_timezone: string | null;
+  allow_remind_me_too: boolean;
+}
+
+export async function getServerRules(deps: ServerDeps, accountId: string, guildId: string): Promise<ServerRulesView> {
+  const viewer = await viewServer(deps, accountId, guildId);
+  const { settings, guild } = viewer;
+  const bound = viewer.role !== 'manager';
+  const creatorRole = settings.creator_role_id ? { id: settings.creator_role_id, name: guild.roles.find((r) => r.id === settings.creator_role_id)?.name ?? settings.creator_role_id } : null;
+  const allowed = allowedChannelsOf(settings);
+  const mayCreate = !bound || settings.who_can_create === 'everyone' || (settings.who_can_create === 'role' && creatorRole !== null && viewer.member.roles.includes(creatorRole.id));
+  return {
+    role: viewer.role,
+    bound,
+    who_can_create: settings.who_can_create,
+    creator_role: settings.who_can_create === 'role' ? creatorRole : null,
+    may_create: mayCreate,
+    role_mentions: settings.role_mentions,
+    may_mention_roles: !bound || settings.role_mentions === 'everyone',
+    everyone_mention: settings.everyone_mention === 1,
+    may_mention_everyone: !bound || settings.everyone_mention === 1,
+    allowed_channels: allowed === null ? null : allowed.map((id) => ({ id, name: guild.channels.find((c) => c.id === id)?.name ?? id })),
+    max_reminders: settings.max_reminders,
+    my_reminder_count: await countServerRemindersOfAccount(deps.db, guildId, accountId),
+    default_timezone: settings.default_timezone,
+    allow_remind_me_too: settings.allow_remind_me_too === 1,
+  };
 }
 
 /**

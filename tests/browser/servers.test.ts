@@ -2,12 +2,14 @@
  * The dashboard's Servers section in a real browser, against the fake Discord: the list with the
  * account's role, a manager pausing and removing a member's reminder behind confirmations that say
  * what happens to the creator, the settings form (its rule then refusing a member), the audit log,
- * and a member's view.
+ * "Load more" past the list's first page,
+ * and a member's view: the rules that hold them, their own reminders there, and the rules in the
+ * reminder form's channel step.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDiscord, PermissionFlags, startFakeDiscord } from '../helpers/fake-discord/index.ts';
 import { client } from '../helpers/server.ts';
-import { linkDiscordAccount, screenshot, useE2E } from './helpers.ts';
+import { linkDiscordAccount, openWizardDestinations, screenshot, useE2E } from './helpers.ts';
 
 const PUBLIC_URL = 'http://localhost:5173';
 const OWNER = '100000000000000001';
@@ -62,8 +64,11 @@ const channelReminder = (channelId: string, message: string) => ({
 });
 
 describe('Servers section', () => {
+  /** The server's owner (a manager), signed up by the first test. */
+  let owner: Awaited<ReturnType<typeof e2e.signUp>>;
+
   it("a manager sees the server's reminders, pauses and removes one with confirmations, sets a rule and reads the audit log", async () => {
-    const owner = await e2e.signUp();
+    owner = await e2e.signUp();
     await linkDiscordAccount(e2e.server.url, fake, owner, OWNER);
     const member = await e2e.signUp();
     await linkDiscordAccount(e2e.server.url, fake, member, MEMBER);
@@ -136,9 +141,15 @@ describe('Servers section', () => {
     expect(await entries.nth(3).textContent()).not.toContain('Created');
   });
 
-  it('a member sees the server without its reminders or rules', async () => {
+  it("a member sees the rules that hold them and their own reminders there, and the reminder form's channel step says the rules", async () => {
+    // The owner opens the server again, within limits.
+    const rules = { manager_role_id: null, default_timezone: null, who_can_create: 'everyone', creator_role_id: null, role_mentions: 'everyone', everyone_mention: true, allowed_channel_ids: [CH.general], max_reminders: 3, former_members: 'keep' };
+    expect((await owner.api.put(`/api/servers/${GUILD}/settings`, rules)).status).toBe(200);
     const member = await e2e.signUp();
     await linkDiscordAccount(e2e.server.url, fake, member, MEMBER_2);
+    const created = await member.api.post('/api/reminders', channelReminder(CH.general, 'Member standup'));
+    expect(created.status).toBe(201);
+
     const { page } = await e2e.signedInPage({ user: member });
     await page.goto(e2e.url('/servers'));
     const card = page.getByTestId(`server-${GUILD}`);
@@ -147,7 +158,57 @@ describe('Servers section', () => {
     await card.click();
     await page.getByTestId('server-member-note').waitFor();
     expect(await page.getByTestId('tab-settings').count()).toBe(0);
+    const note = page.getByTestId('server-rules-note');
+    await expect.poll(() => note.textContent()).toContain('Reminders may post only in #general.');
+    expect(await note.textContent()).toContain('At most 3 reminders per member in this server; you have 1.');
+    // Their own reminder, whole, with the usual actions (the reminders routes).
+    const mine = page.getByTestId('my-server-reminder').filter({ hasText: 'Member standup' });
+    expect(await mine.textContent()).toContain('#general');
+    await mine.getByTestId('my-action-pause').click();
+    await expect.poll(() => mine.getByTestId('status-badge').getAttribute('data-status')).toBe('paused');
+    expect((await member.api.get(`/api/reminders/${created.body.id}`)).body.is_paused).toBe(true);
     // The API agrees whatever the page shows.
     expect((await client(e2e.server.url, member.token).get(`/api/servers/${GUILD}/settings`)).body.code).toBe('NOT_SERVER_MANAGER');
+
+    // Creating one: the channel step shows the server's rules, and says when a channel is not allowed.
+    await openWizardDestinations(page, e2e.server.url, FUTURE_DATE);
+    await page.waitForFunction(() => !(document.querySelector('[data-testid="add-channel"]') as HTMLButtonElement | null)?.disabled);
+    await page.getByTestId('add-channel').click();
+    const picker = page.getByTestId('server-picker');
+    await picker.getByTestId(`guild-${GUILD}`).click();
+    await picker.getByTestId('picker-next').click();
+    await picker.getByTestId('channel-list').waitFor();
+    const rulesInPicker = picker.getByTestId('server-rules-note');
+    await expect.poll(() => rulesInPicker.textContent()).toContain('Reminders may post only in #general.');
+    await picker.getByTestId(`channel-${CH.events}`).click();
+    await expect.poll(() => rulesInPicker.locator('[data-rule="allowed_channels"]').getAttribute('data-blocking')).toBe('true');
+    expect(await rulesInPicker.textContent()).toContain('not in this channel');
+    await screenshot(page, 'picker-server-rules', { fullPage: false });
+  });
+
+  it("a manager's list loads the reminders past its first page with next_cursor, the filters kept", async () => {
+    const { page } = await e2e.signedInPage({ user: owner });
+    // A server with more than 100 reminders, played by the network: the first page says more remain.
+    await page.route(`**/api/servers/${GUILD}/reminders?limit=100`, async (route) => {
+      const real = await route.fetch();
+      const body = await real.json();
+      await route.fulfill({ response: real, json: { ...body, next_cursor: 'older' } });
+    });
+    let asked = '';
+    await page.route(`**/api/servers/${GUILD}/reminders?limit=100&before=*`, async (route) => {
+      asked = new URL(route.request().url()).searchParams.get('before') ?? '';
+      const first = (await owner.api.get(`/api/servers/${GUILD}/reminders?limit=1`)).body.reminders[0];
+      await route.fulfill({ json: { reminders: [{ ...first, id: 'older-one', message: 'An older reminder', status: 'active', is_paused: false }], next_cursor: null } });
+    });
+    await page.goto(e2e.url(`/servers/${GUILD}`));
+    await page.getByTestId('server-reminder').filter({ hasText: 'Member standup' }).waitFor();
+    await page.locator('#filter-status').selectOption('active');
+    await page.getByTestId('server-reminders-empty').waitFor();
+    await page.getByTestId('server-reminders-more').click();
+    await page.getByTestId('server-reminder').filter({ hasText: 'An older reminder' }).waitFor();
+    expect(asked).toBe('older');
+    expect(await page.locator('#filter-status').inputValue()).toBe('active');
+    expect(await page.getByTestId('server-reminder').count()).toBe(1);
+    expect(await page.getByTestId('server-reminders-more').count()).toBe(0);
   });
 });

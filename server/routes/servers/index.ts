@@ -4,6 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import { languageFromHeader, type Language } from '../../lib/language.ts';
 import type { ServerReminderView } from '../../servers/service.ts';
 import {
+  listMyServerReminderPage,
   listServerReminderPage,
   listServers,
   pauseServerReminder,
@@ -11,11 +12,11 @@ import {
   resumeServerReminder,
   takeOverServerReminder,
 } from '../../servers/service.ts';
-import { getServerSettings, putServerSettings } from '../../servers/settings.ts';
+import { getServerRules, getServerSettings, putServerSettings } from '../../servers/settings.ts';
 import { serverAuditPage } from '../../servers/audit.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { presentReminder } from '../reminders/present.ts';
-import { AuditPage, GuildParams, PageQuery, RemovedOut, ServerOut, ServerReminderOut, ServerReminderPage, ServerReminderParams, ServerSettingsBody, ServerSettingsOut } from './schemas.ts';
+import { AuditPage, GuildParams, MyServerReminderPage, PageQuery, RemovedOut, ServerOut, ServerReminderOut, ServerReminderPage, ServerReminderParams, ServerRulesOut, ServerSettingsBody, ServerSettingsOut } from './schemas.ts';
 
 function presentServerReminder(view: ServerReminderView, language: Language): Static<typeof ServerReminderOut> {
   return { ...presentReminder(view.reminder, language), created_by: view.created_by };
@@ -40,6 +41,17 @@ const servers: FastifyPluginAsyncTypebox = async (app) => {
     const page = await listServerReminderPage(app, request.auth!.accountId, request.params.guildId, { limit: limit === undefined ? undefined : Number(limit), before });
     const language = lang(request);
     return { reminders: page.reminders.map((r) => presentServerReminder(r, language)), next_cursor: page.next_cursor };
+  });
+
+  app.get('/api/servers/:guildId/my-reminders', { schema: { params: GuildParams, querystring: PageQuery, response: { 200: MyServerReminderPage, ...errorResponses } } }, async (request) => {
+    const { limit, before } = request.query;
+    const page = await listMyServerReminderPage(app, request.auth!.accountId, request.params.guildId, { limit: limit === undefined ? undefined : Number(limit), before });
+    const language = lang(request);
+    return { reminders: page.reminders.map((r) => presentReminder(r, language)), next_cursor: page.next_cursor };
+  });
+
+  app.get('/api/servers/:guildId/rules', { schema: { params: GuildParams, response: { 200: ServerRulesOut, ...errorResponses } } }, async (request) => {
+    return getServerRules(app, request.auth!.accountId, request.params.guildId);
   });
 
   app.post('/api/servers/:guildId/reminders/:id/pause', { schema: { params: ServerReminderParams, ...one } }, async (request) => {

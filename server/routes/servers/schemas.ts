@@ -107,3 +107,40 @@ export const AuditPage = Type.Object({
   /** Pass as `before` for the next (older) page; null on the last page. */
   next_cursor: Nullable(Type.String()),
 });
+
+/** A page of the account's own reminders in a server: whole, as GET /api/reminders/:id answers them. */
+export const MyServerReminderPage = Type.Object({
+  reminders: Type.Array(ReminderOut),
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  next_cursor: Nullable(Type.String()),
+});
+
+const Named = Type.Object({ id: Type.String(), name: Type.String() });
+
+/**
+ * The server's rules as any member reads them, for the account asking (docs/servers.md "Settings
+ * and rules"): what they may do when making a reminder there. The managers' own settings
+ * (manager_role_id, former_members) are not in it.
+ */
+export const ServerRulesOut = Type.Object({
+  role: Type.Union([Type.Literal('manager'), Type.Literal('member')]),
+  /** false for managers: they are held to none of these rules but allow_remind_me_too. */
+  bound: Type.Boolean(),
+  who_can_create: Type.Union([Type.Literal('everyone'), Type.Literal('role'), Type.Literal('managers')]),
+  /** With who_can_create "role": the role whose holders may create. */
+  creator_role: Nullable(Named),
+  /** Whether this account may make a reminder in this server. */
+  may_create: Type.Boolean(),
+  role_mentions: Type.Union([Type.Literal('everyone'), Type.Literal('managers'), Type.Literal('nobody')]),
+  may_mention_roles: Type.Boolean(),
+  everyone_mention: Type.Boolean(),
+  /** By the server's rules; Discord's Mention Everyone permission is needed as well. */
+  may_mention_everyone: Type.Boolean(),
+  /** null: any channel the creator and the bot can post in. */
+  allowed_channels: Nullable(Type.Array(Named)),
+  max_reminders: Nullable(Type.Integer()),
+  /** This account's reminders with a channel in this server (what max_reminders counts). */
+  my_reminder_count: Type.Integer(),
+  default_timezone: Nullable(Type.String()),
+  allow_remind_me_too: Type.Boolean(),
+});

@@ -2,7 +2,8 @@
 /**
  * `/server reminders` and `/server settings` (issue 28) against the fake Discord: a manager pages
  * through the server's reminders and pauses, resumes and removes them (after a confirmation) with
- * the buttons, through the servers service, so the audit log names the Discord user; a member is
+ * the buttons, and takes one over (after a confirmation), through the servers service, so the
+ * audit log names the Discord user; a member is
  * refused as the API refuses them; in a DM the command says where to use it; French.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +82,7 @@ describe('/server reminders', () => {
       ...made.slice(0, 4).flatMap((r, i) => [
         [`srv:pause:0:${r.id}`, `Pause ${i + 1}`, false],
         [`srv:ask:0:${r.id}`, `Remove ${i + 1}`, false],
+        [`srv:askTake:0:${r.id}`, `Take over ${i + 1}`, false],
       ]),
       ['srv:page:-1', 'Previous', true],
       ['srv:page:1', 'Next', false],
@@ -166,6 +168,42 @@ describe('/server reminders', () => {
       [only.id, USER.owner],
       [withWebhook.id, USER.owner],
     ]);
+  });
+
+  it("takes a reminder over after a confirmation that says what happens to its creator, through the dashboard's service call", async () => {
+    const target = made.find((r) => r.message === 'Task 4')!;
+    const list = await server(USER.owner, 'reminders');
+    const messageId = f.fake.interaction(list.id)!.original!.id;
+    const ask = await press(USER.owner, `srv:askTake:0:${target.id}`, messageId);
+    expect(ask.type).toBe(7);
+    expect(ask.data.content).toBe(
+      `Take over “Task 4”?\nIts messages in <#${CH.general}> become your own reminder, with the same message and schedule, counted in your reminders. member keeps only their other destinations; if it had none, their reminder ends. They are told that a manager took it over.`,
+    );
+    expect(buttons(ask.data)).toEqual([
+      [`srv:take:0:${target.id}`, 'Take over', false],
+      ['srv:page:0', 'Cancel', false],
+    ]);
+    // Nothing changes until confirmed; a member's forged press is refused as the API refuses them.
+    const forged = await press(USER.member, `srv:take:0:${target.id}`, messageId);
+    expect(forged.data.content).toMatch(/^Only this server's managers can do this/);
+    expect((await f.server.app.db.selectFrom('destinations').select('id').where('reminder_id', '=', target.id).execute()).length).toBe(1);
+
+    const taken = await press(USER.owner, `srv:take:0:${target.id}`, messageId);
+    expect(taken.data.content).toMatch(/^🤝 Taken over: Task 4\. It is now your reminder \(see \/reminders\)\.\n/);
+    // The manager's own reminder now posts there: listed first (newest), by them, without a Take over button.
+    expect(taken.data.content).toMatch(new RegExp(`\\*\\*1\\.\\*\\* .*\\n> Task 4\\nin <#${CH.general}> · by owner`));
+    const mine = await owner.api.get('/api/reminders');
+    const newOne = (mine.body as Array<{ id: string; message: string; destinations: Array<{ type: string; metadata: { channel_id: string } }> }>).find((r) => r.message === 'Task 4')!;
+    expect(newOne.destinations.map((d) => [d.type, d.metadata.channel_id])).toEqual([['discord_channel', CH.general]]);
+    expect(buttons(taken.data).filter(([id]) => id.endsWith(`:${newOne.id}`)).map(([id]) => id.split(':')[1])).toEqual(['pause', 'ask']);
+    // The creator's reminder had no other destination: it ended, and says why.
+    const theirs = await member.api.get(`/api/reminders/${target.id}`);
+    expect(theirs.body.status).toBe('completed');
+    expect(theirs.body.destinations).toEqual([]);
+    expect(theirs.body.server_notice).toContain('A manager of Main (owner) took over');
+
+    const entries = (await audit()).filter((e) => e.action === 'take_over');
+    expect(entries.map((e) => [e.reminder_id, e.actor.discord_user_id])).toEqual([[newOne.id, USER.owner]]);
   });
 
   it("refuses a member, as the API's NOT_SERVER_MANAGER, and their buttons change nothing", async () => {

@@ -595,6 +595,8 @@ const ENDPOINTS: Array<[string, fc.Arbitrary<Spec>, number]> = [
       ['GET', 'reminders', { limit: oneOfOr(fc.integer({ min: -5, max: 300 }).map(String)), before: oneOfOr(fc.string({ maxLength: 80 })) }],
       ['GET', 'audit', { limit: oneOfOr(fc.integer({ min: -5, max: 300 }).map(String)), before: oneOfOr(fc.string({ maxLength: 80 })) }],
       ['GET', 'settings', { x: nasty }],
+      ['GET', 'my-reminders', { limit: oneOfOr(fc.integer({ min: -5, max: 300 }).map(String)), before: oneOfOr(fc.string({ maxLength: 80 })) }],
+      ['GET', 'rules', { x: nasty }],
     ] as const
   ).map(([method, leaf, query]): [string, fc.Arbitrary<Spec>, number] => [`${method} /api/servers/:guildId/${leaf}`, guildId.chain((g) => queryRoute(method, `/api/servers/${enc(g)}/${leaf}`, query)), 30]),
   ['PUT /api/servers/:guildId/settings', guildId.chain((g) => bodyRoute('PUT', `/api/servers/${enc(g)}/settings`, { manager_role_id: nasty, default_timezone: oneOfOr(zone), who_can_create: nasty, role_mentions: nasty, everyone_mention: nasty, allowed_channel_ids: nasty, max_reminders: nasty, former_members: nasty })), 40],

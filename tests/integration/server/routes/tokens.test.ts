@@ -98,6 +98,8 @@ const DECISIONS: Record<string, Scope | null> = {
   'GET /api/servers/:guildId/settings': null,
   'PUT /api/servers/:guildId/settings': null,
   'GET /api/servers/:guildId/audit': null,
+  'GET /api/servers/:guildId/my-reminders': null,
+  'GET /api/servers/:guildId/rules': null,
   'GET /api/auth/discord/authorize-url': null,
   'POST /api/auth/discord/callback': null,
   'POST /api/auth/discord/setup': null,

@@ -45,6 +45,8 @@ const ROUTES: Array<[string, string]> = [
   ['DELETE', `/api/servers/${G_MAIN}/reminders/x`],
   ['GET', `/api/servers/${G_MAIN}/settings`],
   ['PUT', `/api/servers/${G_MAIN}/settings`],
+  ['GET', `/api/servers/${G_MAIN}/my-reminders`],
+  ['GET', `/api/servers/${G_MAIN}/rules`],
 ];
 
 describe('every servers route', () => {

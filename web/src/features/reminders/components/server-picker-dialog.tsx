@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { ServerRulesNote } from '@/components/server-rules-note';
 import type { Role } from '@/lib/api/reminders';
 import { ANNOUNCEMENT_CHANNEL, CHANNEL_KIND_KEYS, channelKind, channelReady, type EditableDestination, pickerChannelMetadata, toggleForumTag } from '../api/destinations';
 import { PickerBreadcrumb } from './picker-breadcrumb';
@@ -98,6 +99,8 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
               onRemindMeTooChange={setRemindMeToo}
             />
           )}
+          {/* The server's rules for this account, before a save they would refuse (docs/servers.md). */}
+          {mode === 'channel' && guild && <ServerRulesNote guildId={guild.id} channelId={channel?.id ?? null} />}
           {mode === 'role' && <PickerRoleStep roles={picker.roles} role={picker.role} channel={channel} loading={loading} onSelect={picker.setRole} />}
         </div>
 

@@ -30,8 +30,19 @@ interface Pending {
   action: ServerAction;
 }
 
+interface ServerRemindersProps {
+  guildId: string;
+  /** The pages loaded so far, newest first. */
+  reminders: ServerReminder[];
+  /** Older reminders remain (the last page's next_cursor): "Load more" adds the next 100, the filters kept. */
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  onChanged: () => void;
+}
+
 /** The server's reminders for its managers: filters, and each action behind a confirmation saying what the creator will see. */
-export function ServerReminders({ guildId, reminders, onChanged }: { guildId: string; reminders: ServerReminder[]; onChanged: () => void }) {
+export function ServerReminders({ guildId, reminders, hasMore, loadingMore, onLoadMore, onChanged }: ServerRemindersProps) {
   const { t } = useTranslation('servers');
   const [channel, setChannel] = useState('');
   const [creator, setCreator] = useState('');
@@ -135,6 +146,11 @@ export function ServerReminders({ guildId, reminders, onChanged }: { guildId: st
             </li>
           ))}
         </ul>
+      )}
+      {hasMore && (
+        <Button variant="outline" className="w-full" onClick={onLoadMore} disabled={loadingMore} data-testid="server-reminders-more">
+          {t('reminders.loadMore')}
+        </Button>
       )}
       <AlertDialog open={pending !== null} onOpenChange={(open) => !open && !busy && setPending(null)}>
         <AlertDialogContent data-testid="server-action-confirm">
