@@ -21,7 +21,8 @@ const MINUTE = 60_000;
 const MAX_SHIFT = 15 * 3_600_000;
 const ALL_DAYS = 0x7fffffff;
 
-export interface Compiled extends CompiledAnchor {
+/** What compile derives from the rule itself: the same for every anchor with the same month, day and weekday. */
+export interface RuleMasks {
   freq: RRuleFreq;
   interval: number;
   /** Allowed months, bit m-1 (all when no BYMONTH). */
@@ -38,35 +39,24 @@ export interface Compiled extends CompiledAnchor {
   /** DAILY and finer: some BYxxx part filters days. */
   dayFilter: boolean;
   setPos: number[] | null;
-  /** WEEKLY: offsets (0-6) from the week start of the matching weekdays; the week start of the anchor's week. */
-  weekOffsets: number[];
-  weekStart0: number;
-  /** Last local day and last instant an occurrence may have (UNTIL, COUNT, 9999-12-31). */
-  lastDay: number;
-  endMs: number;
-  /** Statically known to produce nothing (BYSETPOS other than 1/-1 on a one-occurrence period). */
-  never: boolean;
-}
-
-/** What compile derives from the rule itself: the same for every anchor with the same month, day and weekday. */
-export interface RuleMasks {
-  freq: RRuleFreq;
-  interval: number;
-  monthSet: number;
-  mdMask: number[] | null;
-  hasByDay: boolean;
-  plainMonthMask: number[];
-  nth: Array<[number, number]>;
-  yearNth: boolean;
-  dayFilter: boolean;
-  setPos: number[] | null;
+  /** WEEKLY: offsets (0-6) from the week start of the matching weekdays. */
   weekOffsets: number[];
   /** WKST, 0 = Sunday. */
   wkst: number;
   /** UNTIL as a last local day and a last instant (LAST_DAY and Infinity without one). */
   untilDay: number;
   untilMs: number;
+  /** Statically known to produce nothing (BYSETPOS other than 1/-1 on a one-occurrence period). */
   never: boolean;
+}
+
+/** A rule compiled from its anchor, as the walks read it: the masks with the anchor's numbers. */
+export interface Compiled extends CompiledAnchor, Omit<RuleMasks, 'wkst' | 'untilDay' | 'untilMs'> {
+  /** WEEKLY: the week start of the anchor's week. */
+  weekStart0: number;
+  /** Last local day and last instant an occurrence may have (UNTIL, COUNT, 9999-12-31). */
+  lastDay: number;
+  endMs: number;
 }
 
 /** Parses the anchor (RangeError when invalid) and prepares the rule's masks. COUNT is not applied yet. */
