@@ -380,8 +380,7 @@ function periodOf(c: Compiled, day: number): number {
 }
 
 /** WEEKLY, MONTHLY, YEARLY: the days >= from (and >= the anchor's) of the periods from the one holding `from`. */
-function walkPeriodDays(c: Compiled, from: number, visit: (day: number) => boolean): void {
-  const days: number[] = [];
+function walkPeriodDays(c: Compiled, from: number, visit: (day: number) => boolean, days: number[] = []): void {
   for (let p = Math.max(0, periodOf(c, from)); ; p++) {
     if (fillPeriod(c, p, days) > c.lastDay) return;
     for (const d of days) {
@@ -392,9 +391,9 @@ function walkPeriodDays(c: Compiled, from: number, visit: (day: number) => boole
 }
 
 /** The days the rule fires on, from `from` (>= the anchor's day) on, ascending, while visit returns true. */
-function walkDays(c: Compiled, from: number, visit: (day: number) => boolean): void {
+function walkDays(c: Compiled, from: number, visit: (day: number) => boolean, days?: number[]): void {
   if (c.freq === 'DAILY') walkDailyDays(c, from, visit);
-  else walkPeriodDays(c, from, visit);
+  else walkPeriodDays(c, from, visit, days);
 }
 
 /** The first day whose occurrence may be after `after`: a day before the local day of `after` has its occurrence before it (wall clock -> instant is monotonic). */
@@ -416,6 +415,7 @@ export function walk(c: Compiled, after: number, visit: Visit): void {
 let nextC: Compiled | null = null;
 let nextAfterMs = 0;
 let nextFound: number | null = null;
+const nextPeriod: number[] = [];
 
 function keepNext(d: number): boolean {
   const t = instantOf(nextC!, d);
@@ -439,7 +439,7 @@ export function nextAfter(c: Compiled, after: number): number | null {
   } else {
     nextC = c;
     nextAfterMs = after;
-    walkDays(c, firstDayFor(c, after), keepNext);
+    walkDays(c, firstDayFor(c, after), keepNext, nextPeriod);
     nextC = null;
   }
   return nextFound;
