@@ -4,7 +4,7 @@
  * zones, each asked for its next occurrence after "now" (which moves a little within the burst).
  */
 import type { RecurrenceType } from '../server/db/database.ts';
-import { nextOccurrenceAfter, type RecurrenceRule } from '../server/time/recurrence.ts';
+import { nextOccurrenceAfter, type RecurrenceRule } from '../server/time/series.ts';
 import { instantToDateTime } from '../server/time/zoned.ts';
 
 const TYPES: RecurrenceType[] = ['ONCE', 'HOURLY', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY'];

@@ -1,6 +1,6 @@
 /**
  * A reminder's anchor (docs/time.md "Custom repetition"): the local date and wall-clock time the user
- * chose, in an IANA zone. Both recurrence engines (recurrence.ts, rrule/expand.ts) start from it,
+ * chose, in an IANA zone. The recurrence engine (rrule/expand.ts) starts from it,
  * parsed and checked here once.
  */
 import { DAY, cacheFor, daysFromCivil, localToInstant, monthLength, type ZoneOffsets } from './civil.ts';

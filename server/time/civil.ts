@@ -1,6 +1,6 @@
 /**
- * Calendar and zone arithmetic shared by the recurrence engines (recurrence.ts for the presets,
- * rrule.ts for custom rules): proleptic Gregorian day numbers, and wall clock <-> instant through
+ * Calendar and zone arithmetic of the recurrence engine (rrule/expand.ts, presets and custom rules
+ * alike): proleptic Gregorian day numbers, and wall clock <-> instant through
  * a small cache of zone offsets sampled on a 6-hour UTC grid. When the offsets at the grid points
  * around an instant agree, the offset is taken as constant there (this assumes no zone changes its
  * offset and back within 6 hours); otherwise the exact Intl-based helpers of zoned.ts are used.

@@ -1,6 +1,6 @@
 /**
- * The limits every recurrence engine and the series API share (recurrence.ts for the presets,
- * rrule.ts for custom rules, series.ts for a reminder's series).
+ * The limits the recurrence engine (rrule/expand.ts, for presets and custom rules alike) and the
+ * series API (series.ts) share.
  */
 import { DAY, daysFromCivil } from './civil.ts';
 

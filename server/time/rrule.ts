@@ -26,7 +26,7 @@
  *    WORKDAYS preset. COUNT counts the occurrences from the first one that matches.
  *  - UNTIL is inclusive. In UTC form it is an instant; as a date (RFC 5545 allows a date UNTIL
  *    only with a date DTSTART, Chime takes it anyway) it means up to the end of that local day.
- *  - Wall-clock times, as in recurrence.ts: the time is kept across DST changes; on a day when it
+ *  - Wall-clock times (docs/time.md): the time is kept across DST changes; on a day when it
  *    falls in a gap it fires at the end of the gap (later days return to the chosen time); when
  *    it happens twice it fires once, at the first.
  *  - HOURLY and MINUTELY step in absolute time from the anchor's instant (every 2 hours stays 2
@@ -49,16 +49,20 @@
  * occurrences), and cached. bench/rrule-bench.ts: about 2 us per call, parsing aside.
  */
 import type { RecurrenceType } from '../db/database.ts';
-import { parseAnchorDate } from './anchor.ts';
+import { compileAnchor, parseAnchorDate } from './anchor.ts';
 import { daysFromCivil, weekdayOf } from './civil.ts';
 import { LAST_USEFUL_AFTER_MS } from './limits.ts';
-import { applyCount, compile, countEndWithinBudget, MAX_COUNT_WALK_STEPS, walk, type RRuleAnchor } from './rrule/expand.ts';
-import { WEEKDAYS, formatByDay, formatRRule, parseRRule, type ParsedRRule, type RRuleWeekday } from './rrule/parse.ts';
+import { applyCount, compile, compileWith, countEndWithinBudget, MAX_COUNT_WALK_STEPS, nextAfter, ruleMasks, type Compiled, type RRuleAnchor, type RuleMasks } from './rrule/expand.ts';
+import { WEEKDAYS, formatByDay, formatRRule, parseRRule, type ParsedRRule, type RRuleFreq, type RRuleWeekday } from './rrule/parse.ts';
 
 export { formatRRule, parseRRule, type RRuleAnchor };
 export type { ParsedRRule, RRuleByDay, RRuleFreq, RRuleParseResult, RRuleUntil, RRuleWeekday } from './rrule/parse.ts';
 
-function compiled(rule: ParsedRRule, anchor: RRuleAnchor) {
+/** A rule, or a preset name standing for its rule from the anchor (presetToRRule). */
+export type RuleOrPreset = ParsedRRule | RecurrenceType;
+
+function compiled(rule: RuleOrPreset, anchor: RRuleAnchor): Compiled {
+  if (typeof rule === 'string') return compiledPreset(rule, anchor);
   return applyCount(compile(rule, anchor), rule, anchor);
 }
 
@@ -67,27 +71,16 @@ function checkAfter(afterMs: number): void {
 }
 
 /** First occurrence strictly after `afterMs`, or null when the series has none (ended, or never fires). */
-export function nextRRuleOccurrenceAfter(rule: ParsedRRule, anchor: RRuleAnchor, afterMs: number): number | null {
+export function nextRRuleOccurrenceAfter(rule: RuleOrPreset, anchor: RRuleAnchor, afterMs: number): number | null {
   checkAfter(afterMs);
   if (afterMs >= LAST_USEFUL_AFTER_MS) return null;
-  const c = compiled(rule, anchor);
-  let found: number | null = null;
-  walk(c, afterMs, (t) => {
-    found = t;
-    return false;
-  });
-  return found;
+  return nextAfter(compiled(rule, anchor), afterMs);
 }
 
 /** The first occurrence of the series: the anchor when it matches the rule, else the first match after it. */
-export function firstRRuleOccurrence(rule: ParsedRRule, anchor: RRuleAnchor): number | null {
+export function firstRRuleOccurrence(rule: RuleOrPreset, anchor: RRuleAnchor): number | null {
   const c = compiled(rule, anchor);
-  let found: number | null = null;
-  walk(c, c.anchorMs - 1, (t) => {
-    found = t;
-    return false;
-  });
-  return found;
+  return nextAfter(c, c.anchorMs - 1);
 }
 
 /** Whether the rule has at least one occurrence from this anchor (on or before 9999-12-31). */
@@ -126,51 +119,102 @@ export function checkRRuleFires(rule: ParsedRRule, anchor: RRuleAnchor): { ok: t
 }
 
 // ---------------------------------------------------------------------------------------------
-// The eight presets as rules (for the calendar feed, and presets given an end).
+// The eight presets are rules: series.ts expands a preset as the rule given here, with the engine
+// of custom rules, and the calendar feed and ICS export write that rule out.
 
 const WEEKDAY_OF_NUMBER: readonly RRuleWeekday[] = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+const WORKDAYS: readonly RRuleWeekday[] = WEEKDAYS.slice(0, 5);
+const WEEKEND: readonly RRuleWeekday[] = ['SA', 'SU'];
 
-/**
- * The rule equivalent to a preset from this anchor: same occurrences, from the same anchor.
- *  - ONCE: FREQ=DAILY;COUNT=1 (the anchor only).
- *  - MONTHLY on the 29th/30th: the preset fires on the last day of shorter months, which is the
- *    last of the days 28..29 (or 28..30) the month has: BYMONTHDAY=28,29(,30);BYSETPOS=-1. On the
- *    31st: BYMONTHDAY=-1. YEARLY on Feb 29 likewise: BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1.
- */
-export function presetToRRule(preset: RecurrenceType, anchor: RRuleAnchor): ParsedRRule {
-  const [year, month, day] = parseAnchorDate(anchor.date);
-  const weekday = WEEKDAY_OF_NUMBER[weekdayOf(daysFromCivil(year, month, day))]!;
-  const upTo = (last: number) => Array.from({ length: last - 27 }, (_, i) => 28 + i).join(',');
-  let text: string;
+/** A rule as parseRRule gives it (same parts in the same order), INTERVAL 1, no end but `count`. */
+function presetRule(freq: RRuleFreq, byDay: readonly RRuleWeekday[] | null, byMonth: number | null, byMonthDay: number[] | null, bySetPos: number[] | null, count: number | null = null): ParsedRRule {
+  return {
+    freq,
+    interval: 1,
+    byDay: byDay && byDay.map((weekday) => ({ weekday, n: null })),
+    byMonthDay,
+    byMonth: byMonth === null ? null : [byMonth],
+    bySetPos,
+    count,
+    until: null,
+    wkst: 'MO',
+  };
+}
+
+/** The days 28 .. last, for "the last of them the month has". */
+const upTo = (last: number) => Array.from({ length: last - 27 }, (_, i) => 28 + i);
+
+/** The rule of a preset from an anchor on this month, day of month and weekday (0 = Sunday). */
+function presetRuleOn(preset: RecurrenceType, month: number, day: number, weekday: number): ParsedRRule {
   switch (preset) {
     case 'ONCE':
-      text = 'FREQ=DAILY;COUNT=1';
-      break;
+      return presetRule('DAILY', null, null, null, null, 1);
     case 'HOURLY':
-      text = 'FREQ=HOURLY';
-      break;
+      return presetRule('HOURLY', null, null, null, null);
     case 'DAILY':
-      text = 'FREQ=DAILY';
-      break;
+      return presetRule('DAILY', null, null, null, null);
     case 'WEEKLY':
-      text = `FREQ=WEEKLY;BYDAY=${weekday}`;
-      break;
+      return presetRule('WEEKLY', [WEEKDAY_OF_NUMBER[weekday]!], null, null, null);
     case 'WORKDAYS':
-      text = `FREQ=WEEKLY;BYDAY=${WEEKDAYS.slice(0, 5).join(',')}`;
-      break;
+      return presetRule('WEEKLY', WORKDAYS, null, null, null);
     case 'WEEKEND':
-      text = 'FREQ=WEEKLY;BYDAY=SA,SU';
-      break;
+      return presetRule('WEEKLY', WEEKEND, null, null, null);
     case 'MONTHLY':
-      text = day <= 28 ? `FREQ=MONTHLY;BYMONTHDAY=${day}` : day === 31 ? 'FREQ=MONTHLY;BYMONTHDAY=-1' : `FREQ=MONTHLY;BYMONTHDAY=${upTo(day)};BYSETPOS=-1`;
-      break;
+      if (day <= 28) return presetRule('MONTHLY', null, null, [day], null);
+      return day === 31 ? presetRule('MONTHLY', null, null, [-1], null) : presetRule('MONTHLY', null, null, upTo(day), [-1]);
     case 'YEARLY':
-      text = month === 2 && day === 29 ? 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1' : `FREQ=YEARLY;BYMONTH=${month};BYMONTHDAY=${day}`;
-      break;
+      return month === 2 && day === 29 ? presetRule('YEARLY', null, 2, [28, 29], [-1]) : presetRule('YEARLY', null, month, [day], null);
     default:
       throw new RangeError(`invalid recurrence: ${String(preset)}`);
   }
-  const parsed = parseRRule(text);
-  if (!parsed.ok) throw new Error(`presetToRRule built an invalid rule: ${text}`);
-  return parsed.rule;
+}
+
+/**
+ * The rule of a preset from this anchor (its date, from which the weekday and the day of month
+ * come). What each preset means (docs/time.md "How a reminder keeps time"):
+ *  - ONCE      the anchor only: FREQ=DAILY;COUNT=1.
+ *  - HOURLY    the anchor's instant + k hours of absolute time: FREQ=HOURLY.
+ *  - DAILY     every day at the anchor's wall-clock time: FREQ=DAILY.
+ *  - WEEKLY    the anchor's weekday: FREQ=WEEKLY;BYDAY=<it>.
+ *  - WORKDAYS  Monday-Friday, WEEKEND Saturday and Sunday: FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR or
+ *              SA,SU. Anchored on a day outside the set, the anchor is not an occurrence: the
+ *              series starts on the next matching day (as every rule does, rrule.ts).
+ *  - MONTHLY   the anchor's day of month; on the 29th-31st, the last day of shorter months and
+ *              back to the anchor's day after (Jan 31, Feb 28/29, Mar 31, Apr 30). Up to the 28th:
+ *              BYMONTHDAY=<day>. The 31st: BYMONTHDAY=-1. The 29th/30th: the last of the days
+ *              28..29 (28..30) the month has, BYMONTHDAY=28,29(,30);BYSETPOS=-1.
+ *  - YEARLY    the anchor's month and day: BYMONTH=<m>;BYMONTHDAY=<d>; Feb 29 fires on Feb 28 in
+ *              other years: BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1.
+ * Built as parseRRule would give the text (a test checks it), without parsing: series.ts asks for
+ * it on every call.
+ */
+export function presetToRRule(preset: RecurrenceType, anchor: RRuleAnchor): ParsedRRule {
+  const [year, month, day] = parseAnchorDate(anchor.date);
+  return presetRuleOn(preset, month, day, weekdayOf(daysFromCivil(year, month, day)));
+}
+
+/**
+ * A preset's rule and masks depend on the anchor's month, day and weekday only: made once for each
+ * and kept (at most a few hundred), so expanding a preset costs no more than parsing its anchor.
+ */
+const PRESET_INDEX: Readonly<Record<RecurrenceType, number>> = { ONCE: 0, HOURLY: 1, DAILY: 2, WEEKLY: 3, WORKDAYS: 4, WEEKEND: 5, MONTHLY: 6, YEARLY: 7 };
+const presetPlans = new Map<number, { rule: ParsedRRule; masks: RuleMasks }>();
+
+function compiledPreset(preset: RecurrenceType, anchor: RRuleAnchor): Compiled {
+  const a = compileAnchor(anchor);
+  const index = PRESET_INDEX[preset];
+  if (typeof index !== 'number') throw new RangeError(`invalid recurrence: ${String(preset)}`);
+  // Only what the preset reads from the anchor goes into the key.
+  const weekday = preset === 'WEEKLY' ? weekdayOf(a.aDays) : 0;
+  const month = preset === 'YEARLY' ? a.aMonth : 0;
+  const day = preset === 'MONTHLY' || preset === 'YEARLY' ? a.aDay : 0;
+  const key = ((index * 13 + month) * 32 + day) * 7 + weekday;
+  let plan = presetPlans.get(key);
+  if (!plan) {
+    const rule = presetRuleOn(preset, month, day, weekday);
+    plan = { rule, masks: ruleMasks(rule, a.aMonth, a.aDay, weekdayOf(a.aDays)) };
+    presetPlans.set(key, plan);
+  }
+  const c = compileWith(a, plan.masks);
+  return plan.rule.count === null ? c : applyCount(c, plan.rule, anchor);
 }

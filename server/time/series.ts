@@ -1,8 +1,12 @@
 /**
- * A reminder's series: its repetition (one of the eight presets of recurrence.ts, or a custom
- * RFC 5545 rule of rrule.ts) from its wall-clock anchor, minus the occurrences the user skipped.
+ * A reminder's series: its repetition (one of the eight presets, or a custom RFC 5545 rule) from
+ * its wall-clock anchor, minus the occurrences the user skipped.
  *
- * The rest of the server asks this module, never recurrence.ts or rrule.ts directly, so presets,
+ * A preset is the rule rrule.ts presetToRRule gives for it, so presets and custom rules are
+ * expanded by one engine (rrule/expand.ts) with the same limits (limits.ts); docs/time.md says what
+ * each preset means, and presetToRRule how.
+ *
+ * The rest of the server asks this module, never rrule.ts's expansion directly, so presets,
  * custom rules and skipped occurrences behave the same everywhere: the scheduler's planner, the
  * occurrences and calendar calls, the previews.
  *
@@ -10,18 +14,13 @@
  * so a COUNT still counts them (a "10 times" series with one skipped fires 9 times).
  */
 import type { RecurrenceType } from '../db/database.ts';
+import { compileAnchor, type WallClockAnchor } from './anchor.ts';
 import { DEFAULT_OCCURRENCES_IN_RANGE, MAX_NEXT_OCCURRENCES, MAX_OCCURRENCES_IN_RANGE } from './limits.ts';
-import * as presets from './recurrence.ts';
-import { firstRRuleOccurrence, nextRRuleOccurrenceAfter, type ParsedRRule } from './rrule.ts';
+import { firstRRuleOccurrence, nextRRuleOccurrenceAfter, type ParsedRRule, type RuleOrPreset } from './rrule.ts';
 
 export type Repetition = RecurrenceType | 'CUSTOM';
 
-export interface Series {
-  /** The anchor's local date, `YYYY-MM-DD`. */
-  date: string;
-  /** The anchor's wall-clock time, `HH:MM` or `HH:MM:SS`. */
-  time: string;
-  timeZone: string;
+export interface Series extends WallClockAnchor {
   recurrence: Repetition;
   /** The custom rule (recurrence CUSTOM only). */
   rrule?: ParsedRRule | null;
@@ -29,28 +28,26 @@ export interface Series {
   skipped?: ReadonlySet<number>;
 }
 
-
-function presetOf(s: Series): presets.RecurrenceRule {
-  if (s.recurrence === 'CUSTOM') throw new RangeError('a custom series has no preset');
-  return { date: s.date, time: s.time, timeZone: s.timeZone, recurrence: s.recurrence };
+/** A series that repeats by a preset, nothing skipped. */
+export interface RecurrenceRule extends WallClockAnchor {
+  recurrence: RecurrenceType;
 }
 
-function ruleOfCustom(s: Series): ParsedRRule {
+/** The rule the series repeats by: the custom one, or the preset (which stands for its presetToRRule rule). */
+function ruleOf(s: Series): RuleOrPreset {
+  if (s.recurrence !== 'CUSTOM') return s.recurrence;
   if (!s.rrule) throw new RangeError('a CUSTOM series needs its rule');
   return s.rrule;
 }
 
-const anchorOf = (s: Series) => ({ date: s.date, time: s.time, timeZone: s.timeZone });
-
 /** The next occurrence of the repetition itself, skipped ones included. */
 function rawNext(s: Series, afterMs: number): number | null {
-  if (s.recurrence === 'CUSTOM') return nextRRuleOccurrenceAfter(ruleOfCustom(s), anchorOf(s), afterMs);
-  return presets.nextOccurrenceAfter(presetOf(s), afterMs);
+  return nextRRuleOccurrenceAfter(ruleOf(s), s, afterMs);
 }
 
 /** The instant of the anchor's wall clock in its zone (gap -> gap end, overlap -> earlier). */
 export function anchorInstant(s: Series): number {
-  return presets.anchorInstant({ date: s.date, time: s.time, timeZone: s.timeZone, recurrence: 'ONCE' });
+  return compileAnchor(s).anchorMs;
 }
 
 /** Whether `ms` is an occurrence of the repetition (skipped or not). */
@@ -68,7 +65,7 @@ export function nextOccurrenceAfter(s: Series, afterMs: number): number | null {
 
 /** The first occurrence of the series that is not skipped; null when there is none. */
 export function firstOccurrence(s: Series): number | null {
-  const first = s.recurrence === 'CUSTOM' ? firstRRuleOccurrence(ruleOfCustom(s), anchorOf(s)) : presets.firstOccurrence(presetOf(s));
+  const first = firstRRuleOccurrence(ruleOf(s), s);
   if (first === null || !s.skipped?.has(first)) return first;
   return nextOccurrenceAfter(s, first);
 }

@@ -21,7 +21,8 @@ const MINUTE = 60_000;
 const MAX_SHIFT = 15 * 3_600_000;
 const ALL_DAYS = 0x7fffffff;
 
-export interface Compiled extends CompiledAnchor {
+/** What compile derives from the rule itself: the same for every anchor with the same month, day and weekday. */
+export interface RuleMasks {
   freq: RRuleFreq;
   interval: number;
   /** Allowed months, bit m-1 (all when no BYMONTH). */
@@ -38,20 +39,37 @@ export interface Compiled extends CompiledAnchor {
   /** DAILY and finer: some BYxxx part filters days. */
   dayFilter: boolean;
   setPos: number[] | null;
-  /** WEEKLY: offsets (0-6) from the week start of the matching weekdays; the week start of the anchor's week. */
+  /** WEEKLY: offsets (0-6) from the week start of the matching weekdays. */
   weekOffsets: number[];
+  /** WKST, 0 = Sunday. */
+  wkst: number;
+  /** UNTIL as a last local day and a last instant (LAST_DAY and Infinity without one). */
+  untilDay: number;
+  untilMs: number;
+  /** Statically known to produce nothing (BYSETPOS other than 1/-1 on a one-occurrence period). */
+  never: boolean;
+}
+
+/** A rule compiled from its anchor, as the walks read it: the masks with the anchor's numbers. */
+export interface Compiled extends CompiledAnchor, Omit<RuleMasks, 'wkst' | 'untilDay' | 'untilMs'> {
+  /** WEEKLY: the week start of the anchor's week. */
   weekStart0: number;
   /** Last local day and last instant an occurrence may have (UNTIL, COUNT, 9999-12-31). */
   lastDay: number;
   endMs: number;
-  /** Statically known to produce nothing (BYSETPOS other than 1/-1 on a one-occurrence period). */
-  never: boolean;
 }
 
 /** Parses the anchor (RangeError when invalid) and prepares the rule's masks. COUNT is not applied yet. */
 export function compile(rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
   const a = compileAnchor(anchor);
-  const { aMonth: month, aDay: day, aDays } = a;
+  return compileWith(a, ruleMasks(rule, a.aMonth, a.aDay, weekdayOf(a.aDays)));
+}
+
+/**
+ * The rule's masks, with the parts the rule leaves to the anchor taken from the anchor's month,
+ * day of month and weekday (0 = Sunday).
+ */
+export function ruleMasks(rule: ParsedRRule, month: number, day: number, weekday: number): RuleMasks {
   const { freq } = rule;
 
   // Defaults taken from the anchor (RFC 5545, as python-dateutil): YEARLY without BYDAY/BYMONTHDAY
@@ -73,7 +91,7 @@ export function compile(rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
     } else if (freq === 'MONTHLY') {
       byMonthDay = [day];
     } else if (freq === 'WEEKLY') {
-      plain = 1 << weekdayOf(aDays);
+      plain = 1 << weekday;
       hasByDay = true;
     }
   }
@@ -85,20 +103,16 @@ export function compile(rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
   }
   let mdMask: number[] | null = null;
   if (byMonthDay) {
-    mdMask = [28, 29, 30, 31].map((len) => {
+    mdMask = [0, 0, 0, 0];
+    for (let len = 28; len <= 31; len++) {
       let mask = 0;
-      for (const v of byMonthDay!) {
+      for (const v of byMonthDay) {
         if (v > 0 && v <= len) mask |= 1 << (v - 1);
         else if (v < 0 && -v <= len) mask |= 1 << (len + v);
       }
-      return mask;
-    });
+      mdMask[len - 28] = mask;
+    }
   }
-  const plainMonthMask = [0, 1, 2, 3, 4, 5, 6].map((w0) => {
-    let mask = 0;
-    for (let i = 0; i < 31; i++) if ((plain >> ((w0 + i) % 7)) & 1) mask |= 1 << i;
-    return mask;
-  });
 
   const wkst = WEEKDAY_NUMBER[rule.wkst];
   const weekOffsets: number[] = [];
@@ -108,43 +122,80 @@ export function compile(rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
   // On DAILY and finer a period holds one occurrence: BYSETPOS 1 or -1 keeps it, anything else nothing.
   const never = fine && rule.bySetPos !== null && !rule.bySetPos.includes(1) && !rule.bySetPos.includes(-1);
 
-  let lastDay = LAST_DAY;
-  let endMs = Infinity;
+  let untilDay = LAST_DAY;
+  let untilMs = Infinity;
   if (rule.until?.kind === 'date') {
     const [y, m, d] = rule.until.date.split('-').map(Number) as [number, number, number];
-    lastDay = Math.min(lastDay, daysFromCivil(y, m, d));
+    untilDay = Math.min(untilDay, daysFromCivil(y, m, d));
   } else if (rule.until?.kind === 'utc') {
-    endMs = rule.until.ms;
-    lastDay = Math.min(lastDay, Math.floor((endMs + MAX_SHIFT) / DAY) + 1);
+    untilMs = rule.until.ms;
+    untilDay = Math.min(untilDay, Math.floor((untilMs + MAX_SHIFT) / DAY) + 1);
   }
 
-  // Written out, not spread from the anchor: this object is read on every step of every walk, and
-  // V8 gives a spread object of this size a slower shape.
   return {
-    zone: a.zone,
-    cache: a.cache,
-    anchorMs: a.anchorMs,
-    aDays,
-    aYear: a.aYear,
-    aMonth: month,
-    aDay: day,
-    timeOfDay: a.timeOfDay,
     freq,
     interval: rule.interval,
     monthSet,
     mdMask,
     hasByDay,
-    plainMonthMask,
+    plainMonthMask: plainMonthMasks(plain),
     nth,
     yearNth: freq === 'YEARLY' && !byMonth,
     dayFilter: fine && (rule.byMonth !== null || rule.byMonthDay !== null || rule.byDay !== null),
     setPos: fine ? null : rule.bySetPos,
     weekOffsets,
-    weekStart0: aDays - ((weekdayOf(aDays) - wkst + 7) % 7),
-    lastDay,
-    endMs,
+    wkst,
+    untilDay,
+    untilMs,
     never,
   };
+}
+
+/** The compiled rule from a compiled anchor and masks made for its month, day and weekday (ruleMasks). */
+export function compileWith(a: CompiledAnchor, m: RuleMasks): Compiled {
+  // Written out, not spread: this object is read on every step of every walk, and V8 gives a
+  // spread object of this size a slower shape.
+  return {
+    zone: a.zone,
+    cache: a.cache,
+    anchorMs: a.anchorMs,
+    aDays: a.aDays,
+    aYear: a.aYear,
+    aMonth: a.aMonth,
+    aDay: a.aDay,
+    timeOfDay: a.timeOfDay,
+    freq: m.freq,
+    interval: m.interval,
+    monthSet: m.monthSet,
+    mdMask: m.mdMask,
+    hasByDay: m.hasByDay,
+    plainMonthMask: m.plainMonthMask,
+    nth: m.nth,
+    yearNth: m.yearNth,
+    dayFilter: m.dayFilter,
+    setPos: m.setPos,
+    weekOffsets: m.weekOffsets,
+    weekStart0: a.aDays - ((weekdayOf(a.aDays) - m.wkst + 7) % 7),
+    lastDay: m.untilDay,
+    endMs: m.untilMs,
+    never: m.never,
+  };
+}
+
+/** Per set of plain BYDAY weekdays (bit w, 0 = Sunday), compile's plainMonthMask, built on first use and shared (read only). */
+const PLAIN_MONTH_MASKS: Array<number[] | undefined> = [];
+
+function plainMonthMasks(plain: number): number[] {
+  let masks = PLAIN_MONTH_MASKS[plain];
+  if (!masks) {
+    masks = [0, 1, 2, 3, 4, 5, 6].map((w0) => {
+      let mask = 0;
+      for (let i = 0; i < 31; i++) if ((plain >> ((w0 + i) % 7)) & 1) mask |= 1 << i;
+      return mask;
+    });
+    PLAIN_MONTH_MASKS[plain] = masks;
+  }
+  return masks;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,18 +308,22 @@ function walkFine(c: Compiled, after: number, visit: Visit): void {
       continue;
     }
     if (t > c.endMs) return;
-    const d = localDays(c, t);
-    if (d > c.lastDay) return;
-    if (c.dayFilter && d !== okDay) {
-      const next = nextMatchingDay(c, d, 1);
-      if (next === Infinity) return;
-      if (next !== d) {
-        // Go to the first instant of that local day (its midnight, or the end of a gap at midnight).
-        const start = localToInstant(c, next * DAY);
-        k = Math.max(k + 1, Math.ceil((start - c.anchorMs) / step));
-        continue;
+    // Before the last day's UTC midnight, an instant is on or before that day in every zone: the
+    // zone is asked only to filter days or near the end.
+    if (c.dayFilter || t >= c.lastDay * DAY) {
+      const d = localDays(c, t);
+      if (d > c.lastDay) return;
+      if (c.dayFilter && d !== okDay) {
+        const next = nextMatchingDay(c, d, 1);
+        if (next === Infinity) return;
+        if (next !== d) {
+          // Go to the first instant of that local day (its midnight, or the end of a gap at midnight).
+          const start = localToInstant(c, next * DAY);
+          k = Math.max(k + 1, Math.ceil((start - c.anchorMs) / step));
+          continue;
+        }
+        okDay = d;
       }
-      okDay = d;
     }
     if (!visit(t)) return;
     k++;
@@ -325,8 +380,7 @@ function periodOf(c: Compiled, day: number): number {
 }
 
 /** WEEKLY, MONTHLY, YEARLY: the days >= from (and >= the anchor's) of the periods from the one holding `from`. */
-function walkPeriodDays(c: Compiled, from: number, visit: (day: number) => boolean): void {
-  const days: number[] = [];
+function walkPeriodDays(c: Compiled, from: number, visit: (day: number) => boolean, days: number[] = []): void {
   for (let p = Math.max(0, periodOf(c, from)); ; p++) {
     if (fillPeriod(c, p, days) > c.lastDay) return;
     for (const d of days) {
@@ -337,43 +391,79 @@ function walkPeriodDays(c: Compiled, from: number, visit: (day: number) => boole
 }
 
 /** The days the rule fires on, from `from` (>= the anchor's day) on, ascending, while visit returns true. */
-function walkDays(c: Compiled, from: number, visit: (day: number) => boolean): void {
+function walkDays(c: Compiled, from: number, visit: (day: number) => boolean, days?: number[]): void {
   if (c.freq === 'DAILY') walkDailyDays(c, from, visit);
-  else walkPeriodDays(c, from, visit);
+  else walkPeriodDays(c, from, visit, days);
 }
+
+/** The first day whose occurrence may be after `after`: a day before the local day of `after` has its occurrence before it (wall clock -> instant is monotonic). */
+const firstDayFor = (c: Compiled, after: number) => (after < c.anchorMs ? c.aDays : Math.max(c.aDays, localDays(c, after)));
 
 /** Every occurrence > after, ascending, while visit returns true (COUNT applied when compiled with applyCount). */
 export function walk(c: Compiled, after: number, visit: Visit): void {
   if (c.never || c.aDays > c.lastDay) return;
   if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') return walkFine(c, after, visit);
-  // A day before the local day of `after` has its occurrence before `after` (wall clock -> instant is monotonic).
-  const from = after < c.anchorMs ? c.aDays : Math.max(c.aDays, localDays(c, after));
-  walkDays(c, from, (d) => {
+  walkDays(c, firstDayFor(c, after), (d) => {
     const t = instantOf(c, d);
     if (t > c.endMs) return false;
     return t <= after || visit(t);
   });
 }
 
+// nextAfter's walk, without a closure a call (the scheduler asks for every firing): one at a time,
+// and nothing in a walk of days calls back out of this module.
+let nextC: Compiled | null = null;
+let nextAfterMs = 0;
+let nextFound: number | null = null;
+const nextPeriod: number[] = [];
+
+function keepNext(d: number): boolean {
+  const t = instantOf(nextC!, d);
+  if (t > nextC!.endMs) return false;
+  if (t <= nextAfterMs) return true;
+  nextFound = t;
+  return false;
+}
+
+function keepNextStep(t: number): boolean {
+  nextFound = t;
+  return false;
+}
+
+/** The first occurrence > after, or null: walk's first visit. */
+export function nextAfter(c: Compiled, after: number): number | null {
+  nextFound = null;
+  if (c.never || c.aDays > c.lastDay) return null;
+  if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') {
+    walkFine(c, after, keepNextStep);
+  } else {
+    nextC = c;
+    nextAfterMs = after;
+    walkDays(c, firstDayFor(c, after), keepNext, nextPeriod);
+    nextC = null;
+  }
+  return nextFound;
+}
+
 // ---------------------------------------------------------------------------------------------
 // COUNT: the COUNT-th occurrence ends the series, like an UNTIL. It is found by arithmetic for the
 // regular shapes (DAILY, WEEKLY without BYMONTH/BYSETPOS, HOURLY and MINUTELY without filters),
-// otherwise by walking the days (or steps) from the start once, at most COUNT of them; the result
-// is cached.
+// otherwise by walking the days (or steps) from the start once, at most COUNT of them; a walk's
+// result is cached (arithmetic costs less than the cache key).
 
 const countEnds = new BoundedMemo<number>(20_000);
 
 /**
  * Where the count-th occurrence is: for HOURLY/MINUTELY its instant, for DAILY and coarser its
  * local day (one occurrence a day, so the series ends with that day: no zone arithmetic needed).
- * Infinity when the series has fewer (before 9999).
+ * Infinity when the series has fewer (before 9999); undefined when only a walk can tell.
  */
-function countEnd(c: Compiled, count: number): number {
+function countEndByArithmetic(c: Compiled, count: number): number | undefined {
   if (c.never) return Infinity;
   if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') {
-    let last = Infinity;
+    const step = c.interval * (c.freq === 'HOURLY' ? 60 : 1) * MINUTE;
     if (!c.dayFilter) {
-      last = c.anchorMs + (count - 1) * c.interval * (c.freq === 'HOURLY' ? 60 : 1) * MINUTE;
+      const last = c.anchorMs + (count - 1) * step;
       // Past the last instant that can fall on 9999-12-31 anywhere, the zone is not even asked
       // (a huge COUNT x INTERVAL lands beyond what Date can represent).
       if (last < LAST_CHECK) return last;
@@ -381,17 +471,9 @@ function countEnd(c: Compiled, count: number): number {
     }
     // The count-th step (matching or not) already lies past the last day any zone reaches: the
     // series ends at that limit before its COUNT, and no walk is needed to know it.
-    const step = c.interval * (c.freq === 'HOURLY' ? 60 : 1) * MINUTE;
-    if ((LAST_POSSIBLE - c.anchorMs) / step < count - 1) return Infinity;
-    let n = 0;
-    walkFine(c, c.anchorMs - 1, (t) => {
-      if (++n < count) return true;
-      last = t;
-      return false;
-    });
-    return last;
+    return (LAST_POSSIBLE - c.anchorMs) / step < count - 1 ? Infinity : undefined;
   }
-  let day = Infinity;
+  let day: number;
   if (c.freq === 'DAILY' && !c.dayFilter) {
     day = c.aDays + (count - 1) * c.interval;
   } else if (c.freq === 'WEEKLY' && c.monthSet === 0xfff && !c.setPos) {
@@ -404,13 +486,29 @@ function countEnd(c: Compiled, count: number): number {
       day = c.weekStart0 + 7 * c.interval * (1 + Math.floor(rest / perWeek)) + c.weekOffsets[rest % perWeek]!;
     }
   } else {
-    let n = 0;
-    walkDays(c, c.aDays, (d) => {
+    return undefined;
+  }
+  return day > c.lastDay ? Infinity : day;
+}
+
+/** The same by walking the occurrences from the start (the shapes countEndByArithmetic leaves). */
+function countEndByWalk(c: Compiled, count: number): number {
+  let n = 0;
+  if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') {
+    let last = Infinity;
+    walkFine(c, c.anchorMs - 1, (t) => {
       if (++n < count) return true;
-      day = d;
+      last = t;
       return false;
     });
+    return last;
   }
+  let day = Infinity;
+  walkDays(c, c.aDays, (d) => {
+    if (++n < count) return true;
+    day = d;
+    return false;
+  });
   return day > c.lastDay ? Infinity : day;
 }
 
@@ -447,8 +545,7 @@ export function countEndWithinBudget(rule: ParsedRRule): boolean {
 export function applyCount(c: Compiled, rule: ParsedRRule, anchor: RRuleAnchor): Compiled {
   const count = rule.count;
   if (count === null) return c;
-  const key = `${formatRRule(rule)}|${anchor.date}|${anchor.time}|${c.zone}`;
-  const end = countEnds.get(key, () => countEnd(c, count));
+  const end = countEndByArithmetic(c, count) ?? countEnds.get(`${formatRRule(rule)}|${anchor.date}|${anchor.time}|${c.zone}`, () => countEndByWalk(c, count));
   if (end === Infinity) return c;
   if (c.freq === 'HOURLY' || c.freq === 'MINUTELY') {
     c.endMs = Math.min(c.endMs, end);

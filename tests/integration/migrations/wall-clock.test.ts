@@ -19,7 +19,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { RecurrenceType } from '../../../server/db/database.ts';
 import { createDatabase } from '../../../server/db/connection.ts';
 import { createMigrator, migrateToLatest } from '../../../server/db/migrate.ts';
-import { anchorInstant, nextOccurrenceAfter, nextOccurrences, type RecurrenceRule } from '../../../server/time/recurrence.ts';
+import { anchorInstant, nextOccurrenceAfter, nextOccurrences, type RecurrenceRule } from '../../../server/time/series.ts';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;

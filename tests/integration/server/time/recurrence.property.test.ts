@@ -1,6 +1,6 @@
 // Runs on SQLite only: the recurrence rules do not depend on the database (vitest.config.ts).
 /**
- * Property tests: server/time/recurrence.ts, and the same rules through the HTTP API, against an
+ * Property tests: the presets through server/time/series.ts, and the same rules through the HTTP API, against an
  * independent oracle written with Temporal (temporal-polyfill): its own calendar arithmetic and its
  * own wall clock <-> instant resolution. Only the zone data (ICU, through Intl) is shared.
  *
@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import type { RecurrenceType } from '../../../../server/db/database.ts';
-import { anchorInstant, firstOccurrence, nextOccurrenceAfter, nextOccurrences, occurrencesBetween, type RecurrenceRule } from '../../../../server/time/recurrence.ts';
+import { anchorInstant, firstOccurrence, nextOccurrenceAfter, nextOccurrences, occurrencesBetween, type RecurrenceRule } from '../../../../server/time/series.ts';
 import { signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
 
 const HOUR = 3_600_000;
@@ -263,7 +263,7 @@ const iso = (list: number[]) => list.map((t) => new Date(t).toISOString());
 
 // ---------------------------------------------------------------------------------------------
 
-describe('recurrence.ts vs the Temporal oracle', () => {
+describe('the presets (series.ts) vs the Temporal oracle', () => {
   it('anchorInstant and firstOccurrence', () => {
     fc.assert(
       fc.property(ruleArb(2024, 2030), (rule) => {

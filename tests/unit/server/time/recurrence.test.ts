@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
 import type { RecurrenceType } from '../../../../server/db/database.ts';
-import { anchorInstant, firstOccurrence, nextOccurrenceAfter, nextOccurrences, occurrencesBetween, type RecurrenceRule } from '../../../../server/time/recurrence.ts';
+import { anchorInstant, firstOccurrence, nextOccurrenceAfter, nextOccurrences, occurrencesBetween, type RecurrenceRule } from '../../../../server/time/series.ts';
 import { wallClockToInstant, zonedParts } from '../../../../server/time/zoned.ts';
 
 const HOUR = 3_600_000;

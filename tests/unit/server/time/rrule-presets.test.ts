@@ -1,14 +1,17 @@
 /**
- * presetToRRule: the rule given for each of the eight presets expands to exactly what
- * server/time/recurrence.ts gives for that preset, from random wall-clock anchors (month ends,
+ * presetToRRule: the rule given for each of the eight presets is the rule its text parses to, and
+ * expanded as a custom rule it gives exactly what series.ts gives for the preset (which reuses each
+ * preset's compiled masks, rrule.ts compiledPreset), from random wall-clock anchors (month ends,
  * 29 February, DST gaps and overlaps), the first 50 occurrences and from random moments after.
+ * What the presets give is checked against an independent oracle in
+ * tests/integration/server/time/recurrence.property.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import type { RecurrenceType } from '../../../../server/db/database.ts';
-import { anchorInstant, nextOccurrenceAfter, nextOccurrences, type RecurrenceRule } from '../../../../server/time/recurrence.ts';
-import { formatRRule, nextRRuleOccurrenceAfter, presetToRRule } from '../../../../server/time/rrule.ts';
+import { anchorInstant, nextOccurrenceAfter, nextOccurrences, type RecurrenceRule } from '../../../../server/time/series.ts';
+import { formatRRule, nextRRuleOccurrenceAfter, parseRRule, presetToRRule } from '../../../../server/time/rrule.ts';
 import { rruleOccurrences } from '../../../helpers/rrule-listing.ts';
 
 const DAY = 86_400_000;
@@ -32,7 +35,10 @@ describe('presetToRRule', () => {
     ['YEARLY', '2026-05-31', 'FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=31'],
     ['YEARLY', '2028-02-29', 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1'],
   ])('%s from %s: %s', (preset, date, text) => {
-    expect(formatRRule(presetToRRule(preset, { date, time: '09:00', timeZone: 'UTC' }))).toBe(text);
+    const rule = presetToRRule(preset, { date, time: '09:00', timeZone: 'UTC' });
+    expect(formatRRule(rule)).toBe(text);
+    // Built without parsing, it must be what parsing gives (the engine reads the lists as parsed).
+    expect(rule).toEqual((parseRRule(text) as { rule: unknown }).rule);
   });
 
   const dateArb = fc.oneof(
@@ -53,7 +59,7 @@ describe('presetToRRule', () => {
     later: fc.integer({ min: 0, max: 30 * 365 }),
   });
 
-  it('expands to exactly the preset engine\'s occurrences (random anchors, the first 50, and from later moments)', () => {
+  it('expands as a custom rule to exactly the preset\'s occurrences (random anchors, the first 50, and from later moments)', () => {
     fc.assert(
       fc.property(caseArb, ({ preset, zone, date, time, later }) => {
         const rule: RecurrenceRule = { date: date.toString(), time: `${String(time.hour).padStart(2, '0')}:${String(time.minute).padStart(2, '0')}`, timeZone: zone, recurrence: preset };

@@ -11,7 +11,7 @@
  *    { disambiguation: 'compatible' })` (the earlier of two); a wall clock inside a gap is the end
  *    of the gap, i.e. the zone's transition. (Temporal's 'compatible' alone would move a gap time
  *    forward by the gap's length, 02:30 -> 03:30 in Paris; Chime fires at 03:00, the end of the
- *    gap, as recurrence.ts does.)
+ *    gap, as the presets do.)
  *  - HOURLY/MINUTELY step in absolute time: `rrule` steps in UTC from the anchor's instant, and the
  *    steps whose local date (read with Temporal) fails BYMONTH/BYMONTHDAY/BYDAY are dropped.
  *  - COUNT and a date UNTIL are given to `rrule` as such (a date UNTIL as 23:59:59 that local day);
