@@ -400,7 +400,7 @@ export class Scheduler {
       claimedAny ||= outbox.length + claimed.reminders > 0;
       // Rows the claim wrote but could not list (a conflict) are claimed from the outbox next round.
       const incomplete = claimed.rows.length < claimed.deliveries;
-      const more = outbox.length === outboxLimit || claimed.reminders === reminderLimit || incomplete;
+      const more = outbox.length === outboxLimit || claimed.reminders >= reminderLimit || incomplete;
       if (!more) {
         this.backlogSince = null;
         break;
