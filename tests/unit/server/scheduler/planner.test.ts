@@ -146,9 +146,9 @@ describe('planFiringOrStop and planBatch', () => {
       '2026-11-23T08:00:00.000Z',
     ]);
     expect(plan.advances).toEqual([
-      { nextFireMs: null, completed: true, reminderIds: ['once-a', 'once-b'] },
-      { nextFireMs: now + DAY, completed: false, reminderIds: ['daily-a', 'daily-b'] },
-      { nextFireMs: now + HOUR, completed: false, reminderIds: ['hourly'] },
+      { nextFireMs: null, nextAlertMs: null, completed: true, reminderIds: ['once-a', 'once-b'] },
+      { nextFireMs: now + DAY, nextAlertMs: null, completed: false, reminderIds: ['daily-a', 'daily-b'] },
+      { nextFireMs: now + HOUR, nextAlertMs: null, completed: false, reminderIds: ['hourly'] },
     ]);
   });
 
