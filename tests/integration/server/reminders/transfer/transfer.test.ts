@@ -84,7 +84,7 @@ describe('export and import', () => {
     expect(text).not.toMatch(/whsec_/);
     const file = JSON.parse(text);
     expect(file.reminders).toHaveLength(SAMPLES.length);
-    expect(Object.keys(file.reminders[0]).sort()).toEqual(['date', 'destinations', 'exceptions', 'message', 'paused', 'recurrence', 'rrule', 'time', 'timezone']);
+    expect(Object.keys(file.reminders[0]).sort()).toEqual(['alerts', 'date', 'destinations', 'exceptions', 'message', 'paused', 'recurrence', 'rrule', 'time', 'timezone']);
     const fresh = await signUp(server.url, { timezone: 'UTC' });
     const res = await fresh.api.post('/api/reminders/import', { format: 'json', content: text, dry_run: false, mode: 'all_or_nothing' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
