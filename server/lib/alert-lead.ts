@@ -13,5 +13,6 @@ export function alertLeadText(language: string | null | undefined, beforeMinutes
   }
 }
 
-/** "in 15 minutes: <message>", the text of an alert where a destination shows one line of text. */
-export const alertText = (language: string | null | undefined, beforeMinutes: number, message: string) => `${alertLeadText(language, beforeMinutes)}: ${message}`;
+/** "in 15 minutes: <message>" ("dans 15 minutes : …" in French), an alert where a destination shows one line of text. */
+export const alertText = (language: string | null | undefined, beforeMinutes: number, message: string) =>
+  `${alertLeadText(language, beforeMinutes)}${language?.toLowerCase().startsWith('fr') ? ' :' : ':'} ${message}`;
