@@ -126,6 +126,19 @@ describe('alerts before a reminder', () => {
     expect(rows.map((d) => d.idempotency_key).sort()).toEqual(got.map((r) => String(r.headers['webhook-id'])).sort());
     // The one-off is finished: no alert left either.
     expect(await reminderRow(created.id)).toMatchObject({ next_fire_utc: null, next_alert_utc: null });
+
+    // The history walks the three rows of one occurrence and destination page by page, each once.
+    const seen: Array<number | null> = [];
+    let before: string | null = null;
+    do {
+      const page: { status: number; body: { deliveries: Array<{ alert_minutes: number | null }>; next_cursor: string | null } } = await api.get(
+        `/api/reminders/${created.id}/deliveries?limit=1${before ? `&before=${before}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      seen.push(...page.body.deliveries.map((d) => d.alert_minutes));
+      before = page.body.next_cursor;
+    } while (before);
+    expect(seen).toEqual([60, 15, null]);
   });
 
   it('a restart between the claim of an alert and its send sends it once, with the same webhook-id', async () => {
