@@ -75,7 +75,9 @@ export class Claimer {
       for (const r of dueAlerts) {
         const alert = planAlertFiring(r, nowMs, lateThresholdMs);
         const key = alert.nextAlertMs === null ? '' : iso(alert.nextAlertMs);
-        pointers.set(key, [...(pointers.get(key) ?? []), r.id]);
+        const group = pointers.get(key);
+        if (group) group.push(r.id);
+        else pointers.set(key, [r.id]);
         if (!alert.send) continue;
         for (const d of byReminder.get(r.id) ?? []) {
           rows.push(this.row(r, d, { occurrenceMs: alert.send.occurrenceMs, late: alert.send.late, alertMinutes: alert.send.beforeMinutes }, nowMs));
