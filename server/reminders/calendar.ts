@@ -195,6 +195,9 @@ function buildEvent(r: CalendarReminder, options: CalendarOptions, host: string,
     lines.push(`X-CHIME-EXCEPTIONS:${escapeText(JSON.stringify([...skipped].sort((a, b) => a - b).map((ms) => new Date(ms).toISOString())))}`);
     const destinations = (r.destinations ?? []).map((d) => ({ type: d.type, metadata: JSON.parse(d.metadata) as unknown }));
     lines.push(`X-CHIME-DESTINATIONS:${escapeText(JSON.stringify(destinations))}`);
+    // The alerts as the API takes them (the VALARMs below are for calendar apps).
+    const alerts = parseStoredAlerts(r.alerts);
+    if (alerts.length > 0) lines.push(`X-CHIME-ALERTS:${escapeText(JSON.stringify(alerts.map((m) => ({ before_minutes: m }))))}`);
   }
   lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${escapeText(r.message)}`, 'TRIGGER:PT0S', 'END:VALARM');
   // One more per alert before the event (docs/time.md "Alerts before"), e.g. TRIGGER:-PT15M.

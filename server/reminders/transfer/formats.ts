@@ -19,7 +19,7 @@ export interface TransferReminder {
   exceptions: string[];
   paused: boolean;
   destinations: Array<{ type: string; metadata: Record<string, unknown> }>;
-  /** Alerts before each occurrence (JSON files; CSV and ICS files carry none). */
+  /** Alerts before each occurrence (JSON files, and ICS files of Chime's export; CSV files carry none). */
   alerts?: Array<{ before_minutes: number }>;
 }
 
