@@ -27,6 +27,10 @@ export const ERROR_CODES = {
   RRULE_INVALID: 400,
   OCCURRENCE_INVALID: 400,
   SKIP_LIMIT: 400,
+  // Alerts before a reminder (server/reminders/input.ts parseAlerts).
+  ALERTS_INVALID: 400,
+  ALERT_TOO_MANY: 400,
+  ALERT_AFTER_EVENT: 400,
   INVALID_DESTINATION: 400,
   DESTINATION_LIMIT: 400,
   REMINDER_LIMIT: 400,

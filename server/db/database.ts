@@ -99,6 +99,13 @@ export interface RemindersTable {
   updated_at: Instant;
   /** Why a server's manager changed this reminder, for its creator (migration 2026-11-27-030). */
   server_notice: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The user's alerts before each occurrence: JSON array of distinct minute counts, `[]` when none (migration 2026-11-29-400). */
+  alerts: ColumnType<string, string | undefined, string>;
+  /**
+   * Derived: the next alert instant of next_occurrence_utc still to send (null: none); the alert is
+   * next_occurrence_utc minus it. Set through scheduler/alerts.ts by every writer of next_occurrence_utc.
+   */
+  next_alert_utc: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
 }
 
 export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram' | 'web_push' | 'discord_subscriber';
@@ -151,6 +158,8 @@ export interface DeliveriesTable {
   lease_expires_at: Instant | null;
   /** The sender's concurrency key (webhook host, "discord") when it was written: full keys wait in the table (migration 2026-11-27-001). */
   concurrency_key: Generated<string | null>;
+  /** 0: the occurrence itself; N: the alert N minutes before it (migration 2026-11-29-400). Part of the unique key. */
+  alert_minutes: ColumnType<number, number | undefined, number>;
 }
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'retrying';

@@ -2,6 +2,7 @@
  * What Chime's mails say: each one as plain text and HTML, in the recipient account's language.
  * Every value that comes from a user (the message, a username, an address) is escaped in the HTML.
  */
+import { alertLeadText } from '../lib/alert-lead.ts';
 import type { Language } from '../lib/language.ts';
 import { mt } from './i18n.ts';
 
@@ -47,6 +48,8 @@ export interface ReminderMailInput {
   occurrenceUtc: string;
   timezone: string;
   late: boolean;
+  /** An alert this many minutes before the occurrence (docs/time.md "Alerts before"): the subject says how soon. */
+  alertMinutes?: number | undefined;
   /** The reminder's page; null for a test send. */
   link: string | null;
   /**
@@ -71,9 +74,13 @@ function formatWhen(lang: Language, iso: string, timeZone: string): string {
 
 export function reminderMail(input: ReminderMailInput): MailContent {
   const { lang } = input;
-  const subject = input.test ? mt(lang, 'reminder.testSubject') : mt(lang, 'reminder.subject', { message: subjectText(input.message) });
+  const subject = input.test
+    ? mt(lang, 'reminder.testSubject')
+    : input.alertMinutes
+      ? mt(lang, 'reminder.alertSubject', { when: alertLeadText(lang, input.alertMinutes), message: subjectText(input.message) })
+      : mt(lang, 'reminder.subject', { message: subjectText(input.message) });
   const scheduled = mt(lang, 'reminder.scheduled', { when: formatWhen(lang, input.occurrenceUtc, input.timezone) });
-  const late = input.late ? mt(lang, 'reminder.late') : null;
+  const late = input.late && !input.alertMinutes ? mt(lang, 'reminder.late') : null;
   const open = input.link ? mt(lang, 'reminder.open') : null;
   const footer = mt(lang, 'reminder.footer', { address: input.address, username: input.username });
   const actions = input.actions ?? [];

@@ -26,13 +26,14 @@ import { formatRRule, presetToRRule, type ParsedRRule } from '../time/rrule.ts';
 import { firstOccurrence, isOccurrence } from '../time/series.ts';
 import { wallClockToInstant, zonedParts } from '../time/zoned.ts';
 import { ruleOf } from './schedule.ts';
+import { parseStoredAlerts } from '../scheduler/alerts.ts';
 import { BoundedMemo } from '../lib/bounded-memo.ts';
 import { reminderPageUrl } from '../lib/reminder-page-url.ts';
 
 export type CalendarReminder = Pick<
   Reminder,
   'id' | 'message' | 'local_date' | 'local_time' | 'timezone' | 'recurrence_type' | 'rrule' | 'exceptions' | 'is_paused' | 'updated_at'
-> & { destinations?: ReadonlyArray<{ type: string; metadata: string }> };
+> & { destinations?: ReadonlyArray<{ type: string; metadata: string }>; alerts?: string | undefined };
 
 export interface CalendarOptions {
   /** Chime's address: links to each reminder, and the host part of UIDs. */
@@ -194,8 +195,14 @@ function buildEvent(r: CalendarReminder, options: CalendarOptions, host: string,
     lines.push(`X-CHIME-EXCEPTIONS:${escapeText(JSON.stringify([...skipped].sort((a, b) => a - b).map((ms) => new Date(ms).toISOString())))}`);
     const destinations = (r.destinations ?? []).map((d) => ({ type: d.type, metadata: JSON.parse(d.metadata) as unknown }));
     lines.push(`X-CHIME-DESTINATIONS:${escapeText(JSON.stringify(destinations))}`);
+    // The alerts as the API takes them (the VALARMs below are for calendar apps).
+    const alerts = parseStoredAlerts(r.alerts);
+    if (alerts.length > 0) lines.push(`X-CHIME-ALERTS:${escapeText(JSON.stringify(alerts.map((m) => ({ before_minutes: m }))))}`);
   }
-  lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${escapeText(r.message)}`, 'TRIGGER:PT0S', 'END:VALARM', 'END:VEVENT');
+  lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${escapeText(r.message)}`, 'TRIGGER:PT0S', 'END:VALARM');
+  // One more per alert before the event (docs/time.md "Alerts before"), e.g. TRIGGER:-PT15M.
+  for (const m of parseStoredAlerts(r.alerts)) lines.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${escapeText(r.message)}`, `TRIGGER:-PT${m}M`, 'END:VALARM');
+  lines.push('END:VEVENT');
   return { lines, zone, fromYear: Math.min(new Date(first).getUTCFullYear(), Number(r.local_date.slice(0, 4))) };
 }
 
@@ -206,7 +213,7 @@ function buildEvent(r: CalendarReminder, options: CalendarOptions, host: string,
 const eventCache = new BoundedMemo<BuiltEvent | null>(50_000);
 
 function cachedEvent(r: CalendarReminder, options: CalendarOptions, host: string, toYear: number): BuiltEvent | null {
-  const key = JSON.stringify([r.id, r.message, r.local_date, r.local_time, r.timezone, r.recurrence_type, r.rrule, r.exceptions, r.is_paused, r.updated_at, options.publicUrl, !!options.chimeProperties, toYear, options.chimeProperties ? r.destinations : null]);
+  const key = JSON.stringify([r.id, r.message, r.local_date, r.local_time, r.timezone, r.recurrence_type, r.rrule, r.exceptions, r.is_paused, r.updated_at, r.alerts ?? '[]', options.publicUrl, !!options.chimeProperties, toYear, options.chimeProperties ? r.destinations : null]);
   return eventCache.get(key, () => {
     const built = buildEvent(r, options, host, toYear);
     if (built) built.text = serializeLines(built.lines);

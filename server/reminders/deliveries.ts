@@ -50,20 +50,24 @@ export interface DeliveryView {
   destination_label: string;
   status: 'pending' | 'retrying' | 'delivered' | 'failed';
   late: boolean;
+  /** An alert this many minutes before the occurrence; null for the occurrence itself. */
+  alert_minutes: number | null;
   delivered_at: string | null;
   next_attempt_at: string | null;
   attempts: AttemptView[];
 }
 
-// A cursor is the last row's key, opaque to clients: base64url of "occurrence|destination".
-const encodeCursor = (c: HistoryCursor) => Buffer.from(`${c.occurrenceUtc}|${c.destinationId}`).toString('base64url');
+// A cursor is the last row's key, opaque to clients: base64url of "occurrence|destination|alert"
+// (the alert since alerts: one occurrence and destination may have several rows).
+const encodeCursor = (c: HistoryCursor) => Buffer.from(`${c.occurrenceUtc}|${c.destinationId}|${c.alertMinutes}`).toString('base64url');
 
 function decodeCursor(text: string): HistoryCursor {
-  const [occurrenceUtc, destinationId, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !occurrenceUtc || !destinationId || Number.isNaN(Date.parse(occurrenceUtc))) {
+  const [occurrenceUtc, destinationId, alert, ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('|');
+  const alertMinutes = alert === undefined ? -1 : Number(alert);
+  if (rest.length > 0 || !occurrenceUtc || !destinationId || Number.isNaN(Date.parse(occurrenceUtc)) || !Number.isInteger(alertMinutes)) {
     throw new AppError('CURSOR_INVALID', 'before must be a next_cursor of an earlier page');
   }
-  return { occurrenceUtc, destinationId };
+  return { occurrenceUtc, destinationId, alertMinutes };
 }
 
 function attemptView(a: HistoryAttempt): AttemptView {
@@ -103,6 +107,7 @@ async function viewsOf(deps: Pick<DeliveryDeps, 'db'>, rows: Awaited<ReturnType<
     destination_label: destinationLabel(r.destination_type, r.destination_metadata),
     status: r.status,
     late: !!r.late,
+    alert_minutes: r.alert_minutes > 0 ? r.alert_minutes : null,
     delivered_at: r.delivered_at,
     next_attempt_at: r.next_attempt_at,
     attempts: byDelivery.get(r.id) ?? [],
@@ -126,7 +131,7 @@ export async function deliveryHistory(
   const rows = await listReminderDeliveries(deps.db, reminderId, before, limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const nextCursor = rows.length > limit && last ? encodeCursor({ occurrenceUtc: last.occurrence_utc, destinationId: last.destination_id }) : null;
+  const nextCursor = rows.length > limit && last ? encodeCursor({ occurrenceUtc: last.occurrence_utc, destinationId: last.destination_id, alertMinutes: last.alert_minutes }) : null;
   return { deliveries: await viewsOf(deps, page), next_cursor: nextCursor };
 }
 

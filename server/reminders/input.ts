@@ -6,6 +6,7 @@ import type { RecurrenceType, StoredRecurrence } from '../db/database.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { formatRRule, parseRRule, type ParsedRRule } from '../time/rrule.ts';
 import { localTimeString, parseDate } from '../time/zoned.ts';
+import { MAX_ALERT_MINUTES, MAX_ALERTS } from '../scheduler/alerts.ts';
 
 /** The recurrence presets (docs/time.md "How a reminder keeps time" says what each one means). */
 export const RECURRENCES: readonly RecurrenceType[] = ['ONCE', 'YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'WORKDAYS', 'WEEKEND'];
@@ -84,4 +85,26 @@ export function parseLocalTime(value: unknown): string {
   const [hour, minute, second] = m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : [NaN, NaN, NaN];
   if (!m || hour > 23 || minute > 59 || second > 59) throw new AppError('INVALID_TIME', 'Time must be HH:MM (24-hour)');
   return localTimeString(hour, minute, second);
+}
+
+/**
+ * The alerts before each occurrence (`alerts: [{ before_minutes }]`, docs/time.md "Alerts before"):
+ * at most MAX_ALERTS, each a whole number of minutes from 1 to MAX_ALERT_MINUTES (28 days), no two
+ * the same. Answers them largest first (the order they fire in). An alert at or after the event
+ * (0 or fewer minutes before) is ALERT_AFTER_EVENT.
+ */
+export function parseAlerts(value: unknown): number[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new AppError('ALERTS_INVALID', 'alerts must be a list of { before_minutes }');
+  if (value.length > MAX_ALERTS) throw badRequest('ALERT_TOO_MANY', `A reminder can have at most ${MAX_ALERTS} alerts`, { max: MAX_ALERTS });
+  const minutes: number[] = [];
+  for (const item of value) {
+    const m = item && typeof item === 'object' ? (item as { before_minutes?: unknown }).before_minutes : undefined;
+    if (typeof m !== 'number' || !Number.isInteger(m)) throw new AppError('ALERTS_INVALID', 'Each alert needs before_minutes, a whole number of minutes');
+    if (m <= 0) throw new AppError('ALERT_AFTER_EVENT', 'An alert must come before the reminder: before_minutes must be at least 1');
+    if (m > MAX_ALERT_MINUTES) throw badRequest('ALERTS_INVALID', `An alert can be at most ${MAX_ALERT_MINUTES} minutes (28 days) before the reminder`, { max: MAX_ALERT_MINUTES });
+    if (minutes.includes(m)) throw new AppError('ALERTS_INVALID', `Two alerts are ${m} minutes before: each must be different`);
+    minutes.push(m);
+  }
+  return minutes.sort((a, b) => b - a);
 }

@@ -7,6 +7,7 @@ import { deleteReminder, type ReminderWithDestinations, updateReminder } from '.
 import { nextOccurrenceAfter } from '../time/series.ts';
 import { guildsOf, quoted, recordServerChange } from '../servers/audit.ts';
 import { ruleOf } from './schedule.ts';
+import { nextAlertUtc } from '../scheduler/alerts.ts';
 import { getReminder, type ReminderDeps } from './service.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -25,11 +26,12 @@ export async function pauseReminder(deps: ReminderDeps, accountId: string, id: s
 export async function resumeReminder(deps: ReminderDeps, accountId: string, id: string, nowMs = Date.now()): Promise<ReminderWithDestinations> {
   const existing = await getReminder(deps, accountId, id);
   if (existing.is_paused) {
-    const patch: Parameters<typeof updateReminder>[2] = { is_paused: 0 };
+    // Alerts that came due while paused are not sent: the pointer starts again from now.
+    const patch: Parameters<typeof updateReminder>[2] = { is_paused: 0, next_alert_utc: nextAlertUtc(existing.alerts, existing.next_occurrence_utc, nowMs) };
     if (existing.recurrence_type !== 'ONCE') {
       const snooze = existing.snoozed_at_utc && Date.parse(existing.snoozed_at_utc) > nowMs ? existing.snoozed_at_utc : null;
       const next = iso(nextOccurrenceAfter(ruleOf(existing), nowMs));
-      Object.assign(patch, { snoozed_at_utc: snooze, next_occurrence_utc: next, next_fire_utc: snooze ?? next });
+      Object.assign(patch, { snoozed_at_utc: snooze, next_occurrence_utc: next, next_fire_utc: snooze ?? next, next_alert_utc: nextAlertUtc(existing.alerts, next, nowMs) });
     }
     await updateReminder(deps.db, existing.id, patch);
     await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'resume', reminderId: id, detail: { kind: 'resumed', params: { message: quoted(existing.message) } } });

@@ -33,7 +33,8 @@ import {
 import { quoted, recordServerChange } from '../servers/audit.ts';
 import { enforceServerRules } from '../servers/rules.ts';
 import { checkRRuleFires } from '../time/rrule.ts';
-import { MAX_REMINDERS_PER_ACCOUNT, parseLocalDate, parseLocalTime, parseMessage, parseRepetition } from './input.ts';
+import { MAX_REMINDERS_PER_ACCOUNT, parseAlerts, parseLocalDate, parseLocalTime, parseMessage, parseRepetition } from './input.ts';
+import { nextAlertUtc, parseStoredAlerts, storedAlertsText } from '../scheduler/alerts.ts';
 import { earlierResult, idempotencyScope, type IdempotentOperation, runOnce } from './idempotency.ts';
 import { anchorOf, firstFireFrom, type ScheduleFields } from './schedule.ts';
 
@@ -51,6 +52,8 @@ export interface ReminderInput {
   destinations?: readonly RawDestination[] | undefined;
   /** The zone of date/time. Create: defaults to the account's zone; update: to the reminder's own. */
   timezone?: unknown;
+  /** `[{ before_minutes }]`, up to 3. Create: none when absent; update: the reminder's own when absent. */
+  alerts?: unknown;
 }
 
 export interface SavedReminder {
@@ -135,6 +138,8 @@ export async function readSchedule(
 export interface ValidReminder {
   message: string;
   schedule: ScheduleFields;
+  /** The alerts' stored text (reminders.alerts). */
+  alerts: string;
   anchorMs: number;
   nextMs: number;
   destinations: DestinationInput[];
@@ -148,9 +153,16 @@ const sameSchedule = (a: ScheduleFields, b: ScheduleFields) =>
  * `existing` is the stored reminder of an update: its zone is the default one, and its skipped
  * occurrences are kept when the schedule does not change (they belong to the old one otherwise).
  */
-async function validate(deps: ReminderDeps, accountId: string, input: ReminderInput, existing: (ScheduleFields & { id?: string }) | null, nowMs: number): Promise<ValidReminder> {
+async function validate(
+  deps: ReminderDeps,
+  accountId: string,
+  input: ReminderInput,
+  existing: (ScheduleFields & { id?: string; alerts?: string }) | null,
+  nowMs: number,
+): Promise<ValidReminder> {
   const message = parseMessage(input.message);
   const schedule: ScheduleFields = await readSchedule(deps, accountId, input, existing?.timezone ?? null);
+  const alerts = input.alerts === undefined && existing ? storedAlertsText(parseStoredAlerts(existing.alerts)) : storedAlertsText(parseAlerts(input.alerts));
   schedule.exceptions = existing && sameSchedule(existing, schedule) ? (existing.exceptions ?? '[]') : '[]';
   const nextMs = firstFireFrom(schedule, nowMs);
   if (nextMs === null) {
@@ -170,7 +182,7 @@ async function validate(deps: ReminderDeps, accountId: string, input: ReminderIn
   });
   await preflightDestinations(deps, accountId, destinations, existing && 'destinations' in existing ? (existing as ReminderWithDestinations).destinations : []);
   await enforceServerRules(deps, accountId, destinations, existing?.id ?? null);
-  return { message, schedule, anchorMs: anchorOf(schedule), nextMs, destinations };
+  return { message, schedule, alerts, anchorMs: anchorOf(schedule), nextMs, destinations };
 }
 
 /** The checks of a create, without writing: transfer/prepare-row.ts runs each imported row through them. */
@@ -251,6 +263,8 @@ export function createReminder(deps: ReminderDeps, accountId: string, input: Rem
       snoozed_at_utc: null,
       next_fire_utc: iso(v.nextMs),
       next_occurrence_utc: iso(v.nextMs),
+      alerts: v.alerts,
+      next_alert_utc: nextAlertUtc(v.alerts, iso(v.nextMs), nowMs),
     };
     return { row, destinations: v.destinations };
   });
@@ -316,6 +330,9 @@ export async function updateReminderFields(deps: ReminderDeps, accountId: string
       snoozed_at_utc: null,
       next_fire_utc: iso(v.nextMs),
       next_occurrence_utc: iso(v.nextMs),
+      // Alerts whose time has passed by this edit are not sent.
+      alerts: v.alerts,
+      next_alert_utc: nextAlertUtc(v.alerts, iso(v.nextMs), nowMs),
       completed_at: null,
     });
     // An occurrence the scheduler prepared for the coming second went by the old fields: the new
@@ -369,9 +386,11 @@ export async function editReminder(deps: ReminderDeps, accountId: string, id: st
 }
 
 /** What a copy of a reminder keeps: what the user chose (message, schedule, skipped occurrences) and its anchor. */
-export function scheduleOf(source: ReminderWithDestinations): Pick<NewReminder, 'message' | 'local_date' | 'local_time' | 'timezone' | 'recurrence_type' | 'rrule' | 'exceptions' | 'remind_at_utc'> {
-  const { message, local_date, local_time, timezone, recurrence_type, rrule, exceptions, remind_at_utc } = source;
-  return { message, local_date, local_time, timezone, recurrence_type, rrule, exceptions, remind_at_utc };
+export function scheduleOf(
+  source: ReminderWithDestinations,
+): Pick<NewReminder, 'message' | 'local_date' | 'local_time' | 'timezone' | 'recurrence_type' | 'rrule' | 'exceptions' | 'remind_at_utc' | 'alerts'> {
+  const { message, local_date, local_time, timezone, recurrence_type, rrule, exceptions, remind_at_utc, alerts } = source;
+  return { message, local_date, local_time, timezone, recurrence_type, rrule, exceptions, remind_at_utc, alerts };
 }
 
 /** A copy with new destination rows (and secrets). A copy of a finished one-off shows as completed until edited. */
@@ -386,6 +405,7 @@ export function duplicateReminder(deps: ReminderDeps, accountId: string, id: str
       snoozed_at_utc: null,
       next_fire_utc: next,
       next_occurrence_utc: next,
+      next_alert_utc: nextAlertUtc(source.alerts, next, nowMs),
       completed_at: next ? null : new Date(nowMs).toISOString(),
     };
     return { row, destinations: source.destinations.map((d) => ({ type: d.type, metadata: JSON.parse(d.metadata) as Record<string, unknown> })) };

@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import { findReminderOfAccount, lockReminderOfAccount, type ReminderWithDestinations, updateReminder } from '../repositories/reminders.ts';
 import { isOccurrence, nextOccurrenceAfter } from '../time/series.ts';
 import { ruleOf } from './schedule.ts';
+import { nextAlertUtc } from '../scheduler/alerts.ts';
 import { getReminder, type ReminderDeps } from './service.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -51,6 +52,7 @@ async function saveSkipped(deps: ReminderDeps, accountId: string, id: string, ch
       exceptions,
       next_occurrence_utc: nextIso,
       next_fire_utc: snooze ?? nextIso,
+      next_alert_utc: nextAlertUtc(r.alerts, nextIso, nowMs),
       snoozed_at_utc: snooze,
       completed_at: snooze || nextIso ? null : (r.completed_at ?? new Date(nowMs).toISOString()),
     });

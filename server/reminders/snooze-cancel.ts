@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import { findReminderOfAccount, lockReminderOfAccount, updateReminder } from '../repositories/reminders.ts';
 import { nextOccurrenceAfter } from '../time/series.ts';
 import { ruleOf } from './schedule.ts';
+import { nextAlertUtc } from '../scheduler/alerts.ts';
 import type { ReminderDeps } from './service.ts';
 
 /**
@@ -30,6 +31,7 @@ export async function cancelPendingSnooze(deps: Pick<ReminderDeps, 'db' | 'sched
       snoozed_at_utc: null,
       next_occurrence_utc: nextIso,
       next_fire_utc: nextIso,
+      next_alert_utc: nextAlertUtc(r.alerts, nextIso, nowMs),
       completed_at: nextIso ? null : (r.completed_at ?? new Date(nowMs).toISOString()),
     });
     return true;

@@ -140,7 +140,7 @@ export async function updateIdentity(db: Executor, accountId: string, provider: 
     .execute();
 }
 
-/** The ids of the deliveries of these reminders (deliveries_occurrence_uq leads with reminder_id). */
+/** The ids of the deliveries of these reminders (deliveries_occurrence_alert_uq leads with reminder_id). */
 function deliveryIdsOf(db: Executor, reminderIds: SelectQueryBuilder<Database, 'reminders', { id: string }>) {
   return db.selectFrom('deliveries').select('deliveries.id').where('deliveries.reminder_id', 'in', reminderIds);
 }

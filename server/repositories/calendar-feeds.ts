@@ -32,7 +32,7 @@ export async function deleteCalendarFeed(db: Executor, accountId: string): Promi
 export async function listFeedReminders(db: Executor, accountId: string) {
   return db
     .selectFrom('reminders')
-    .select(['id', 'message', 'local_date', 'local_time', 'timezone', 'recurrence_type', 'rrule', 'exceptions', 'is_paused', 'updated_at'])
+    .select(['id', 'message', 'local_date', 'local_time', 'timezone', 'recurrence_type', 'rrule', 'exceptions', 'is_paused', 'updated_at', 'alerts'])
     .where('account_id', '=', accountId)
     .where('is_paused', '=', 0)
     .where('next_fire_utc', 'is not', null)

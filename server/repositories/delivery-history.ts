@@ -11,6 +11,8 @@ import { deliveriesWithTargets } from './delivery-joins.ts';
 export interface HistoryCursor {
   occurrenceUtc: string;
   destinationId: string;
+  /** The row's alert (deliveries.alert_minutes); -1 for a cursor written before alerts (all of its key's rows were on its page). */
+  alertMinutes: number;
 }
 
 export interface HistoryDelivery {
@@ -21,6 +23,7 @@ export interface HistoryDelivery {
   destination_metadata: string;
   status: DeliveryStatus;
   late: number;
+  alert_minutes: number;
   delivered_at: string | null;
   next_attempt_at: string | null;
 }
@@ -37,6 +40,7 @@ function historyQuery(db: Executor, reminderId: string) {
       'ds.metadata as destination_metadata',
       'd.status',
       'd.late',
+      'd.alert_minutes',
       'd.delivered_at',
       'd.next_attempt_at',
     ])
@@ -54,8 +58,8 @@ export async function findReminderDelivery(db: Executor, reminderId: string, del
  */
 export async function listReminderDeliveries(db: Executor, reminderId: string, before: HistoryCursor | null, limit: number): Promise<HistoryDelivery[]> {
   let q = historyQuery(db, reminderId);
-  if (before) q = q.where(sql<boolean>`(d.occurrence_utc, d.destination_id) < (${before.occurrenceUtc}, ${before.destinationId})`);
-  return q.orderBy('d.occurrence_utc', 'desc').orderBy('d.destination_id', 'desc').limit(limit).execute();
+  if (before) q = q.where(sql<boolean>`(d.occurrence_utc, d.destination_id, d.alert_minutes) < (${before.occurrenceUtc}, ${before.destinationId}, ${before.alertMinutes})`);
+  return q.orderBy('d.occurrence_utc', 'desc').orderBy('d.destination_id', 'desc').orderBy('d.alert_minutes', 'desc').limit(limit).execute();
 }
 
 export interface HistoryAttempt {

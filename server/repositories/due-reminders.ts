@@ -37,6 +37,7 @@ const dueRemindersQuery = (db: Executor, nowIso: string, limit: number) =>
       'r.snoozed_at_utc',
       'r.next_fire_utc',
       'r.next_occurrence_utc',
+      'r.alerts',
       'a.timezone as account_timezone',
       'a.locale',
       'a.username',
@@ -53,6 +54,48 @@ export async function selectDueReminders(db: Executor, nowIso: string, limit: nu
   const query = dueRemindersQuery(db, nowIso, limit);
   // Several instances claiming at once take disjoint reminders (SQLite serializes the whole claim).
   return takesRowLocks(db) ? query.forUpdate('r').skipLocked().execute() : query.execute();
+}
+
+/** A reminder whose next alert is due, with what its deliveries need (dueAlertsQuery's columns). */
+export type DueAlertRow = Awaited<ReturnType<ReturnType<typeof dueAlertsQuery>['execute']>>[number];
+
+/** Up to `limit` reminders whose next alert (next_alert_utc) is due at `nowIso`: the predicates of reminders_alert_due_idx. */
+const dueAlertsQuery = (db: Executor, nowIso: string, limit: number) =>
+  db
+    .selectFrom('reminders as r')
+    .innerJoin('accounts as a', 'a.id', 'r.account_id')
+    .select([
+      'r.id',
+      'r.account_id',
+      'r.message',
+      'r.remind_at_utc',
+      'r.timezone',
+      'r.recurrence_type',
+      'r.alerts',
+      'r.next_alert_utc',
+      'r.next_occurrence_utc',
+      'a.timezone as account_timezone',
+      'a.locale',
+      'a.username',
+    ])
+    .where('r.next_alert_utc', 'is not', null)
+    .where('r.is_paused', '=', sql.lit(0))
+    .where('r.next_alert_utc', '<=', nowIso)
+    .where('a.disabled_at', 'is', null)
+    .$narrowType<{ next_alert_utc: NotNull }>()
+    .orderBy('r.next_alert_utc')
+    .limit(limit);
+
+export async function selectDueAlerts(db: Executor, nowIso: string, limit: number): Promise<DueAlertRow[]> {
+  const query = dueAlertsQuery(db, nowIso, limit);
+  return takesRowLocks(db) ? query.forUpdate('r').skipLocked().execute() : query.execute();
+}
+
+/** Moves the alert pointer of reminders whose alert was just handled (null: none left before their occurrence). */
+export async function setNextAlerts(db: Executor, reminderIds: string[], nextAlertUtc: string | null): Promise<void> {
+  for (const part of idLists(reminderIds)) {
+    await db.updateTable('reminders').set({ next_alert_utc: nextAlertUtc }).where('id', 'in', part).execute();
+  }
 }
 
 /** A destination a due reminder fires to (enabledDestinationsQuery's columns). */
@@ -117,11 +160,11 @@ export async function listEnabledDestinations(db: Executor, reminderIds: string[
 export type NewDelivery = Pick<
   OutboxRow,
   'id' | 'reminder_id' | 'destination_id' | 'account_id' | 'occurrence_utc' | 'idempotency_key' | 'next_attempt_at' | 'late'
-> & { concurrency_key?: string | null };
+> & { concurrency_key?: string | null; alert_minutes?: number };
 
 /**
- * Writes pending deliveries; one that already exists for its (reminder, occurrence, destination)
- * is skipped. `written` holds the rows known to be in the table now: on a conflict a chunk cannot
+ * Writes pending deliveries; one that already exists for its (reminder, occurrence, destination,
+ * alert) is skipped. `written` holds the rows known to be in the table now: on a conflict a chunk cannot
  * tell which of its rows went in, so none of that chunk is listed (the outbox sweep reads them back).
  */
 export async function insertDeliveries<T extends NewDelivery>(db: Executor, rows: T[], nowIso: string, lease?: DeliveryLease): Promise<{ inserted: number; written: T[] }> {
@@ -147,9 +190,10 @@ export async function insertDeliveries<T extends NewDelivery>(db: Executor, rows
           lease_owner: lease?.owner ?? null,
           lease_expires_at: lease?.until ?? null,
           concurrency_key: d.concurrency_key ?? null,
+          alert_minutes: d.alert_minutes ?? 0,
         })),
       )
-      .onConflict((oc) => oc.columns(['reminder_id', 'occurrence_utc', 'destination_id']).doNothing())
+      .onConflict((oc) => oc.columns(['reminder_id', 'occurrence_utc', 'destination_id', 'alert_minutes']).doNothing())
       .executeTakeFirst();
     const n = Number(res.numInsertedOrUpdatedRows ?? 0);
     inserted += n;
@@ -165,7 +209,7 @@ export async function insertDeliveries<T extends NewDelivery>(db: Executor, rows
 export async function advanceReminders(
   db: Executor,
   reminderIds: string[],
-  next: { nextFireUtc: string | null; completed: boolean },
+  next: { nextFireUtc: string | null; nextAlertUtc?: string | null; completed: boolean },
   firedAtIso: string,
 ): Promise<void> {
   for (const part of idLists(reminderIds)) {
@@ -174,6 +218,7 @@ export async function advanceReminders(
       .set({
         next_fire_utc: next.nextFireUtc,
         next_occurrence_utc: next.nextFireUtc,
+        next_alert_utc: next.nextAlertUtc ?? null,
         snoozed_at_utc: null,
         last_fired_at: firedAtIso,
         ...(next.completed ? { completed_at: firedAtIso } : {}),
@@ -183,7 +228,10 @@ export async function advanceReminders(
   }
 }
 
-/** The earliest next_fire_utc over reminders that can fire (uses the partial due index). */
+/**
+ * The earliest instant a reminder that can fire is due: its next_fire_utc or its next alert
+ * (next_alert_utc), one seek on each partial index.
+ */
 export async function nextReminderFire(db: Executor): Promise<string | null> {
   const row = await db
     .selectFrom('reminders')
@@ -194,7 +242,18 @@ export async function nextReminderFire(db: Executor): Promise<string | null> {
     .orderBy('next_fire_utc')
     .limit(1)
     .executeTakeFirst();
-  return row?.next_fire_utc ?? null;
+  const alert = await db
+    .selectFrom('reminders')
+    .select('next_alert_utc')
+    .where('next_alert_utc', 'is not', null)
+    .where('is_paused', '=', sql.lit(0))
+    .where('account_id', 'not in', disabledAccountIds(db))
+    .orderBy('next_alert_utc')
+    .limit(1)
+    .executeTakeFirst();
+  const fire = row?.next_fire_utc ?? null;
+  const alertAt = alert?.next_alert_utc ?? null;
+  return fire === null ? alertAt : alertAt === null || fire <= alertAt ? fire : alertAt;
 }
 
 /** Reminders that are due but not claimed yet. */

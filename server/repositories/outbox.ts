@@ -129,6 +129,7 @@ const outboxRowsQuery = (db: Executor, ids: string[]) =>
       'd.attempts',
       'd.next_attempt_at',
       'd.late',
+      'd.alert_minutes',
       'r.message',
       'r.recurrence_type',
       'r.timezone as reminder_timezone',

@@ -115,7 +115,7 @@ export async function endReminder(db: Executor, reminderId: string, notice: stri
   const now = nowIso();
   await db
     .updateTable('reminders')
-    .set({ next_fire_utc: null, next_occurrence_utc: null, snoozed_at_utc: null, completed_at: now, server_notice: notice, updated_at: now })
+    .set({ next_fire_utc: null, next_occurrence_utc: null, next_alert_utc: null, snoozed_at_utc: null, completed_at: now, server_notice: notice, updated_at: now })
     .where('id', '=', reminderId)
     .execute();
 }

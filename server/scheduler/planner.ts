@@ -6,6 +6,7 @@
 import type { StoredRecurrence } from '../db/database.ts';
 import { ruleOf } from '../reminders/schedule.ts';
 import { nextOccurrenceAfter, type Series } from '../time/series.ts';
+import { nextAlertMs, parseStoredAlerts } from './alerts.ts';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -23,6 +24,8 @@ export interface DueReminder {
   snoozed_at_utc: string | null;
   next_fire_utc: string;
   next_occurrence_utc: string | null;
+  /** The alerts before each occurrence (JSON minute counts; absent or `[]`: none). */
+  alerts?: string | undefined;
 }
 
 export interface FiringPlan {
@@ -125,6 +128,8 @@ export function planFiringOrStop(reminder: DueReminder, nowMs: number, lateThres
 /** Reminders that move to the same state: one UPDATE for all of them. */
 export interface ReminderAdvance {
   nextFireMs: number | null;
+  /** The first alert of the next occurrence still ahead (scheduler/alerts.ts), null when none. */
+  nextAlertMs: number | null;
   completed: boolean;
   /** When the firing happens: now, or its due instant when it is prepared ahead (last_fired_at, completed_at). */
   firedAtMs: number;
@@ -146,10 +151,13 @@ export function planBatch(reminders: readonly DueReminder[], nowMs: number, late
     const plan = planFiringOrStop(r, nowMs, lateThresholdMs);
     firings.push(plan);
     const firedAtMs = Math.max(nowMs, plan.dueMs);
-    const key = `${plan.nextFireMs}|${plan.completed}|${firedAtMs}`;
+    // The next occurrence is nextFireMs (advanceReminders writes it to next_occurrence_utc too);
+    // its alerts still ahead of the firing are its pointer's.
+    const alertMs = nextAlertMs(parseStoredAlerts(r.alerts), plan.nextFireMs, firedAtMs);
+    const key = `${plan.nextFireMs}|${alertMs}|${plan.completed}|${firedAtMs}`;
     const group = groups.get(key);
     if (group) group.reminderIds.push(r.id);
-    else groups.set(key, { nextFireMs: plan.nextFireMs, completed: plan.completed, firedAtMs, reminderIds: [r.id] });
+    else groups.set(key, { nextFireMs: plan.nextFireMs, nextAlertMs: alertMs, completed: plan.completed, firedAtMs, reminderIds: [r.id] });
   }
   return { firings, advances: [...groups.values()] };
 }

@@ -365,6 +365,12 @@ export class Scheduler {
     return rows.length - left.length;
   }
 
+  /** More is due than the claims take: after BACKLOG_HELP_AFTER_MS of it, ask for help (onBacklog). */
+  private noteBacklog(now: number): void {
+    this.backlogSince ??= now;
+    if (now - this.backlogSince >= BACKLOG_HELP_AFTER_MS) this.onBacklog?.();
+  }
+
   /**
    * Claims what is due, as far as memory has room: first the outbox (retries, rows another
    * instance left, rows a full key left behind: older than what fires now), then due reminders.
@@ -392,8 +398,14 @@ export class Scheduler {
       this.trace('claim-outbox', started, { n: outbox.length });
       for (const row of outbox) if (row.attempts === 0) this.metrics.lateness.observe(Math.max(0, (now - Date.parse(row.next_attempt_at)) / 1000));
       const fromOutbox = await this.hand(outbox);
+      claimedAny ||= outbox.length > 0;
       room = this.pump.room();
-      if (room === 0) break;
+      if (room === 0) {
+        // Memory is full and the outbox may hold more (deliveries prepared ahead wait there): a
+        // backlog as much as reminders left due.
+        if (outbox.length === outboxLimit) this.noteBacklog(now);
+        break;
+      }
       const reminderLimit = Math.min(batch, room);
       batch = Math.min(batch * 4, this.options.batchSize);
       started = performance.now();
@@ -406,17 +418,16 @@ export class Scheduler {
       claimedAny ||= outbox.length + claimed.reminders > 0;
       // Rows the claim wrote but could not list (a conflict) are claimed from the outbox next round.
       const incomplete = claimed.rows.length < claimed.deliveries - claimed.prepared;
-      const more = outbox.length === outboxLimit || claimed.reminders === reminderLimit || incomplete;
+      const more = outbox.length === outboxLimit || claimed.reminders >= reminderLimit || incomplete;
       if (!more) {
         this.backlogSince = null;
         break;
       }
-      this.backlogSince ??= now;
+      this.noteBacklog(now);
       if (fromOutbox + fromReminders + claimed.prepared === 0 && !incomplete) {
         dueLeft = true;
         break;
       }
-      if (now - this.backlogSince >= BACKLOG_HELP_AFTER_MS) this.onBacklog?.();
       // Let sends and API requests in between batches of a burst.
       await nextTurn(this.clock);
     }

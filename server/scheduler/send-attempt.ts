@@ -49,6 +49,7 @@ export async function attemptDelivery(input: {
     occurrenceUtc: row.occurrence_utc,
     firedAt: new Date(startedMs).toISOString(),
     late: row.late === 1,
+    ...(row.alert_minutes > 0 ? { alert: { beforeMinutes: row.alert_minutes } } : {}),
     signal,
   };
   try {

@@ -26,6 +26,12 @@ export interface SendContext {
   firedAt: string;
   late: boolean;
   /**
+   * An alert before the occurrence ("in 15 minutes: ...", docs/time.md "Alerts before"), not the
+   * occurrence itself: senders say how long until `occurrenceUtc`, and offer no Snooze/Done (those
+   * act on the occurrence). Absent for the occurrence's own delivery.
+   */
+  alert?: { beforeMinutes: number };
+  /**
    * A test send ("does this destination work?"): no reminder stands behind it, so no buttons to
    * act on it, and webhooks receive a `webhook.test` payload.
    */

@@ -301,6 +301,8 @@ export async function takeOverServerReminder(deps: ServerDeps, accountId: string
       snoozed_at_utc: source.snoozed_at_utc,
       next_fire_utc: source.next_fire_utc,
       next_occurrence_utc: source.next_occurrence_utc,
+      // Where the creator's reminder stands: alerts it already sent are not sent again.
+      next_alert_utc: source.next_alert_utc,
       completed_at: source.completed_at,
     };
     const created = await insertWithinLimit(trx, row);

@@ -229,6 +229,23 @@ describe('reminder details (browser)', () => {
     expect(await page.getByTestId('view-time').textContent()).toMatch(/^12:30\s?AM$/);
   });
 
+  it('picks alerts before the reminder in the edit form (at most 3) and shows them on the page', async () => {
+    const { user, reminder } = await setup();
+    const { page } = await e2e.signedInPage({ user });
+    await openDetails(page, reminder.id);
+    await page.getByTestId('edit-reminder').click();
+    await page.getByTestId('edit-form').waitFor();
+    for (const m of [15, 60, 1440]) await page.getByTestId(`edit-alert-${m}`).click();
+    expect(await page.getByTestId('edit-alert-15').getAttribute('aria-pressed')).toBe('true');
+    // Three chosen: the others wait until one is taken off.
+    expect(await page.getByTestId('edit-alert-5').isDisabled()).toBe(true);
+    await page.getByTestId('edit-save').click();
+    await page.getByTestId('edit-form').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('view-alerts').textContent()).toBe('Alerts before: 1 day before, 1 hour before, 15 minutes before');
+    const saved = (await user.api.get(`/api/reminders/${reminder.id}`)).body;
+    expect(saved.alerts).toEqual([{ before_minutes: 1440 }, { before_minutes: 60 }, { before_minutes: 15 }]);
+  });
+
   it('says when a series first fires on another day than the chosen date', async () => {
     const user = await e2e.signUp({ timezone: 'UTC' });
     // 2030-01-19 is a Saturday: a WORKDAYS series chosen then starts on Monday the 21st.

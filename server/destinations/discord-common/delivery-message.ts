@@ -64,6 +64,8 @@ export interface DeliveryMessageInput {
    * call, and nobody is called for a test.
    */
   quiet?: boolean;
+  /** An alert before the occurrence at this instant: the header says how soon (`<t:…:R>`), no buttons. */
+  alertOccurrenceMs?: number | null;
   /** The scheduled occurrence when the delivery is late (shown as a note). */
   lateOccurrenceMs?: number | null;
   /** The occurrence this message delivers (the "Tomorrow" button keeps its wall-clock time). */
@@ -84,7 +86,7 @@ export interface DeliveryMessageInput {
  */
 export function buildDeliveryMessage(input: DeliveryMessageInput): RESTPostAPIChannelMessageJSONBody {
   const mention = input.everyone ? (input.quiet ? '@\u200beveryone ' : '@everyone ') : input.roleId ? `<@&${input.roleId}> ` : '';
-  const head = `${mention}${t(input.locale, 'delivery.header')}\n`;
+  const head = `${mention}${input.alertOccurrenceMs ? t(input.locale, 'delivery.alert', { unix: unix(input.alertOccurrenceMs) }) : t(input.locale, 'delivery.header')}\n`;
   const tail = input.lateOccurrenceMs ? `\n${t(input.locale, 'delivery.late', { unix: unix(input.lateOccurrenceMs) })}` : '';
   const room = Math.max(MAX_CONTENT - head.length - tail.length, 1);
   const message = input.everyone ? inertEveryone(input.message) : input.message;
@@ -99,7 +101,8 @@ export function buildDeliveryMessage(input: DeliveryMessageInput): RESTPostAPICh
 }
 
 function componentsOf(input: DeliveryMessageInput) {
-  if (input.buttons === false) return [];
+  // An alert's buttons would act on an occurrence that has not come yet.
+  if (input.buttons === false || input.alertOccurrenceMs) return [];
   if (input.subscriber) return [remindTooRow('stop', input.reminderId, input.locale)];
   const rows = [reminderButtons(input.reminderId, input.locale, input.occurrenceMs)];
   if (input.remindMeToo) rows.push(remindTooRow('join', input.reminderId, input.locale));

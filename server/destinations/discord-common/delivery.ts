@@ -80,7 +80,9 @@ function deliveryBody(ctx: SendContext, roleId: string | null, everyone: boolean
     roleId,
     everyone,
     quiet: ctx.test,
-    lateOccurrenceMs: ctx.late ? Date.parse(ctx.occurrenceUtc) : null,
+    // An alert late by a downtime still says how soon, from the occurrence: no late note.
+    lateOccurrenceMs: ctx.late && !ctx.alert ? Date.parse(ctx.occurrenceUtc) : null,
+    alertOccurrenceMs: ctx.alert ? Date.parse(ctx.occurrenceUtc) : null,
     occurrenceMs: Date.parse(ctx.occurrenceUtc),
     nonce: ctx.idempotencyKey,
     // A test send has no reminder behind it to snooze or finish.

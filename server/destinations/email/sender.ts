@@ -41,7 +41,8 @@ export function emailSenderOf(app: Pick<FastifyInstance, 'db' | 'config'>): Dest
       // (push-common/notification.ts), for every recurrence. A test send has no reminder to act
       // on, so no links. A mail scanner or link checker that fetches them acts on nothing: a GET
       // of an action link only shows a confirmation page whose button POSTs (routes/actions).
-      const links = ctx.test
+      // An alert's links would act on an occurrence that has not come yet: none.
+      const links = ctx.test || ctx.alert
         ? null
         : await actionLinksFor(app, { deliveryId: ctx.deliveryId, reminderId: ctx.reminder.id, occurrenceUtc: ctx.occurrenceUtc });
       const language = mailLanguage(ctx.account.locale);
@@ -51,6 +52,7 @@ export function emailSenderOf(app: Pick<FastifyInstance, 'db' | 'config'>): Dest
         occurrenceUtc: ctx.occurrenceUtc,
         timezone: ctx.reminder.timezone,
         late: ctx.late,
+        alertMinutes: ctx.alert?.beforeMinutes,
         link: ctx.test ? null : reminderPageUrl(app.config.publicUrl, ctx.reminder.id),
         actions: links ? LINK_ACTIONS.map((action) => ({ label: nt(language, ACTION_LABEL_KEYS[action]), url: links[action] })) : [],
         address,

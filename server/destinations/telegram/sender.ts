@@ -25,7 +25,8 @@ export function telegramSenderOf(deps: Pick<SenderDeps, 'db' | 'config' | 'log'>
       const chatId = parseChatId(ctx.destination.metadata.chat_id);
       if (!chatId) return fail(TELEGRAM_CODES.MISCONFIGURED, 'This Telegram destination has no chat: connect the chat again', false);
       const content = await pushContent(deps, ctx);
-      const tokens = ctx.test ? {} : await actionTokensFor(deps, { deliveryId: ctx.deliveryId, reminderId: ctx.reminder.id, occurrenceUtc: ctx.occurrenceUtc });
+      // A test send has nothing to act on, nor an alert (its occurrence has not come yet).
+      const tokens = ctx.test || ctx.alert ? {} : await actionTokensFor(deps, { deliveryId: ctx.deliveryId, reminderId: ctx.reminder.id, occurrenceUtc: ctx.occurrenceUtc });
       const { result } = await telegramCall(client, telegram, 'sendMessage', { chat_id: chatId, ...telegramMessage(content, tokens) }, 'sending the message', ctx.signal);
       // The bot's token is the administrator's to fix: say so where they look (never the token itself).
       if (!result.ok && result.code === TELEGRAM_CODES.UNAUTHORIZED) deps.log.warn({ code: result.code, status: result.httpStatus }, 'Telegram refused TELEGRAM_BOT_TOKEN');

@@ -5,6 +5,7 @@ import type { WebhookPlatform } from './index.ts';
 import type { WebhookTarget } from './post.ts';
 import { type BodyFormat, renderTemplate } from './template.ts';
 import { reminderPageUrl } from '../../lib/reminder-page-url.ts';
+import { alertText } from '../../lib/alert-lead.ts';
 
 const DISCORD_CONTENT_MAX = 2000;
 const SLACK_TEXT_MAX = 40_000;
@@ -17,7 +18,7 @@ function truncate(text: string, max: number): string {
 
 export function webhookBody(
   platform: WebhookPlatform,
-  fields: { type: 'reminder.due' | 'webhook.test'; id: string; message: string; username?: string | undefined } & Record<string, unknown>,
+  fields: { type: 'reminder.due' | 'reminder.alert' | 'webhook.test'; id: string; message: string; username?: string | undefined } & Record<string, unknown>,
 ): string {
   if (platform === 'discord') {
     return JSON.stringify({
@@ -52,7 +53,8 @@ export function sendPayload(ctx: SendContext, publicUrl = ''): { target: Webhook
     const format: BodyFormat = meta.body_format === 'text' ? 'text' : 'json';
     target.contentType = format === 'json' ? 'application/json' : 'text/plain; charset=utf-8';
     const body = renderTemplate(meta.body_template, format, {
-      message: ctx.reminder.message,
+      // An alert's {{message}} says how soon: "in 15 minutes: ..." in the account's language.
+      message: ctx.alert ? alertText(ctx.account.locale, ctx.alert.beforeMinutes, ctx.reminder.message) : ctx.reminder.message,
       occurrence_at: ctx.occurrenceUtc,
       fired_at: ctx.firedAt,
       reminder_url: ctx.test ? '' : reminderPageUrl(publicUrl, ctx.reminder.id),
@@ -67,6 +69,32 @@ export function sendPayload(ctx: SendContext, publicUrl = ''): { target: Webhook
   }
   if (ctx.test) {
     return { target, body: webhookBody(platform, { type: 'webhook.test', id: ctx.idempotencyKey, message: ctx.reminder.message, fired_at: ctx.firedAt, username }) };
+  }
+  if (ctx.alert) {
+    // An alert before the occurrence (docs/webhooks.md "Alerts"): a type of its own, so a receiver
+    // that only knows reminder.due never takes it for the occurrence; chat platforms get one line
+    // saying how soon (Discord renders <t:…:R> as a live "in 15 minutes" in the reader's language).
+    const text =
+      platform === 'discord'
+        ? `<t:${Math.floor(Date.parse(ctx.occurrenceUtc) / 1000)}:R>: ${ctx.reminder.message}`
+        : platform === 'slack'
+          ? alertText(ctx.account.locale, ctx.alert.beforeMinutes, ctx.reminder.message)
+          : ctx.reminder.message;
+    const body = webhookBody(platform, {
+      type: 'reminder.alert',
+      id: ctx.idempotencyKey,
+      reminder_id: ctx.reminder.id,
+      message: text,
+      occurrence_at: ctx.occurrenceUtc,
+      fired_at: ctx.firedAt,
+      recurrence: ctx.reminder.recurrence_type,
+      timezone: ctx.reminder.timezone,
+      late: ctx.late,
+      attempt: ctx.attempt,
+      alert: { before_minutes: ctx.alert.beforeMinutes, occurrence: ctx.occurrenceUtc },
+      username,
+    });
+    return { target, body };
   }
   const body = webhookBody(platform, {
     type: 'reminder.due',

@@ -3,6 +3,7 @@ import { csvRow, guardCell } from '../../lib/csv.ts';
 import { listRemindersOfAccount, type ReminderWithDestinations } from '../../repositories/reminders.ts';
 import { remindersToIcs } from '../calendar.ts';
 import { ruleOf } from '../schedule.ts';
+import { parseStoredAlerts } from '../../scheduler/alerts.ts';
 import type { ReminderDeps } from '../service.ts';
 import { CSV_COLUMNS, type TransferFormat, type TransferReminder } from './formats.ts';
 
@@ -18,6 +19,7 @@ function transferOf(r: ReminderWithDestinations): TransferReminder {
     paused: r.is_paused === 1,
     // No secrets: a webhook gets a new signing secret when imported.
     destinations: r.destinations.map((d) => ({ type: d.type, metadata: JSON.parse(d.metadata) as Record<string, unknown> })),
+    alerts: parseStoredAlerts(r.alerts).map((m) => ({ before_minutes: m })),
   };
 }
 

@@ -19,6 +19,8 @@ export interface TransferReminder {
   exceptions: string[];
   paused: boolean;
   destinations: Array<{ type: string; metadata: Record<string, unknown> }>;
+  /** Alerts before each occurrence (JSON files, and ICS files of Chime's export; CSV files carry none). */
+  alerts?: Array<{ before_minutes: number }>;
 }
 
 /** `exceptions`: the skipped occurrences, ISO-8601 instants separated by spaces. */

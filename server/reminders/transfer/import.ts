@@ -11,6 +11,7 @@ import { MAX_REMINDERS_PER_ACCOUNT } from '../input.ts';
 import { earlierResult, idempotencyScope, runOnce } from '../idempotency.ts';
 import { destinationsSaved } from '../../destinations/validate.ts';
 import { type CreateOptions, saveDestinations, type ReminderDeps } from '../service.ts';
+import { nextAlertUtc, parseStoredAlerts } from '../../scheduler/alerts.ts';
 import { fileError, MAX_IMPORT_BYTES, type ImportMode, type TransferFormat, type TransferReminder } from './formats.ts';
 import { prepareRow, type PreparedRow } from './prepare-row.ts';
 import { readIcs } from './read-ics.ts';
@@ -64,6 +65,7 @@ function previewOf(p: PreparedRow): ImportPreview {
     exceptions: JSON.parse(p.exceptions) as string[],
     paused: p.paused,
     destinations: p.valid.destinations.map((d) => ({ type: d.type, metadata: { ...d.metadata } })),
+    alerts: parseStoredAlerts(p.valid.alerts).map((m) => ({ before_minutes: m })),
     next_fire_utc: new Date(p.nextMs).toISOString(),
   };
 }
@@ -149,6 +151,8 @@ export async function importReminders(deps: ReminderDeps, accountId: string, req
         snoozed_at_utc: null,
         next_fire_utc: next,
         next_occurrence_utc: next,
+        alerts: v.alerts,
+        next_alert_utc: nextAlertUtc(v.alerts, next, nowMs),
       });
       ids.push(row.id);
       // New signing secrets for webhooks: the answer shows them once, as a create's does.

@@ -62,6 +62,7 @@ export async function prepareRow(deps: ReminderDeps, accountId: string, raw: Raw
       rrule: f.rrule,
       timezone: f.timezone,
       destinations: readDestinations(f.destinations),
+      alerts: f.alerts,
     },
     nowMs,
   );

@@ -124,11 +124,13 @@ function icsEventFields(event: IcsComponent, accountZone: string): Record<string
     Object.assign(fields, { recurrence: chimeRecurrence, rrule: text('X-CHIME-RRULE') ?? null, paused: text('X-CHIME-PAUSED') === 'TRUE' });
     const exceptions = text('X-CHIME-EXCEPTIONS');
     const destinations = text('X-CHIME-DESTINATIONS');
+    const alerts = text('X-CHIME-ALERTS');
     try {
       fields.exceptions = exceptions ? (JSON.parse(exceptions) as unknown) : [];
       fields.destinations = destinations ? (JSON.parse(destinations) as unknown) : [];
+      if (alerts) fields.alerts = JSON.parse(alerts) as unknown;
     } catch {
-      throw new AppError('VALIDATION_FAILED', 'X-CHIME-EXCEPTIONS and X-CHIME-DESTINATIONS must be JSON');
+      throw new AppError('VALIDATION_FAILED', 'X-CHIME-EXCEPTIONS, X-CHIME-DESTINATIONS and X-CHIME-ALERTS must be JSON');
     }
     return fields;
   }

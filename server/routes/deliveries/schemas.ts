@@ -24,6 +24,8 @@ export const DeliveryOut = Type.Object({
   destination_label: Type.String(),
   status: DeliveryStatus,
   late: Type.Boolean(),
+  /** An alert this many minutes before the occurrence (docs/time.md "Alerts before"); null for the occurrence itself. */
+  alert_minutes: Nullable(Type.Integer()),
   delivered_at: Nullable(Type.String()),
   next_attempt_at: Nullable(Type.String()),
   attempts: Type.Array(AttemptOut),

@@ -4,6 +4,7 @@ import type { ReminderWithDestinations } from '../../repositories/reminders.ts';
 import type { Language } from '../../lib/language.ts';
 import { recurrenceSummary } from '../../reminders/recurrence-summary.ts';
 import { exceptionsOf, firstOccurrenceOf, reminderStatus } from '../../reminders/schedule.ts';
+import { parseStoredAlerts } from '../../scheduler/alerts.ts';
 import type { ReminderOut } from './schemas.ts';
 
 function presentDestination(d: Destination, secret?: string) {
@@ -50,6 +51,8 @@ export function presentReminder(r: ReminderWithDestinations, language: Language,
     time: r.local_time,
     status: reminderStatus(r),
     last_fired_at: r.last_fired_at,
+    alerts: parseStoredAlerts(r.alerts).map((m) => ({ before_minutes: m })),
+    next_alert_utc: r.is_paused ? null : r.next_alert_utc,
     destinations: r.destinations.map((d) => presentDestination(d, secrets.get(d.id))),
     subscriber_count: r.subscriber_count ?? 0,
     ...(r.server_notice ? { server_notice: r.server_notice } : {}),

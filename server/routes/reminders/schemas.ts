@@ -20,6 +20,12 @@ export const ReminderBody = Type.Object({
   destinations: Type.Optional(Type.Array(DestinationBody, { maxItems: 50 })),
   /** The zone of date/time. Create: defaults to the account's zone; update: to the reminder's own zone. */
   timezone: Type.Optional(Type.String({ maxLength: 100 })),
+  /**
+   * Up to 3 alerts before each occurrence, each 1 to 40320 minutes (28 days) before, no two the same.
+   * Update: absent keeps the reminder's alerts, `[]` removes them. The service checks the values
+   * (ALERTS_INVALID, ALERT_TOO_MANY, ALERT_AFTER_EVENT), so they are loose here.
+   */
+  alerts: Type.Optional(Nullable(Type.Array(Type.Object({ before_minutes: Type.Number() }), { maxItems: 20 }))),
 });
 
 const DestinationOut = Type.Object({
@@ -105,6 +111,10 @@ export const ReminderOut = Type.Object({
   time: Type.String(),
   status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('completed')]),
   last_fired_at: Nullable(Type.String()),
+  /** Alerts before each occurrence, largest first. */
+  alerts: Type.Array(Type.Object({ before_minutes: Type.Integer() })),
+  /** The next alert to be sent (ISO instant), null when none is ahead of the next occurrence. */
+  next_alert_utc: Nullable(Type.String()),
   destinations: Type.Array(DestinationOut),
   /** How many people pressed "Remind me too" and receive its occurrences by DM. */
   subscriber_count: Type.Integer({ minimum: 0 }),

@@ -34,6 +34,7 @@ export const ImportOut = Type.Object({
       exceptions: Type.Array(Type.String()),
       paused: Type.Boolean(),
       destinations: Type.Array(Type.Object({ type: Type.String(), metadata: Type.Record(Type.String(), Type.Unknown()) })),
+      alerts: Type.Optional(Type.Array(Type.Object({ before_minutes: Type.Integer() }))),
       next_fire_utc: Nullable(Type.String()),
     }),
   ),

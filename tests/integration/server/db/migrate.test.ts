@@ -70,7 +70,7 @@ describe('migrations', () => {
     for (const table of CORE_TABLES) expect(tables).toContain(table);
     const indexes = schema.filter((s) => s.type === 'index').map((s) => s.name);
     // The uniqueness rules the API relies on.
-    for (const index of ['accounts_email_normalized_uq', 'sessions_token_hash_uq', 'identities_provider_external_uq', 'deliveries_occurrence_uq']) {
+    for (const index of ['accounts_email_normalized_uq', 'sessions_token_hash_uq', 'identities_provider_external_uq', 'deliveries_occurrence_alert_uq']) {
       expect(indexes).toContain(index);
     }
     const sqlite = new SQLite(file, { readonly: true });

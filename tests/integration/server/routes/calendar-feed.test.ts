@@ -225,6 +225,33 @@ describe('calendar feed', () => {
     expect(await last!.json()).toMatchObject({ code: 'RATE_LIMITED', error: expect.any(String) });
   });
 
+  it('a reminder with alerts carries one VALARM per alert before the event, as ical.js reads them', async () => {
+    const d = await signUp(server.url, { timezone: 'Europe/Paris' });
+    const made = await d.api.post('/api/reminders', {
+      message: 'Dentist',
+      date: '2027-05-03',
+      time: '09:00',
+      recurrence: 'WEEKLY',
+      alerts: [{ before_minutes: 15 }, { before_minutes: 1440 }],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await d.api.post('/api/reminders', { message: 'No alerts', date: '2027-05-03', time: '10:00' });
+    const text = (await client(server.url).get(feedPath((await d.api.get('/api/account/calendar-feed')).body.url))).body as string;
+    const comp = new ICAL.Component(ICAL.parse(text));
+    const triggers = new Map(
+      comp.getAllSubcomponents('vevent').map((ve) => [
+        String(ve.getFirstPropertyValue('summary')),
+        ve.getAllSubcomponents('valarm').map((alarm) => {
+          expect(alarm.getFirstPropertyValue('action')).toBe('DISPLAY');
+          return (alarm.getFirstPropertyValue('trigger') as ICAL.Duration).toSeconds();
+        }),
+      ]),
+    );
+    // The alarm at the event itself, then one per alert.
+    expect(triggers.get('Dentist')).toEqual([0, -86_400, -900]);
+    expect(triggers.get('No alerts')).toEqual([0]);
+  });
+
   it('paused and finished reminders are not in the feed', async () => {
     const d = await signUp(server.url, { timezone: 'Europe/Paris' });
     const paused = await d.api.post('/api/reminders', { message: 'Paused one', date: '2027-05-01', time: '09:00', recurrence: 'DAILY' });

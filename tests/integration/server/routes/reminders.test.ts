@@ -17,6 +17,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const REMINDER_KEYS = [
   'account_id',
+  'alerts',
   'created_at',
   'date',
   'destinations',
@@ -26,6 +27,7 @@ const REMINDER_KEYS = [
   'is_paused',
   'last_fired_at',
   'message',
+  'next_alert_utc',
   'next_fire_utc',
   'recurrence_text',
   'recurrence_type',

@@ -146,9 +146,9 @@ describe('planFiringOrStop and planBatch', () => {
       '2026-11-23T08:00:00.000Z',
     ]);
     expect(plan.advances).toEqual([
-      { nextFireMs: null, completed: true, firedAtMs: now, reminderIds: ['once-a', 'once-b'] },
-      { nextFireMs: now + DAY, completed: false, firedAtMs: now, reminderIds: ['daily-a', 'daily-b'] },
-      { nextFireMs: now + HOUR, completed: false, firedAtMs: now, reminderIds: ['hourly'] },
+      { nextFireMs: null, nextAlertMs: null, completed: true, firedAtMs: now, reminderIds: ['once-a', 'once-b'] },
+      { nextFireMs: now + DAY, nextAlertMs: null, completed: false, firedAtMs: now, reminderIds: ['daily-a', 'daily-b'] },
+      { nextFireMs: now + HOUR, nextAlertMs: null, completed: false, firedAtMs: now, reminderIds: ['hourly'] },
     ]);
   });
 
@@ -167,9 +167,9 @@ describe('planFiringOrStop and planBatch', () => {
       ['2026-11-23T08:00:00.000Z', '2026-11-23T08:00:00.000Z', false],
     ]);
     expect(plan.advances).toEqual([
-      { nextFireMs: null, completed: true, firedAtMs: now, reminderIds: ['once-now'] },
-      { nextFireMs: null, completed: true, firedAtMs: at, reminderIds: ['once-ahead'] },
-      { nextFireMs: at + DAY, completed: false, firedAtMs: at, reminderIds: ['daily-ahead'] },
+      { nextFireMs: null, nextAlertMs: null, completed: true, firedAtMs: now, reminderIds: ['once-now'] },
+      { nextFireMs: null, nextAlertMs: null, completed: true, firedAtMs: at, reminderIds: ['once-ahead'] },
+      { nextFireMs: at + DAY, nextAlertMs: null, completed: false, firedAtMs: at, reminderIds: ['daily-ahead'] },
     ]);
   });
 

@@ -29,6 +29,7 @@ function row(host: string, overrides: Partial<OutboxRow> = {}): OutboxRow {
     attempts: 0,
     next_attempt_at: at,
     late: 0,
+    alert_minutes: 0,
     message: 'hello',
     recurrence_type: 'ONCE',
     reminder_timezone: 'UTC',

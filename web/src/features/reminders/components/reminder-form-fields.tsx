@@ -13,6 +13,7 @@ import { CustomRepeatEditor } from './custom-repeat-editor';
 import { RecurrencePicker } from './recurrence-picker';
 import { RepeatEnds } from './repeat-ends';
 import { RepeatPreview } from './repeat-preview';
+import { AlertsPicker } from './alerts-picker';
 
 /** Date may be empty; date and time are wall clock in the form's zone (docs/dashboard.md "Forms"). */
 export interface ReminderFormState {
@@ -27,7 +28,12 @@ export interface ReminderFormState {
   end: RepeatEnd;
   /** A stored rule the editor cannot show, kept untouched. */
   raw: string | null;
+  /** Alerts before the reminder, in minutes, largest first (absent: none). */
+  alerts?: number[];
 }
+
+/** The alerts as the API takes them. */
+export const formAlerts = (f: ReminderFormState) => ({ alerts: (f.alerts ?? []).map((m) => ({ before_minutes: m })) });
 
 export const formRepeat = (f: ReminderFormState): Repeat => ({ preset: f.recurrence, custom: f.custom, end: f.end, raw: f.raw });
 
@@ -274,6 +280,7 @@ export function ReminderFormFields({ value, onChange, timezone, zonePicker, disa
       {(value.custom || value.raw || value.recurrence !== 'ONCE') && (
         <RepeatPreview date={value.date} time={value.time} timezone={zonePicker?.value ?? timezone} {...formRepetition(value)} hideSummary={Boolean(value.raw && rawSummary)} />
       )}
+      <AlertsPicker value={value.alerts ?? []} onChange={(alerts) => set('alerts', alerts)} disabled={disabled} idPrefix={idPrefix} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { CalendarClock, CalendarRange, MessageSquareText, Pencil, Repeat, Send, TriangleAlert } from 'lucide-react';
+import { CalendarClock, CalendarRange, MessageSquareText, Pencil, Repeat, Send, TriangleAlert, BellRing } from 'lucide-react';
+import { alertDuration } from './alerts-picker';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
@@ -71,6 +72,11 @@ export function ReviewStep({
         <Row icon={Repeat} label={t('wizard.review.recurrence')} onEdit={() => onEdit(1)} editLabel={t('wizard.actions.edit')}>
           <span data-testid="review-recurrence">{repetition.rrule ? (preview.data?.recurrence_text ?? '…') : t(`recurrence.${form.recurrence}`)}</span>
         </Row>
+        {(form.alerts ?? []).length > 0 && (
+          <Row icon={BellRing} label={t('form.alerts.label')} onEdit={() => onEdit(1)} editLabel={t('wizard.actions.edit')}>
+            <span data-testid="review-alerts">{(form.alerts ?? []).map((m) => t('form.alerts.before', { duration: alertDuration(i18n.language, m) })).join(', ')}</span>
+          </Row>
+        )}
         <Row icon={Send} label={t('wizard.review.destinations')} onEdit={() => onEdit(2)} editLabel={t('wizard.actions.edit')}>
           {destinations.length === 0 ? (
             <span className="text-muted-foreground" data-testid="review-no-destinations">

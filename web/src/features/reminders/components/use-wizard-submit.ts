@@ -8,7 +8,7 @@ import { createReminder, newSecrets, remindersKey } from '@/lib/api/reminders';
 import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { type EditableDestination, toDestinationInputs } from '../api/destinations';
 import { useLeaveGuard } from './leave-guard';
-import { formRepetition, type ReminderFormState } from './reminder-form-fields';
+import { formAlerts, formRepetition, type ReminderFormState } from './reminder-form-fields';
 import type { SecretEntry } from '@/components/secret-dialog';
 import { useDestinationError } from './use-destination-error';
 
@@ -56,6 +56,7 @@ export function useWizardSubmit(form: ReminderFormState, destinations: EditableD
         time: form.time,
         message: form.message.trim(),
         ...formRepetition(form),
+        ...formAlerts(form),
         destinations: toDestinationInputs(destinations),
       };
       // Create pressed again after a failure resends the same draft with the same key: if the first

@@ -1,4 +1,4 @@
-import { CheckCircle2, Clock, RotateCw, Send, XCircle } from 'lucide-react';
+import { BellRing, CheckCircle2, Clock, RotateCw, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -10,6 +10,7 @@ import { formatDateTime, formatTime } from '@/lib/format';
 import { useIdempotencyKey } from '@/lib/use-idempotency-key';
 import { cn } from '@/lib/utils';
 import { Spinner } from '@/components/ui/spinner';
+import { alertDuration } from '../alerts-picker';
 
 const STATUS_VARIANT = { pending: 'secondary', retrying: 'warning', delivered: 'success', failed: 'destructive' } as const;
 /** What "Resend" is offered on: a pending delivery is about to be sent anyway. */
@@ -33,7 +34,7 @@ export function DeliveryRow({
   timezone: string;
   onChanged: () => void;
 }) {
-  const { t } = useTranslation('delivery');
+  const { t, i18n } = useTranslation('delivery');
   const text = useDeliveryText();
   const [busy, setBusy] = useState(false);
   const resendKey = useIdempotencyKey();
@@ -67,6 +68,12 @@ export function DeliveryRow({
               {delivery.status === 'retrying' && <RotateCw aria-hidden />}
               {text.statusText(delivery.status)}
             </Badge>
+            {delivery.alert_minutes !== null && delivery.alert_minutes !== undefined && (
+              <Badge variant="outline" data-testid="delivery-alert">
+                <BellRing aria-hidden />
+                {t('history.alert', { duration: alertDuration(i18n.language, delivery.alert_minutes) })}
+              </Badge>
+            )}
             {delivery.late && (
               <Badge variant="outline" data-testid="delivery-late">
                 <Clock aria-hidden />

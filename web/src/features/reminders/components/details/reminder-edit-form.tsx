@@ -12,7 +12,7 @@ import { type EditableDestination, toDestinationInputs } from '../../api/destina
 import { DestinationsEditor } from '../destinations-editor';
 import { useDestinationChecks } from '../use-destination-checks';
 import { repeatFromReminder } from '../../lib/repeat-rule';
-import { formRepetition, isReminderFormValid, normalizeRecurrence, ReminderFormFields, type ReminderFormState } from '../reminder-form-fields';
+import { formAlerts, formRepetition, isReminderFormValid, normalizeRecurrence, ReminderFormFields, type ReminderFormState } from '../reminder-form-fields';
 import { Spinner } from '@/components/ui/spinner';
 
 /** The edit form falls back to ONCE and 10:00 when the stored reminder lacks them (docs/dashboard.md "Forms"). */
@@ -46,6 +46,7 @@ export function formFromReminder(
       time: TIME.test(reminder.time ?? '') ? reminder.time : clock.time || EDIT_DEFAULT_TIME,
       message: reminder.message ?? '',
       ...formRepeatOf(reminder),
+      alerts: (reminder.alerts ?? []).map((a) => a.before_minutes),
     },
     zone,
     destinations: (reminder.destinations ?? []).map(({ id, type, metadata }) => ({ id, type, metadata: { ...metadata } })),
@@ -88,6 +89,7 @@ export function ReminderEditForm({ reminder, timezone, saving, onSave, onCancel 
       time: form.time || EDIT_DEFAULT_TIME,
       message: form.message.trim(),
       ...formRepetition(form),
+      ...formAlerts(form),
       destinations: toDestinationInputs(destinations),
       timezone: zone,
     });

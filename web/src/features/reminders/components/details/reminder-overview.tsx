@@ -1,4 +1,4 @@
-import { AlarmClockOff, CalendarClock, CalendarDays, CircleCheck, Clock, Globe, Repeat } from 'lucide-react';
+import { AlarmClockOff, BellRing, CalendarClock, CalendarDays, CircleCheck, Clock, Globe, Repeat } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@/components/ui/alert';
@@ -9,6 +9,7 @@ import { timeZoneLabel } from '@/lib/time-zone-label';
 import { normalizeTimezone } from '@/lib/timezones';
 import { cn } from '@/lib/utils';
 import { recurrenceLabel } from './reminder-meta';
+import { alertDuration } from '../alerts-picker';
 
 function Fact({
   icon: Icon,
@@ -55,7 +56,8 @@ export function firstFiringElsewhere(reminder: Pick<Reminder, 'first_occurrence_
 
 /** View mode: the message and its schedule, in the account's time zone. */
 export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; timezone: string }) {
-  const { t } = useTranslation('details');
+  const { t, i18n } = useTranslation('details');
+  const { t: tr } = useTranslation('reminders');
   // The headline is the next firing, as on the dashboard; the chosen date once nothing is left.
   const headline = reminder.next_fire_utc ?? reminder.remind_at_utc;
   const valid = !Number.isNaN(Date.parse(headline));
@@ -97,6 +99,14 @@ export function ReminderOverview({ reminder, timezone }: { reminder: Reminder; t
             {reminder.recurrence_type === 'CUSTOM' ? reminder.recurrence_text : recurrenceLabel(reminder.recurrence_type)}
           </Fact>
         </div>
+        {(reminder.alerts ?? []).length > 0 && (
+          <p className="flex items-center gap-2 text-sm" data-testid="view-alerts">
+            <BellRing className="size-4 shrink-0 text-primary" aria-hidden />
+            <span>
+              {tr('form.alerts.label')}: {reminder.alerts.map((a) => tr('form.alerts.before', { duration: alertDuration(i18n.language, a.before_minutes) })).join(', ')}
+            </span>
+          </p>
+        )}
         {firstFires && (
           <p className="flex items-center gap-2 text-sm" data-testid="view-first-fires" data-value={firstFires}>
             <CalendarClock className="size-4 shrink-0 text-primary" aria-hidden />
