@@ -17,35 +17,22 @@ export const disabledAccountIds = (db: Executor) => db.selectFrom('accounts').se
 /** A due reminder with what its deliveries need of it and of its account (dueRemindersQuery's columns). */
 export type DueReminderRow = Awaited<ReturnType<ReturnType<typeof dueRemindersQuery>['execute']>>[number];
 
-/** Up to `limit` reminders due at `nowIso`, earliest first (paused ones never). */
-const dueRemindersQuery = (db: Executor, nowIso: string, limit: number) =>
-  // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
+/** A reminder that can fire with its account: what a firing's deliveries need of both. */
+const firingReminders = (db: Executor) =>
   db
     .selectFrom('reminders as r')
     .innerJoin('accounts as a', 'a.id', 'r.account_id')
-    .select([
-      'r.id',
-      'r.account_id',
-      'r.message',
-      'r.local_date',
-      'r.local_time',
-      'r.remind_at_utc',
-      'r.timezone',
-      'r.recurrence_type',
-      'r.rrule',
-      'r.exceptions',
-      'r.snoozed_at_utc',
-      'r.next_fire_utc',
-      'r.next_occurrence_utc',
-      'r.alerts',
-      'a.timezone as account_timezone',
-      'a.locale',
-      'a.username',
-    ])
-    .where('r.next_fire_utc', 'is not', null)
+    .select(['r.id', 'r.account_id', 'r.message', 'r.remind_at_utc', 'r.timezone', 'r.recurrence_type', 'r.next_occurrence_utc', 'r.alerts', 'a.timezone as account_timezone', 'a.locale', 'a.username'])
     .where('r.is_paused', '=', sql.lit(0))
+    .where('a.disabled_at', 'is', null);
+
+/** Up to `limit` reminders due at `nowIso`, earliest first (paused ones never). */
+const dueRemindersQuery = (db: Executor, nowIso: string, limit: number) =>
+  // Exactly the predicates of the partial index reminders_due_idx (literal 0, not a parameter).
+  firingReminders(db)
+    .select(['r.local_date', 'r.local_time', 'r.rrule', 'r.exceptions', 'r.snoozed_at_utc', 'r.next_fire_utc'])
+    .where('r.next_fire_utc', 'is not', null)
     .where('r.next_fire_utc', '<=', nowIso)
-    .where('a.disabled_at', 'is', null)
     .$narrowType<{ next_fire_utc: NotNull }>()
     .orderBy('r.next_fire_utc')
     .limit(limit);
@@ -61,27 +48,10 @@ export type DueAlertRow = Awaited<ReturnType<ReturnType<typeof dueAlertsQuery>['
 
 /** Up to `limit` reminders whose next alert (next_alert_utc) is due at `nowIso`: the predicates of reminders_alert_due_idx. */
 const dueAlertsQuery = (db: Executor, nowIso: string, limit: number) =>
-  db
-    .selectFrom('reminders as r')
-    .innerJoin('accounts as a', 'a.id', 'r.account_id')
-    .select([
-      'r.id',
-      'r.account_id',
-      'r.message',
-      'r.remind_at_utc',
-      'r.timezone',
-      'r.recurrence_type',
-      'r.alerts',
-      'r.next_alert_utc',
-      'r.next_occurrence_utc',
-      'a.timezone as account_timezone',
-      'a.locale',
-      'a.username',
-    ])
+  firingReminders(db)
+    .select('r.next_alert_utc')
     .where('r.next_alert_utc', 'is not', null)
-    .where('r.is_paused', '=', sql.lit(0))
     .where('r.next_alert_utc', '<=', nowIso)
-    .where('a.disabled_at', 'is', null)
     .$narrowType<{ next_alert_utc: NotNull }>()
     .orderBy('r.next_alert_utc')
     .limit(limit);

@@ -70,43 +70,29 @@ export function sendPayload(ctx: SendContext, publicUrl = ''): { target: Webhook
   if (ctx.test) {
     return { target, body: webhookBody(platform, { type: 'webhook.test', id: ctx.idempotencyKey, message: ctx.reminder.message, fired_at: ctx.firedAt, username }) };
   }
-  if (ctx.alert) {
-    // An alert before the occurrence (docs/webhooks.md "Alerts"): a type of its own, so a receiver
-    // that only knows reminder.due never takes it for the occurrence; chat platforms get one line
-    // saying how soon (Discord renders <t:…:R> as a live "in 15 minutes" in the reader's language).
-    const text =
-      platform === 'discord'
-        ? `<t:${Math.floor(Date.parse(ctx.occurrenceUtc) / 1000)}:R>: ${ctx.reminder.message}`
-        : platform === 'slack'
-          ? alertText(ctx.account.locale, ctx.alert.beforeMinutes, ctx.reminder.message)
-          : ctx.reminder.message;
-    const body = webhookBody(platform, {
-      type: 'reminder.alert',
-      id: ctx.idempotencyKey,
-      reminder_id: ctx.reminder.id,
-      message: text,
-      occurrence_at: ctx.occurrenceUtc,
-      fired_at: ctx.firedAt,
-      recurrence: ctx.reminder.recurrence_type,
-      timezone: ctx.reminder.timezone,
-      late: ctx.late,
-      attempt: ctx.attempt,
-      alert: { before_minutes: ctx.alert.beforeMinutes, occurrence: ctx.occurrenceUtc },
-      username,
-    });
-    return { target, body };
-  }
+  // An alert before the occurrence (docs/webhooks.md "Alerts"): a type of its own, so a receiver
+  // that only knows reminder.due never takes it for the occurrence; chat platforms get one line
+  // saying how soon (Discord renders <t:…:R> as a live "in 15 minutes" in the reader's language).
+  const alert = ctx.alert;
+  const message = !alert
+    ? ctx.reminder.message
+    : platform === 'discord'
+      ? `<t:${Math.floor(Date.parse(ctx.occurrenceUtc) / 1000)}:R>: ${ctx.reminder.message}`
+      : platform === 'slack'
+        ? alertText(ctx.account.locale, alert.beforeMinutes, ctx.reminder.message)
+        : ctx.reminder.message;
   const body = webhookBody(platform, {
-    type: 'reminder.due',
+    type: alert ? 'reminder.alert' : 'reminder.due',
     id: ctx.idempotencyKey,
     reminder_id: ctx.reminder.id,
-    message: ctx.reminder.message,
+    message,
     occurrence_at: ctx.occurrenceUtc,
     fired_at: ctx.firedAt,
     recurrence: ctx.reminder.recurrence_type,
     timezone: ctx.reminder.timezone,
     late: ctx.late,
     attempt: ctx.attempt,
+    ...(alert ? { alert: { before_minutes: alert.beforeMinutes, occurrence: ctx.occurrenceUtc } } : {}),
     username,
   });
   return { target, body };
