@@ -12,6 +12,7 @@ import { startFakeDiscord, type FakeDiscord } from '../../helpers/fake-discord/i
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { command, discordEnv, ids, seedDiscord } from '../../helpers/bot-harness.ts';
 import { releaseTestDatabase } from '../../helpers/test-database.ts';
+import { loadConfig } from '../../../server/config.ts';
 
 const LEASE = { ttlMs: 3000, renewEveryMs: 250 };
 const SHARDS = 4;
@@ -50,8 +51,8 @@ afterAll(async () => {
   }
 });
 
-const start = async () => {
-  const server = await startTestServer({ dir, env: { ...discordEnv(fake), DISCORD_SHARD_COUNT: String(SHARDS) }, overrides: { gatewayLease: LEASE } });
+const start = async (shardCount = String(SHARDS)) => {
+  const server = await startTestServer({ dir, env: { ...discordEnv(fake), DISCORD_SHARD_COUNT: shardCount }, overrides: { gatewayLease: LEASE } });
   servers.push(server);
   return server;
 };
@@ -133,4 +134,22 @@ it('a third instance joining gets its share: the others give shards back', async
     'spread over three',
   );
   await checkEveryShard([a, b, c]);
+});
+
+it('with DISCORD_SHARD_COUNT=auto spreads as many shards as Discord recommends', async () => {
+  fake.recommendedShards = 2;
+  const a = await start('auto');
+  await fake.waitFor(() => held(a).length === 2 && fake.gatewayConnections === 2, LEASE.ttlMs * 2, 'a holds both shards');
+  await fake.waitFor(() => [...a.app.bot!.shardClients.values()].every((c) => c.isReady() && c.options.shardCount === 2), 5000, 'both connected');
+  expect(a.app.gatewayShards!.shardCount).toBe(2);
+  expect(a.app.gatewayLeadership).toBeNull();
+});
+
+it('reads DISCORD_SHARD_COUNT: unset (one instance holds the whole gateway), a number, or auto', () => {
+  const env = { DISCORD_TOKEN: 'token', DISCORD_CLIENT_ID: '123456789012345678', DISCORD_CLIENT_SECRET: 'secret' };
+  expect(loadConfig(env).discord!.shardCount).toBeNull();
+  expect(loadConfig({ ...env, DISCORD_SHARD_COUNT: '4' }).discord!.shardCount).toBe(4);
+  expect(loadConfig({ ...env, DISCORD_SHARD_COUNT: ' Auto ' }).discord!.shardCount).toBe('auto');
+  expect(() => loadConfig({ ...env, DISCORD_SHARD_COUNT: '0' })).toThrow(/DISCORD_SHARD_COUNT must be a whole number from 1 to 10000 \(got "0"\)/);
+  expect(() => loadConfig({ ...env, DISCORD_SHARD_COUNT: 'many' })).toThrow(/DISCORD_SHARD_COUNT must be a whole number/);
 });
