@@ -94,7 +94,8 @@ async function checkEveryShard(among: TestServer[]): Promise<void> {
   expect(fake.interactionResponses(dm.id)).toHaveLength(1);
 }
 
-it('spreads 4 shards over 2 instances, 2 each; when one dies the other takes all 4 within the lease', async () => {
+/** Two instances, 2 shards each, every shard connected. */
+async function twoInstances(): Promise<[TestServer, TestServer]> {
   const a = await start();
   const b = await start();
   await fake.waitFor(
@@ -103,15 +104,23 @@ it('spreads 4 shards over 2 instances, 2 each; when one dies the other takes all
     'two shards each, connected',
   );
   expect([...held(a), ...held(b)].sort()).toEqual([0, 1, 2, 3]);
-  await checkEveryShard([a, b]);
-  // The commands are registered by the holder of shard 0 (more than once only if it changed hands).
-  expect(fake.requests.filter((r) => r.method === 'PUT' && /\/applications\/\d+\/commands$/.test(r.path)).length).toBeGreaterThanOrEqual(1);
+  return [a, b];
+}
 
+it('spreads 4 shards over 2 instances, 2 each: each shard\'s events and interactions reach one instance', async () => {
+  const [a, b] = await twoInstances();
+  await checkEveryShard([a, b]);
+  // The holder of shard 0 registered the commands.
+  expect(fake.requests.filter((r) => r.method === 'PUT' && /\/applications\/\d+\/commands$/.test(r.path)).length).toBeGreaterThanOrEqual(1);
+});
+
+it('when an instance dies, the other takes all 4 shards once their leases expire, and answers in each', async () => {
+  const [a, b] = await twoInstances();
   // A crash: the connections drop and no lease is given back.
   const killedAt = Date.now();
   a.app.gatewayShards!.halt();
   await a.app.bot!.useShards([], SHARDS);
-  await fake.waitFor(() => fake.gatewayConnections === 2, 5000, 'the dead instance\'s shards closed');
+  await fake.waitFor(() => fake.gatewayConnections === 2, 5000, "the dead instance's shards closed");
   await fake.waitFor(() => held(b).length === SHARDS, LEASE.ttlMs + LEASE.renewEveryMs * 8, 'b takes every shard');
   // Its leases had to expire first: renewed at most renewEvery before the crash.
   expect(Date.now() - killedAt).toBeGreaterThanOrEqual(LEASE.ttlMs - LEASE.renewEveryMs);
