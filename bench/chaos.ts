@@ -9,6 +9,10 @@
  * For the gateway: how long until another instance holds it (goal < 30 s), and whether a slash
  * command and a button pressed on a delivered message are answered afterwards.
  *
+ * BENCH_CHAOS_SHARDS=4 spreads the gateway's 4 shards over the instances (DISCORD_SHARD_COUNT): the
+ * instance killed second is the holder of shard 0, and the take-over counts until every shard is
+ * held by a live instance and connected; a command is then sent in a server of each shard.
+ *
  * On PostgreSQL (the issue's setting: a throwaway database from BENCH_POSTGRES_URL, a role allowed
  * to CREATE DATABASE); BENCH_CHAOS_DB=sqlite runs it on one SQLite file shared by the 3 processes.
  */
@@ -28,11 +32,35 @@ const LEASE_SECONDS = 10;
 const USER = '200000000000000001';
 const GUILD = '300000000000000001';
 const CHANNEL = '300000000000000011';
+const SHARDS = Number(process.env.BENCH_CHAOS_SHARDS ?? 0);
+/** A server of each shard: Discord routes a server to shard (id >> 22) % shards. */
+const shardGuilds = Array.from({ length: SHARDS }, (_, s) => {
+  const base = ((1n << 40n) + BigInt(s)) << 22n;
+  return { id: base.toString(), channel: (base | 1n).toString() };
+});
+/** The lease whose holder is "the gateway holder": the single gateway's, or shard 0's. */
+const HOLDER_LEASE = SHARDS > 0 ? 'gateway:shard:0' : 'discord-gateway';
+
+/** Whether every shard's lease is held, unexpired, by one of `live` (server indexes). */
+async function shardsHeldBy(servers: ServerProcess[], databaseUrl: string, live: number[]): Promise<boolean> {
+  const { db } = createDatabase(databaseUrl);
+  try {
+    const rows = await db.selectFrom('leases').select(['name', 'owner', 'expires_at']).where('name', 'like', 'gateway:shard:%').execute();
+    const now = new Date().toISOString();
+    return shardGuilds.every((_, s) => {
+      const row = rows.find((r) => r.name === `gateway:shard:${s}`);
+      const index = servers.findIndex((x) => x.pid === Number(row?.owner.split(':')[1]));
+      return row !== undefined && String(row.expires_at) > now && live.includes(index);
+    });
+  } finally {
+    await db.destroy();
+  }
+}
 
 async function holderOf(servers: ServerProcess[], databaseUrl: string): Promise<number> {
   const { db } = createDatabase(databaseUrl);
   try {
-    const lease = await db.selectFrom('leases').select('owner').where('name', '=', 'discord-gateway').executeTakeFirst();
+    const lease = await db.selectFrom('leases').select('owner').where('name', '=', HOLDER_LEASE).executeTakeFirst();
     // Owners read "<host>:<pid>:<random>...".
     const pid = Number(lease?.owner.split(':')[1]);
     return servers.findIndex((s) => s.pid === pid);
@@ -49,6 +77,11 @@ export async function run() {
   const fake = await startFakeDiscord();
   fake.addUser({ id: USER, username: 'alice', locale: 'en-US' });
   fake.addGuild({ id: GUILD, name: 'Chaos', ownerId: USER, channels: [{ id: CHANNEL, name: 'general' }], members: [{ userId: USER }] });
+  for (const [s, g] of shardGuilds.entries()) {
+    fake.addGuild({ id: g.id, name: `Shard ${s}`, ownerId: USER, channels: [{ id: g.channel, name: 'general' }], members: [{ userId: USER }] });
+  }
+  // Big bots identify 16 shards per 5 s.
+  if (SHARDS > 0) fake.maxConcurrency = 16;
   const servers: ServerProcess[] = [];
   try {
     // Seeded due far ahead, then aimed once every instance is up (they learn it from the database).
@@ -66,6 +99,7 @@ export async function run() {
       DISCORD_CLIENT_SECRET: fake.clientSecret,
       DISCORD_API_URL: fake.apiUrl,
       PUBLIC_URL: 'http://chime.test',
+      ...(SHARDS > 0 ? { DISCORD_SHARD_COUNT: String(SHARDS) } : {}),
     };
     for (let i = 0; i < INSTANCES; i++) servers.push(await startServerProcess(env, 3921 + i));
     if (Date.now() > dueAtMs - 1000) throw new Error('instances started after the burst was due');
@@ -98,8 +132,12 @@ export async function run() {
     await new Promise((r) => servers[before]!.child.once('exit', r));
     let takeoverMs = NaN;
     for (const until = Date.now() + 60_000; Date.now() < until; ) {
-      const now = await holderOf(servers, databaseUrl);
-      if (now >= 0 && now !== before && fake.gatewayConnections >= 1) {
+      const live = servers.map((_, i) => i).filter((i) => i !== before && i !== victim);
+      const movedOver =
+        SHARDS > 0
+          ? fake.gatewayConnections === SHARDS && (await shardsHeldBy(servers, databaseUrl, live))
+          : (await holderOf(servers, databaseUrl)) >= 0 && (await holderOf(servers, databaseUrl)) !== before && fake.gatewayConnections >= 1;
+      if (movedOver) {
         takeoverMs = Date.now() - killedAt;
         break;
       }
@@ -118,7 +156,18 @@ export async function run() {
       () => false,
     );
 
-    console.log('interactions answered:', slashAnswered, buttonAnswered);
+    // Sharded: a command in a server of each shard, each answered by the instance now holding it.
+    let shardsAnswered = 0;
+    for (const g of shardGuilds) {
+      const each = fake.dispatchInteraction(fake.slashCommand({ userId: USER, name: 'reminders', guildId: g.id, channelId: g.channel }));
+      const answered = await fake.waitForInteractionResponse(each.id, { timeoutMs: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (answered && fake.interactionResponses(each.id).length === 1) shardsAnswered += 1;
+    }
+
+    console.log('interactions answered:', slashAnswered, buttonAnswered, SHARDS > 0 ? `${shardsAnswered}/${SHARDS} shards` : '');
     return {
       database: databaseLabel(databaseUrl),
       instances: INSTANCES,
@@ -129,7 +178,9 @@ export async function run() {
       lost_occurrences: DUE - reminders.size,
       double_claimed_occurrences: final.duplicate_occurrences,
       resent_same_webhook_id: final.duplicate_ids,
+      shards: SHARDS || 'auto, on one instance',
       gateway_takeover_ms: takeoverMs,
+      shards_answered: SHARDS > 0 ? shardsAnswered : null,
       slash_command_answered: slashAnswered,
       button_answered: buttonAnswered,
     };
@@ -151,6 +202,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     figures.double_claimed_occurrences === 0 &&
     figures.gateway_takeover_ms < 30_000 &&
     figures.slash_command_answered &&
-    figures.button_answered;
+    figures.button_answered &&
+    (SHARDS === 0 || figures.shards_answered === SHARDS);
   console.log(ok ? 'OK: nothing lost or claimed twice; the gateway moved within 30 s and the bot answers.' : 'NOT OK');
 }

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Client, GatewayIntentBits, Routes } from 'discord.js';
 import type { FastifyInstance } from 'fastify';
 import type { DiscordConfig } from '../server/config.ts';
@@ -11,7 +12,10 @@ export const restBase = (apiUrl: string) => apiUrl.replace(/\/+$/, '').replace(/
 export const commandPayloads = () => [...commands.map((c) => c.data.toJSON()), ...messageCommands.map((c) => c.data.toJSON())];
 
 export interface ChimeBot {
-  /** The connected client; a new one after disconnect() and start(). */
+  /**
+   * The connected client; a new one after disconnect() and start(). Sharded (DISCORD_SHARD_COUNT):
+   * the client of the lowest shard this instance holds (see shardClients).
+   */
   readonly client: Client;
   /** Connects the gateway and registers the slash commands, in the background. */
   start(): void;
@@ -23,6 +27,18 @@ export interface ChimeBot {
    * start() (this instance does not hold the gateway yet) it waits for it.
    */
   whenReady(): Promise<void>;
+  /**
+   * Connects exactly these shards of `shardCount` (DISCORD_SHARD_COUNT, docs/operations.md
+   * "Spreading the gateway's shards"), closing the current connections first; an empty list only
+   * closes them. Resolves once the old connections are closed; the new ones connect in the
+   * background (whenReady() waits for them). The slash commands are registered by the instance
+   * that takes shard 0.
+   */
+  useShards(shards: number[], shardCount: number): Promise<void>;
+  /** With DISCORD_SHARD_COUNT: the client of each shard this instance holds (one client per shard). */
+  readonly shardClients: ReadonlyMap<number, Client>;
+  /** The shard count GET /gateway/bot recommends (1 when Discord cannot be asked). */
+  recommendedShards(): Promise<number>;
 }
 
 export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot {
@@ -33,13 +49,14 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
    * destroyed and never emits clientReady again), so an instance that gives the gateway up and
    * later takes it back builds a new one.
    */
-  function buildClient(): Client {
+  function buildClient(sharding?: { shards: number[]; shardCount: number }): Client {
     const built = new Client({
       // Slash commands and buttons arrive as interactions whatever the intents; Guilds keeps the
       // guild/channel/role cache used by the permission checks. No privileged intents.
       intents: [GatewayIntentBits.Guilds],
       // As many shards as Discord recommends (GET /gateway/bot): one gateway connection stops at 2,500 servers.
-      shards: 'auto',
+      // With DISCORD_SHARD_COUNT, only the shards this instance holds a lease on.
+      ...(sharding ? { shards: sharding.shards, shardCount: sharding.shardCount } : { shards: 'auto' as const }),
       rest: { api: restBase(config.apiUrl), version: '10', retries: 1, timeout: 15_000 },
       // Nothing the bot says pings anyone unless a reply explicitly allows it.
       allowedMentions: { parse: [], repliedUser: false },
@@ -72,14 +89,31 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
     log.info({ count: commands.length + messageCommands.length, guild: config.devGuildId ?? undefined }, 'discord slash commands registered');
   }
 
-  function connected(): Promise<void> {
-    if (client.isReady()) return Promise.resolve();
-    return new Promise((resolve) => client.once('clientReady', () => resolve()));
+  function connected(c: Client = client): Promise<void> {
+    if (c.isReady()) return Promise.resolve();
+    return new Promise((resolve) => c.once('clientReady', () => resolve()));
+  }
+
+  /** With DISCORD_SHARD_COUNT: a client per shard this instance holds. */
+  const shardClients = new Map<number, Client>();
+  const shardReady = new WeakMap<Client, Promise<void>>();
+
+  /** How long to leave between two IDENTIFYs: 5 s / max_concurrency of GET /gateway/bot. */
+  async function identifyGapMs(): Promise<number> {
+    try {
+      const answer = (await client.rest.get(Routes.gatewayBot())) as { session_start_limit?: { max_concurrency?: number } };
+      const concurrency = answer.session_start_limit?.max_concurrency;
+      return Math.ceil(5000 / (Number.isInteger(concurrency) && concurrency! >= 1 ? concurrency! : 1));
+    } catch {
+      return 5000;
+    }
   }
 
   return {
     get client() {
-      return client;
+      // Sharded (DISCORD_SHARD_COUNT): the client of the lowest shard held, if any.
+      const lowest = Math.min(...shardClients.keys());
+      return shardClients.get(lowest) ?? client;
     },
     start() {
       if (ready) return;
@@ -114,6 +148,62 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
       ready = null;
       destroyed = true;
       await client.destroy();
+      const all = [...shardClients.values()];
+      shardClients.clear();
+      for (const c of all) await c.destroy();
+    },
+    async useShards(shards, shardCount) {
+      if (stopped) return;
+      // One client per shard: taking or giving back a shard leaves the instance's other shards connected.
+      for (const [id, c] of shardClients) {
+        if (shards.includes(id)) continue;
+        shardClients.delete(id);
+        await c.destroy();
+      }
+      if (stopped) return;
+      const fresh = shards.filter((id) => !shardClients.has(id));
+      for (const id of fresh) shardClients.set(id, buildClient({ shards: [id], shardCount }));
+      const registration = fresh.includes(0)
+        ? registerCommands().catch((err: unknown) => {
+            log.error({ err }, 'could not register the discord slash commands');
+            throw err;
+          })
+        : Promise.resolve();
+      const gap = fresh.length > 1 ? await identifyGapMs() : 0;
+      // One IDENTIFY after another, as Discord's session_start_limit allows (max_concurrency per 5 s).
+      let previous: Promise<unknown> = Promise.resolve();
+      for (const id of fresh) {
+        const c = shardClients.get(id)!;
+        const turn = previous.then(() => (c === shardClients.get(id) ? c.login(config.token) : null));
+        const up = turn.then(
+          () => connected(c),
+          (err: unknown) => {
+            if (!stopped) log.error({ err, shard: id }, 'discord shard login failed; reminders to Discord are still sent over REST');
+            throw err;
+          },
+        );
+        shardReady.set(c, up);
+        previous = turn.catch(() => {}).then(() => (gap > 0 ? delay(gap) : undefined));
+      }
+      const all = [...shardClients.values()].map((c) => shardReady.get(c) ?? Promise.resolve());
+      ready = shards.length === 0 ? null : Promise.all([registration, ...all]).then(() => undefined);
+      if (ready) {
+        ready.catch(() => {});
+        for (const resolve of waiting) resolve(ready);
+        waiting = [];
+      }
+    },
+    get shardClients() {
+      return new Map(shardClients);
+    },
+    async recommendedShards() {
+      try {
+        const answer = (await client.rest.get(Routes.gatewayBot())) as { shards?: number };
+        return Number.isInteger(answer.shards) && answer.shards! >= 1 ? answer.shards! : 1;
+      } catch (err) {
+        log.warn({ err }, 'could not ask Discord for the recommended shard count; using 1');
+        return 1;
+      }
     },
     whenReady() {
       if (ready) return ready;

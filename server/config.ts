@@ -14,6 +14,12 @@ export interface DiscordConfig {
   /** Where browsers are sent to authorize; derived from apiUrl's origin. */
   authorizeUrl: string;
   devGuildId: string | null;
+  /**
+   * DISCORD_SHARD_COUNT: the gateway's shards spread over the instances, one lease per shard
+   * (docs/operations.md "Spreading the gateway's shards"); 'auto' asks GET /gateway/bot. Unset
+   * (null): one instance holds the whole gateway, with as many shards as Discord recommends.
+   */
+  shardCount?: number | 'auto' | null;
 }
 
 /** SMTP settings (SMTP_URL, MAIL_FROM); null when email is off. The URL carries credentials: never log it. */
@@ -208,6 +214,13 @@ function parseInteger(name: string, value: string | undefined, fallback: number,
   return n;
 }
 
+function parseShardCount(value: string | undefined, problems: string[]): number | 'auto' | null {
+  const v = value?.trim().toLowerCase();
+  if (!v) return null;
+  if (v === 'auto') return 'auto';
+  return parseInteger('DISCORD_SHARD_COUNT', v, 1, 1, 10_000, problems);
+}
+
 function parseUrl(name: string, value: string, problems: string[]): string {
   try {
     const url = new URL(value);
@@ -347,6 +360,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
         apiUrl: discordApi,
         authorizeUrl: discordAuthorizeUrl(discordApi),
         devGuildId: env.DISCORD_DEV_GUILD_ID?.trim() || null,
+        shardCount: parseShardCount(env.DISCORD_SHARD_COUNT, problems),
       }
     : null;
 

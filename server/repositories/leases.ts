@@ -35,3 +35,19 @@ export async function recordLeaseHolder(db: Executor, name: string, owner: strin
     .onConflict((oc) => oc.column('name').doUpdateSet({ owner, expires_at: expiresIso }))
     .execute();
 }
+
+/** How many rows named `prefix...` have not expired at `nowIso` (the instances that renewed a heartbeat lately). */
+export async function countLiveLeases(db: Executor, prefix: string, nowIso: string): Promise<number> {
+  const row = await db
+    .selectFrom('leases')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('name', 'like', `${prefix}%`)
+    .where('expires_at', '>', nowIso)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Deletes the expired rows named `prefix...` (heartbeats of instances that are gone). */
+export async function deleteExpiredLeases(db: Executor, prefix: string, nowIso: string): Promise<void> {
+  await db.deleteFrom('leases').where('name', 'like', `${prefix}%`).where('expires_at', '<=', nowIso).execute();
+}

@@ -258,6 +258,8 @@ export class FakeDiscord {
   gatewayUrl = '';
   /** The shard count /gateway/bot recommends (a bot in more than 2,500 servers gets more than 1). */
   recommendedShards = 1;
+  /** session_start_limit.max_concurrency of /gateway/bot: IDENTIFYs allowed per 5 s (big bots get 16 or more). */
+  maxConcurrency = 1;
   port = 0;
   readonly clientId: string;
   readonly botToken: string;
@@ -1977,7 +1979,7 @@ export class FakeDiscord {
       json(200, {
         url: this.gatewayUrl,
         shards: this.recommendedShards,
-        session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
+        session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: this.maxConcurrency },
       }),
     );
 
