@@ -16,8 +16,9 @@
  * figures: `throttled_pct` is the share of the 100 ms periods in which an instance used up its
  * quota: near 100% means the instances are the limit (as wanted: the quota stands for the small
  * machine); well below it means something outside the quotas (PostgreSQL, the sink, the load
- * generator, or other work on this machine: `outside_cpu_pct`, in cores x 100) is the limit and
- * the speed-up says more about that than about Chime. Without root or without cgroup v1 it says so
+ * generator, or other work on this machine: `postgres_cpu_pct` for this run's database backends,
+ * `other_cpu_pct` for the rest, in % of one core; `machine_busy_pct` near 100 means the cores are
+ * full) is the limit and the speed-up says more about that than about Chime. Without root or without cgroup v1 it says so
  * and runs without quotas: the instances then share the cores and the figures are not comparable.
  *
  * PostgreSQL by default (BENCH_POSTGRES_URL, a role allowed to CREATE DATABASE, else a throwaway
@@ -27,7 +28,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { machineBusyMs, processCpuMs } from './lib/cpu.ts';
+import { machineBusyMs, postgresBackendsCpuMs, processCpuMs } from './lib/cpu.ts';
 import { cpuQuotas, type CpuGroup } from './lib/cpu-quota.ts';
 import { caller, CONNECTIONS, createAccounts, mixedLoad, type Account } from './lib/mixed-load.ts';
 import { percentile, startServerProcess, type ServerProcess } from './lib/server-process.ts';
@@ -60,15 +61,19 @@ function confine(servers: ServerProcess[]): CpuGroup[] {
  * CPU over a measured stretch: the instances (each, and the share of periods they were throttled),
  * the sink, and everything else on the machine (PostgreSQL, the load generator, other work).
  */
-function cpuMeter(servers: ServerProcess[], groups: CpuGroup[], sink: SinkProcess) {
+function cpuMeter(servers: ServerProcess[], groups: CpuGroup[], sink: SinkProcess, databaseUrl: string) {
   const instances = () => servers.map((s) => processCpuMs(s.pid));
-  const before = { instances: instances(), sink: processCpuMs(sink.pid), machine: machineBusyMs(), throttle: groups.map((g) => g.throttled()), at: Date.now() };
+  const databaseName = new URL(databaseUrl, 'file:///').pathname.slice(1);
+  const backends = () => (KIND === 'postgres' ? postgresBackendsCpuMs(databaseName) : new Map<number, number>());
+  const before = { instances: instances(), sink: processCpuMs(sink.pid), machine: machineBusyMs(), backends: backends(), throttle: groups.map((g) => g.throttled()), at: Date.now() };
   return () => {
     const wallMs = Date.now() - before.at;
     const perInstance = instances().map((ms, i) => ms - before.instances[i]!);
     const instancesMs = perInstance.reduce((a, b) => a + b, 0);
     const sinkMs = processCpuMs(sink.pid) - before.sink;
     const machineMs = machineBusyMs() - before.machine;
+    let backendsMs = 0;
+    for (const [pid, ms] of backends()) backendsMs += ms - (before.backends.get(pid) ?? 0);
     const throttle = groups.map((g, i) => {
       const t = g.throttled();
       const periods = t.periods - before.throttle[i]!.periods;
@@ -80,7 +85,10 @@ function cpuMeter(servers: ServerProcess[], groups: CpuGroup[], sink: SinkProces
       instance_cpu_pct: perInstance.map((ms) => Math.round((100 * ms) / wallMs)).join('/'),
       throttled_pct: groups.length ? throttle.map((p) => Math.round(p)).join('/') : 'no quota',
       sink_cpu_pct: Math.round((100 * sinkMs) / wallMs),
-      outside_cpu_pct: Math.round((100 * (machineMs - instancesMs - sinkMs)) / wallMs),
+      // This run's PostgreSQL backends, then the rest of the machine (PostgreSQL's own background
+      // processes, the load generator, and any other work on this machine).
+      postgres_cpu_pct: Math.round((100 * backendsMs) / wallMs),
+      other_cpu_pct: Math.round((100 * (machineMs - instancesMs - sinkMs - backendsMs)) / wallMs),
       machine_busy_pct: Math.round((100 * machineMs) / (wallMs * cpus().length)),
     };
   };
@@ -106,7 +114,7 @@ async function burst(instances: number) {
     if ((await retimeDue(database.url, PLACEHOLDER, new Date(dueAt).toISOString())) !== DUE) throw new Error('retime failed');
     // From the due instant: the instances are idle until then.
     await new Promise((r) => setTimeout(r, Math.max(0, dueAt - Date.now() - 20)));
-    const meter = cpuMeter(servers, groups, sink);
+    const meter = cpuMeter(servers, groups, sink, database.url);
     const stats = await sink.waitForCount(DUE, 900_000, 50);
     const { instancesMs, ...cpu } = meter();
     const seconds = ((stats.last_at ?? NaN) - dueAt) / 1000;
@@ -149,7 +157,7 @@ async function mixedParts(counts: number[]) {
         // Set up outside the quota (not measured), then confine and load.
         accounts ??= await createAccounts(calls, sink.url, 'scale');
         groups = confine(servers);
-        const meter = cpuMeter(servers, groups, sink);
+        const meter = cpuMeter(servers, groups, sink, database.url);
         const load = await mixedLoad(calls, accounts, MIXED_SECONDS, sink.url);
         const { instancesMs, ...cpu } = meter();
         rows.push({
