@@ -17,8 +17,8 @@
  * quota: near 100% means the instances are the limit (as wanted: the quota stands for the small
  * machine); well below it means something outside the quotas (PostgreSQL, the sink, the load
  * generator, or other work on this machine: `postgres_cpu_pct` for this run's database backends,
- * `other_cpu_pct` for the rest, in % of one core; `machine_busy_pct` near 100 means the cores are
- * full) is the limit and the speed-up says more about that than about Chime. Without root or without cgroup v1 it says so
+ * `loadgen_cpu_pct` for this process, `other_cpu_pct` for the rest, in % of one core;
+ * `machine_busy_pct` near 100 means the cores are full) is the limit and the speed-up says more about that than about Chime. Without root or without cgroup v1 it says so
  * and runs without quotas: the instances then share the cores and the figures are not comparable.
  *
  * PostgreSQL by default (BENCH_POSTGRES_URL, a role allowed to CREATE DATABASE, else a throwaway
@@ -65,13 +65,15 @@ function cpuMeter(servers: ServerProcess[], groups: CpuGroup[], sink: SinkProces
   const instances = () => servers.map((s) => processCpuMs(s.pid));
   const databaseName = new URL(databaseUrl, 'file:///').pathname.slice(1);
   const backends = () => (KIND === 'postgres' ? postgresBackendsCpuMs(databaseName) : new Map<number, number>());
-  const before = { instances: instances(), sink: processCpuMs(sink.pid), machine: machineBusyMs(), backends: backends(), throttle: groups.map((g) => g.throttled()), at: Date.now() };
+  const before = { instances: instances(), sink: processCpuMs(sink.pid), machine: machineBusyMs(), backends: backends(), self: process.cpuUsage(), throttle: groups.map((g) => g.throttled()), at: Date.now() };
   return () => {
     const wallMs = Date.now() - before.at;
     const perInstance = instances().map((ms, i) => ms - before.instances[i]!);
     const instancesMs = perInstance.reduce((a, b) => a + b, 0);
     const sinkMs = processCpuMs(sink.pid) - before.sink;
     const machineMs = machineBusyMs() - before.machine;
+    const selfUsage = process.cpuUsage(before.self);
+    const selfMs = (selfUsage.user + selfUsage.system) / 1000;
     let backendsMs = 0;
     for (const [pid, ms] of backends()) backendsMs += ms - (before.backends.get(pid) ?? 0);
     const throttle = groups.map((g, i) => {
@@ -85,10 +87,11 @@ function cpuMeter(servers: ServerProcess[], groups: CpuGroup[], sink: SinkProces
       instance_cpu_pct: perInstance.map((ms) => Math.round((100 * ms) / wallMs)).join('/'),
       throttled_pct: groups.length ? throttle.map((p) => Math.round(p)).join('/') : 'no quota',
       sink_cpu_pct: Math.round((100 * sinkMs) / wallMs),
-      // This run's PostgreSQL backends, then the rest of the machine (PostgreSQL's own background
-      // processes, the load generator, and any other work on this machine).
+      // This run's PostgreSQL backends, this process (the load generator), then the rest of the
+      // machine (PostgreSQL's background processes, the kernel, any other work on this machine).
       postgres_cpu_pct: Math.round((100 * backendsMs) / wallMs),
-      other_cpu_pct: Math.round((100 * (machineMs - instancesMs - sinkMs - backendsMs)) / wallMs),
+      loadgen_cpu_pct: Math.round((100 * selfMs) / wallMs),
+      other_cpu_pct: Math.round((100 * (machineMs - instancesMs - sinkMs - backendsMs - selfMs)) / wallMs),
       machine_busy_pct: Math.round((100 * machineMs) / (wallMs * cpus().length)),
     };
   };
