@@ -18,8 +18,9 @@
  * machine); well below it means something outside the quotas (PostgreSQL, the sink, the load
  * generator, or other work on this machine: `postgres_cpu_pct` for this run's database backends,
  * `loadgen_cpu_pct` for this process, `other_cpu_pct` for the rest, in % of one core;
- * `machine_busy_pct` near 100 means the cores are full) is the limit and the speed-up says more about that than about Chime. Without root or without cgroup v1 it says so
- * and runs without quotas: the instances then share the cores and the figures are not comparable.
+ * `machine_busy_pct` near 100 means the cores are full) is the limit and the speed-up says more
+ * about that than about Chime. Without root or without cgroup v1 it says so and runs without
+ * quotas: the instances then share the cores and the figures are not comparable.
  *
  * PostgreSQL by default (BENCH_POSTGRES_URL, a role allowed to CREATE DATABASE, else a throwaway
  * server for the run as the tests start one; a throwaway database per part); BENCH_SCALE_DB=sqlite runs the same on one SQLite file.
