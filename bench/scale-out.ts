@@ -23,7 +23,8 @@
  * quotas: the instances then share the cores and the figures are not comparable.
  *
  * PostgreSQL by default (BENCH_POSTGRES_URL, a role allowed to CREATE DATABASE, else a throwaway
- * server for the run as the tests start one; a throwaway database per part); BENCH_SCALE_DB=sqlite runs the same on one SQLite file.
+ * server for the run as the tests start one; a throwaway database per part); BENCH_SCALE_DB=sqlite
+ * runs the same on one SQLite file.
  * BENCH_SCALE_INSTANCES sets the counts (1,2,3); BENCH_SCALE_PARTS=burst or mixed runs one part.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
