@@ -11,23 +11,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Pool } from 'undici';
 import { databaseLabel, throwawayDatabase } from './lib/any-database.ts';
 import { percentile, startServerProcess } from './lib/server-process.ts';
+import { ACCOUNTS, CONNECTIONS, caller, createAccounts, DUE_PER_ACCOUNT, mixedLoad, PER_ACCOUNT } from './lib/mixed-load.ts';
 import { startSinkProcess } from './webhook-sink.ts';
-
-const ACCOUNTS = 200;
-const PER_ACCOUNT = 20;
-const DUE_PER_ACCOUNT = 5;
-const CONNECTIONS = 50;
-
-interface Account {
-  auth: Record<string, string>;
-  ids: string[];
-  paused: Set<string>;
-}
-
-const json = { 'content-type': 'application/json' };
 
 export async function run(options: { loadSeconds?: number; port?: number } = {}) {
   const loadSeconds = options.loadSeconds ?? 40;
@@ -39,42 +26,11 @@ export async function run(options: { loadSeconds?: number; port?: number } = {})
       { DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SERVE_WEB: 'false', LOG_LEVEL: 'warn' },
       options.port ?? 3921,
     );
-    const pool = new Pool(server.url, { connections: CONNECTIONS, pipelining: 1 });
-    const call = async (method: string, p: string, auth: Record<string, string>, body?: unknown) => {
-      const res = await pool.request({ path: p, method: method as 'GET', headers: body === undefined ? auth : { ...auth, ...json }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-      const text = await res.body.text();
-      return { status: res.statusCode, body: text ? (JSON.parse(text) as any) : null };
-    };
+    const { call, close } = caller(server.url, CONNECTIONS);
     try {
       // Accounts and their reminders (far in the future), through the API like users.
-      const accounts: Account[] = [];
       const t0 = Date.now();
-      await Promise.all(
-        Array.from({ length: 8 }, async (_, w) => {
-          for (let i = w; i < ACCOUNTS; i += 8) {
-            const creds = { email: `mixed${i}@example.com`, username: `mixed${i}`, password: 'mixed-bench-password', timezone: i % 2 ? 'Europe/Paris' : 'America/New_York' };
-            const reg = await call('POST', '/api/auth/register', {}, creds);
-            if (reg.status !== 201) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.body)}`);
-            const login = await call('POST', '/api/auth/login', {}, { email: creds.email, password: creds.password, remember_me: true });
-            if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
-            const auth = { authorization: `Bearer ${login.body.token}` };
-            const ids: string[] = [];
-            for (let k = 0; k < PER_ACCOUNT - DUE_PER_ACCOUNT; k++) {
-              const r = await call('POST', '/api/reminders', auth, {
-                date: '2031-03-01',
-                time: '09:00',
-                message: `Reminder ${k} of ${i}`,
-                recurrence: ['DAILY', 'WEEKLY', 'CUSTOM'][k % 3],
-                ...(k % 3 === 2 ? { rrule: 'FREQ=WEEKLY;BYDAY=MO,WE,FR' } : {}),
-                destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/never`, platform: 'generic' } }],
-              });
-              if (r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`);
-              ids.push(r.body.id);
-            }
-            accounts[i] = { auth, ids, paused: new Set() };
-          }
-        }),
-      );
+      const accounts = await createAccounts([call], sink.url);
       const setupSeconds = (Date.now() - t0) / 1000;
 
       // 1,000 reminders due within one minute, starting 15 s into the load. On a loaded machine
@@ -104,59 +60,11 @@ export async function run(options: { loadSeconds?: number; port?: number } = {})
       if (process.env.BENCH_MIXED_DUE_LEAD_S) await new Promise((r) => setTimeout(r, Math.max(0, dueStart - 15_000 - Date.now())));
 
       // The load: from now until loadSeconds, covering the whole due minute.
-      const latencies: number[] = [];
-      const byOp = new Map<string, number>();
-      let errors5xx = 0;
-      let errors4xx = 0;
-      const end = Date.now() + loadSeconds * 1000;
-      const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
-      async function one() {
-        const a = pick(accounts);
-        const id = pick(a.ids);
-        const roll = Math.random() * 100;
-        let op: string;
-        let res: { status: number };
-        const started = performance.now();
-        if (roll < 60) {
-          op = 'list';
-          res = await call('GET', '/api/reminders', a.auth);
-        } else if (roll < 75) {
-          op = 'get';
-          res = await call('GET', `/api/reminders/${id}`, a.auth);
-        } else if (roll < 80) {
-          op = 'account';
-          res = await call('GET', '/api/account', a.auth);
-        } else if (roll < 88) {
-          op = 'update';
-          res = await call('PUT', `/api/reminders/${id}`, a.auth, { date: '2031-03-01', time: '09:00', message: `Edited ${Date.now()}`, recurrence: 'DAILY', destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/never`, platform: 'generic' } }] });
-        } else if (roll < 94) {
-          op = 'pause/resume';
-          const paused = a.paused.has(id);
-          res = await call('POST', `/api/reminders/${id}/${paused ? 'resume' : 'pause'}`, a.auth, {});
-          if (res.status === 200 && paused) a.paused.delete(id);
-          else if (res.status === 200) a.paused.add(id);
-        } else {
-          op = 'create+delete';
-          const created = await call('POST', '/api/reminders', a.auth, { date: '2031-05-01', time: '10:00', message: 'Temporary', recurrence: 'ONCE', destinations: [] });
-          res = created.status === 201 ? await call('DELETE', `/api/reminders/${created.body.id}`, a.auth) : created;
-        }
-        latencies.push(performance.now() - started);
-        byOp.set(op, (byOp.get(op) ?? 0) + 1);
-        if (res.status >= 500) errors5xx++;
-        else if (res.status >= 400) errors4xx++;
-      }
-      const loadStart = Date.now();
-      await Promise.all(
-        Array.from({ length: CONNECTIONS }, async () => {
-          while (Date.now() < end) await one();
-        }),
-      );
-      const elapsed = (Date.now() - loadStart) / 1000;
+      const { latencies, byOp, errors5xx, errors4xx, elapsedSeconds: elapsed } = await mixedLoad([call], accounts, loadSeconds, sink.url);
       const stats = await sink.waitForCount(n, 60_000, 200);
       const receipts = await sink.receipts();
       const lateness = receipts.map(([, , occurrenceAt, receivedAt]) => receivedAt - Date.parse(occurrenceAt)).sort((x, y) => x - y);
-      latencies.sort((x, y) => x - y);
-      await pool.close();
+      await close();
       return {
         database: databaseLabel(database.url),
         setup_seconds: Math.round(setupSeconds),

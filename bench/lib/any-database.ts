@@ -11,10 +11,11 @@ import { migrateToLatest } from '../../server/db/migrate.ts';
 import { dropPostgresDatabaseNamed } from '../../tests/helpers/drop-postgres-database.ts';
 
 /** A role allowed to CREATE DATABASE (the one `.ci/run` creates for the tests). */
-const POSTGRES_BASE = process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL || 'postgres://chime:chime@127.0.0.1:5432/postgres';
+/** Read when used, so that a benchmark may start a throwaway server first and set BENCH_POSTGRES_URL. */
+const postgresBase = () => process.env.BENCH_POSTGRES_URL || process.env.TEST_POSTGRES_URL || 'postgres://chime:chime@127.0.0.1:5432/postgres';
 
 async function admin(work: (client: pg.Client) => Promise<unknown>) {
-  const client = new pg.Client({ connectionString: POSTGRES_BASE });
+  const client = new pg.Client({ connectionString: postgresBase() });
   await client.connect();
   try {
     await work(client);
@@ -28,7 +29,7 @@ export async function throwawayDatabase(kind: 'sqlite' | 'postgres', dir: string
   if (kind === 'sqlite') return { url: path.join(dir, 'chime.db'), drop: async () => {} };
   const name = `chime_bench_${randomBytes(5).toString('hex')}`;
   await admin((c) => c.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`));
-  const url = new URL(POSTGRES_BASE);
+  const url = new URL(postgresBase());
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin((c) => dropPostgresDatabaseNamed(c, name)) };
 }

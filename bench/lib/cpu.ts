@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 // Linux only (/proc). USER_HZ is 100 on Linux: one tick is 10 ms.
 const TICK_MS = 10;
@@ -21,3 +21,22 @@ export function machineBusyMs(): number {
 
 /** 1-minute load average: figures are only comparable on an otherwise idle machine. */
 export const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
+/**
+ * CPU time of the PostgreSQL backends serving database `name` (their process title names it), in
+ * ms by pid: what one run's database work costs, apart from other databases on the same server and
+ * other work on the machine. Backends that exit in between are missed: compare while pools stay open.
+ */
+export function postgresBackendsCpuMs(name: string): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (title.startsWith('postgres: ') && title.includes(` ${name} `)) found.set(Number(entry), processCpuMs(Number(entry)));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return found;
+}
