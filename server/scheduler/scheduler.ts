@@ -347,6 +347,10 @@ export class Scheduler {
       () => {
         this.timer = null;
         this.timerAt = Number.POSITIVE_INFINITY;
+        // Node counts a timeout from the event loop's cached time, which lags the wall clock by
+        // however long the current turn has run: it can fire a few milliseconds before `at`. A
+        // claim then would find nothing due yet and wait UNCLAIMABLE_RETRY_MS; wait the rest instead.
+        if (this.clock.now() < at) return this.setTimer(at);
         this.trace('timer', performance.now(), { late_ms: this.clock.now() - at });
         void this.tick();
       },

@@ -36,7 +36,7 @@ describe('a person uses Chime end to end (browser)', () => {
     // That holds while the minute is less than a minute old when the reminder is created
     // (PAST_GRACE_MS; later, a daily one first fires tomorrow): open the wizard early enough in a
     // minute that a slow machine still finishes it within that minute's grace.
-    await expect.poll(() => new Date().getSeconds(), { timeout: 25_000, intervals: [250] }).toBeLessThan(40);
+    await expect.poll(() => new Date().getSeconds(), { timeout: 25_000, interval: 250 }).toBeLessThan(40);
     await page.goto(e2e.url('/reminders/create'));
     await page.getByTestId('wizard-step-1').waitFor();
     const today = new Date().toISOString().slice(0, 10);
