@@ -27,7 +27,8 @@ export interface DeliveryLease {
  * key in `skipKeys`), earliest first, to `lease.owner`, and answers them with everything a send
  * needs. The lease is ONE statement (UPDATE ... WHERE id IN (SELECT ... LIMIT n) RETURNING id; on
  * PostgreSQL the inner select skips rows another instance is leasing at that moment), the way
- * pg-boss and graphile-worker take jobs; the rows are then read by id.
+ * pg-boss and graphile-worker take jobs; the rows are then read by id. Run it in a transaction:
+ * if the read fails, the leases must go with it.
  */
 export async function claimDueDeliveries(
   db: Executor,

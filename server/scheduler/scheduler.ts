@@ -398,7 +398,13 @@ export class Scheduler {
       const now = this.clock.now();
       let started = performance.now();
       const lateBefore = new Date(now - this.options.lateThresholdMs).toISOString();
-      const outbox = await claimDueDeliveries(this.db, new Date(now).toISOString(), outboxLimit, this.lease(now), this.pump.fullKeys(), lateBefore);
+      // The lease and the read of what to send are one transaction: a read that fails (a table
+      // locked by an administrator past lock_timeout) must not leave rows leased to nobody
+      // sending them until the lease runs out.
+      const outbox = await this.db
+        .transaction()
+        .setIsolationLevel('read committed')
+        .execute((trx) => claimDueDeliveries(trx, new Date(now).toISOString(), outboxLimit, this.lease(now), this.pump.fullKeys(), lateBefore));
       this.trace('claim-outbox', started, { n: outbox.length });
       for (const row of outbox) if (row.attempts === 0) this.metrics.lateness.observe(Math.max(0, (now - Date.parse(row.next_attempt_at)) / 1000));
       const fromOutbox = await this.hand(outbox);

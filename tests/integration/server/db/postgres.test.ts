@@ -243,6 +243,50 @@ describe('a lock held by another session (an administrator in psql)', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(sink.requests).toHaveLength(1);
   }, 30_000);
+
+  it('a delivery prepared before the lock is not left leased to nobody when reading what to send gives up', async () => {
+    const user = await signUp(server.url, { timezone: 'UTC' });
+    const sentBefore = sink.requests.length;
+    // A whole second: the reminder's time is given to the second.
+    const due = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
+    const { id } = await createDueReminder(user.api, due, `${sink.url}/prepared`, 'Prepared before the lock');
+    const admin = new pg.Client({ connectionString: server.config.databaseUrl });
+    // Watches from outside the admin's transaction, where pg_stat_activity would stay as first read.
+    const watcher = new pg.Client({ connectionString: server.config.databaseUrl });
+    await admin.connect();
+    await watcher.connect();
+    try {
+      // Prepared a second ahead: the delivery waits in the outbox for its instant.
+      await expect.poll(async () => (await watcher.query('select count(*)::int as n from deliveries where reminder_id = $1', [id])).rows[0].n, { timeout: 10_000, interval: 50 }).toBe(1);
+      await admin.query('begin');
+      await admin.query('lock table reminders in access exclusive mode');
+      // At its instant the outbox claim leases the row, then reads the reminder's text: the first
+      // query that waits for the table from the due instant on is that read, and it gives up at
+      // lock_timeout. (pg_stat_activity cuts long query texts: waiters are found in pg_locks.)
+      const waitersSinceDue = async () =>
+        (
+          await watcher.query(
+            `select a.pid, a.query_start from pg_locks l join pg_stat_activity a on a.pid = l.pid
+              where not l.granted and l.relation = 'reminders'::regclass and a.query_start >= $1`,
+            [due],
+          )
+        ).rows as { pid: number; query_start: Date }[];
+      let waiter: { pid: number; query_start: Date } | undefined;
+      await expect.poll(async () => (waiter = (await waitersSinceDue())[0]), { timeout: 15_000, interval: 50 }).toBeDefined();
+      await expect
+        .poll(async () => (await waitersSinceDue()).some((w) => w.pid === waiter!.pid && w.query_start.getTime() === waiter!.query_start.getTime()), { timeout: 10_000, interval: 50 })
+        .toBe(false);
+      // Its lease went with the failed read.
+      expect((await watcher.query('select lease_owner from deliveries where reminder_id = $1', [id])).rows).toEqual([{ lease_owner: null }]);
+    } finally {
+      await admin.query('commit').catch(() => undefined);
+      await admin.end();
+      await watcher.end();
+    }
+    // Once the table is free it goes out at the next try, not when a 30 s lease runs out.
+    const delivered = await sink.waitFor(sentBefore + 1, 5_000);
+    expect(delivered.slice(sentBefore).map((r) => r.json.message)).toEqual(['Prepared before the lock']);
+  }, 30_000);
 });
 
 describe('starting with PostgreSQL out of reach', () => {
