@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Config, hasRole } from './config.ts';
 import { RequestLogController } from './logging.ts';
+import { sharedSchemaCompilers } from './lib/schema-compilers.ts';
 import databasePlugin from './plugins/database.ts';
 import clockSkewPlugin from './plugins/clock-skew.ts';
 import errorsPlugin from './plugins/errors.ts';
@@ -116,6 +117,7 @@ export async function buildApp({
     },
     trustProxy: config.trustProxy,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: 'all', allErrors: false } },
+    schemaController: { compilersFactory: sharedSchemaCompilers },
     forceCloseConnections: 'idle',
     // Errors Node's HTTP parser raises before Fastify sees a request answer in the API's shape;
     // otherwise this does what Fastify's default handler does (nothing for a reset connection,
