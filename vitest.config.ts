@@ -18,6 +18,8 @@ const shared = {
 };
 
 const BROWSER_DIR = 'tests/browser';
+/** Compiles dist/ for the tests that start Chime as `npm start` and `npm run admin` do. */
+const SERVER_BUILD = 'tests/helpers/server-build-global-setup.ts';
 
 /** Every test file outside the browser tests, with its text. */
 function apiTestFiles(dir = 'tests'): { file: string; text: string }[] {
@@ -65,7 +67,7 @@ export default defineConfig({
       {
         // The dashboard's pure modules are unit-tested here; they import with web/'s `@/` alias.
         resolve: { alias: { '@': path.resolve(import.meta.dirname, 'web/src') } },
-        test: { ...shared, ...API_PHASE, name: 'server', include: SQLITE_SUITES },
+        test: { ...shared, ...API_PHASE, name: 'server', include: SQLITE_SUITES, globalSetup: [SERVER_BUILD] },
       },
       {
         test: {
@@ -77,7 +79,7 @@ export default defineConfig({
           // TEST_POSTGRES_URL's, or one started for the run (tests/helpers/postgres-global-setup.ts).
           include: POSTGRES_SUITES,
           env: { CHIME_TEST_DB: 'postgres' },
-          globalSetup: ['tests/helpers/postgres-global-setup.ts'],
+          globalSetup: ['tests/helpers/postgres-global-setup.ts', SERVER_BUILD],
         },
       },
       {

@@ -1,6 +1,7 @@
 /**
- * Chime as an administrator runs it: `main.ts` and `server/admin-cli.ts` in processes of
- * their own (through tsx, like `npm run dev` and `npm run admin`), with only the environment given.
+ * Chime as an administrator runs it: `npm start` (scripts/start.mjs) and `npm run admin`
+ * (scripts/admin.mjs), the compiled server and command line, in processes of their own with only
+ * the environment given.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { REPO_ROOT as ROOT } from './repo-root.ts';
@@ -30,7 +31,8 @@ export interface ChimeProcess {
  * pseudo-terminal as stdout, as a shell would.
  */
 export function startChime(dir: string, env: Record<string, string>, options: { tty?: boolean } = {}): ChimeProcess {
-  const command = [process.execPath, '--import', 'tsx', 'main.ts'];
+  // What `npm start` runs: the compiled server (tests/helpers/server-build-global-setup.ts built it).
+  const command = [process.execPath, 'scripts/start.mjs'];
   const child = options.tty
     ? spawn('script', ['-q', '-e', '-c', command.map((a) => `'${a}'`).join(' '), '/dev/null'], { cwd: ROOT, env: { ...baseEnv(dir), ...env }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
     : spawn(command[0]!, command.slice(1), { cwd: ROOT, env: { ...baseEnv(dir), ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -91,7 +93,7 @@ export interface AdminRun {
 
 /** `npm run admin -- <args>` with `env` only. */
 export function runAdmin(dir: string, env: Record<string, string>, args: string[]): Promise<AdminRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/admin-cli.ts', ...args], { cwd: ROOT, env: { ...baseEnv(dir), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/admin.mjs', ...args], { cwd: ROOT, env: { ...baseEnv(dir), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

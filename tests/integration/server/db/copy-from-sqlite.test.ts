@@ -38,7 +38,7 @@ function copyCli(file: string, databaseUrl: string) {
  */
 function adminScript(args: string[], databaseUrl: string): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/admin-cli.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
+    const child = spawn(process.execPath, ['scripts/admin.mjs', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);

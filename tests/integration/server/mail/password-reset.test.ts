@@ -3,7 +3,6 @@
  * CLI that prints a link when the server has no SMTP settings.
  */
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueResetLink } from '../../../../server/mail/password-reset.ts';
@@ -216,7 +215,7 @@ describe('password reset without SMTP', () => {
   it('npm run admin -- reset-password prints a working single-use link', async () => {
     const user = await signUp(server.url);
     const env = { ...process.env, DATABASE_URL: server.config.databaseUrl, PUBLIC_URL, SMTP_URL: '', MAIL_FROM: '' };
-    const { stdout } = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/admin-cli.ts', 'reset-password', user.email.toUpperCase()], { cwd: ROOT, env });
+    const { stdout } = await run(process.execPath, ['scripts/admin.mjs', 'reset-password', user.email.toUpperCase()], { cwd: ROOT, env });
     const link = stdout.match(/https?:\/\/\S+/)?.[0] ?? '';
     expect(link.startsWith(`${PUBLIC_URL}/reset-password?token=`)).toBe(true);
     const ok = await client(server.url).post('/api/auth/password-reset/confirm', { token: tokenOf(link), password: 'set by the admin link' });
@@ -224,7 +223,7 @@ describe('password reset without SMTP', () => {
     expect((await user.api.get('/api/account')).status).toBe(401);
     expect((await client(server.url).post('/api/auth/login', { email: user.email, password: 'set by the admin link' })).status).toBe(200);
 
-    const unknown = await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/admin-cli.ts', 'reset-password', 'nobody@example.com'], { cwd: ROOT, env }).catch((e: { code: number; stderr: string }) => e);
+    const unknown = await run(process.execPath, ['scripts/admin.mjs', 'reset-password', 'nobody@example.com'], { cwd: ROOT, env }).catch((e: { code: number; stderr: string }) => e);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('No account has the email nobody@example.com') });
   });
 });
