@@ -292,9 +292,10 @@ describe('a lock held by another session (an administrator in psql)', () => {
 describe('starting with PostgreSQL out of reach', () => {
   it('exits 1 with one line that names the cause, never the password', async () => {
     const root = REPO_ROOT;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    // As `npm start` runs it: the compiled server (tests/helpers/server-build-global-setup.ts).
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: root,
-      env: { ...process.env, PORT: '0', DATABASE_URL: 'postgres://chime:s3cret-pw@127.0.0.1:1/chime' },
+      env: { ...process.env, PORT: '0', SERVE_WEB: 'false', DATABASE_URL: 'postgres://chime:s3cret-pw@127.0.0.1:1/chime' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
