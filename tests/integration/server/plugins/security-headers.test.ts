@@ -1,16 +1,13 @@
 // Runs on SQLite only: the HTTP headers do not depend on the database (vitest.config.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { buildApp } from '../../../../server/app.ts';
 import { loadConfig } from '../../../../server/config.ts';
 import { client, startTestServer, type TestServer } from '../../../helpers/server.ts';
-import { REPO_ROOT } from '../../../helpers/repo-root.ts';
+import { type ChimeProcess, startChime } from '../../../helpers/chime-process.ts';
 
-const ROOT = REPO_ROOT;
 
 function cspDirectives(header: string | null): Map<string, string[]> {
   const map = new Map<string, string[]>();
@@ -98,63 +95,18 @@ describe('security headers', () => {
  */
 describe('logs never contain secrets', () => {
   let dir: string;
-  let child: ChildProcess;
-  let output = '';
+  let chime: ChimeProcess;
   let url = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'chime-logs-'));
-    const script = path.join(dir, 'run-server.mts');
-    writeFileSync(
-      script,
-      [
-        `import { buildApp } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'server/app.ts')).href)};`,
-        `import { loadConfig } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'server/config.ts')).href)};`,
-        `const config = loadConfig(process.env, { serveWeb: false, schedulerEnabled: false });`,
-        `const app = await buildApp({ config });`,
-        `await app.listen({ port: 0, host: '127.0.0.1' });`,
-        `const address = app.server.address();`,
-        `process.stderr.write('CHIME_PORT ' + (typeof address === 'object' && address ? address.port : 0) + '\\n');`,
-        `process.on('SIGTERM', () => { app.close().then(() => process.exit(0)); });`,
-      ].join('\n'),
-    );
-    child = spawn(process.execPath, ['--import', 'tsx', script], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: '0',
-        LOG_LEVEL: 'trace',
-        DATABASE_URL: path.join(dir, 'chime.db'),
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-        PUBLIC_URL: 'http://127.0.0.1:1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let errors = '';
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${errors}\n${output}`)), 60_000);
-      child.stderr!.on('data', (chunk: Buffer) => {
-        errors += chunk.toString('utf8');
-        output += chunk.toString('utf8');
-        const m = /CHIME_PORT (\d+)/.exec(errors);
-        if (m) {
-          clearTimeout(timer);
-          resolve(`http://127.0.0.1:${m[1]}`);
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${errors}`)));
-    });
+    // As `npm start` runs it (the compiled server), web role only.
+    chime = startChime(dir, { LOG_LEVEL: 'trace', CHIME_ROLES: 'web', DATABASE_URL: path.join(dir, 'chime.db'), WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', PUBLIC_URL: 'http://127.0.0.1:1' });
+    url = await chime.url();
   }, 90_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await chime?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -194,10 +146,10 @@ describe('logs never contain secrets', () => {
     await new Promise((r) => setTimeout(r, 300));
 
     // The capture works: request logs are there.
-    expect(output).toMatch(/request completed/);
-    expect(output).toContain('/api/auth/login');
+    expect(chime.output()).toMatch(/request completed/);
+    expect(chime.output()).toContain('/api/auth/login');
     for (const secret of [password, wrongPassword, newPassword, token, hookPath, webhookSecret, webhookSecret.slice(6)]) {
-      expect(output.includes(secret), `log contains ${secret.slice(0, 12)}...`).toBe(false);
+      expect(chime.output().includes(secret), `log contains ${secret.slice(0, 12)}...`).toBe(false);
     }
   });
 });

@@ -5,19 +5,17 @@
  * their original webhook-id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createDatabase } from '../../../../server/db/connection.ts';
 import { migrateToLatest } from '../../../../server/db/migrate.ts';
 import { startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { testDatabaseUrl } from '../../../helpers/test-database.ts';
 import { seedAccount, seedReminder, startWebhookSink, type WebhookSink } from '../../../helpers/webhook-sink.ts';
-import { REPO_ROOT } from '../../../helpers/repo-root.ts';
+import { startChime } from '../../../helpers/chime-process.ts';
 
-const ROOT = REPO_ROOT;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let sink: WebhookSink;
@@ -93,35 +91,10 @@ describe('an instance killed mid-send', () => {
     const databaseUrl = await testDatabaseUrl(dir);
     const reminders = await seedDue(databaseUrl, 100);
 
-    const script = path.join(dir, 'run-server.mts');
-    writeFileSync(
-      script,
-      [
-        `import { buildApp } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'server/app.ts')).href)};`,
-        `import { loadConfig } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'server/config.ts')).href)};`,
-        `const config = loadConfig(process.env, { serveWeb: false });`,
-        `const app = await buildApp({ config });`,
-        `await app.listen({ port: 0, host: '127.0.0.1' });`,
-        `process.stderr.write('CHIME_READY\\n');`,
-      ].join('\n'),
-    );
-    child = spawn(process.execPath, ['--import', 'tsx', script], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', DELIVERY_LEASE_SECONDS: '2', PUBLIC_URL: 'http://127.0.0.1:1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      let errors = '';
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${errors}`)), 60_000);
-      child!.stderr!.on('data', (chunk: Buffer) => {
-        errors += chunk.toString('utf8');
-        if (errors.includes('CHIME_READY')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child!.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${errors}`)));
-    });
+    // Chime as `npm start` runs it (the compiled server), in a process of its own to kill.
+    const chime = startChime(dir, { DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', DELIVERY_LEASE_SECONDS: '2', PUBLIC_URL: 'http://127.0.0.1:1' });
+    child = chime.child;
+    await chime.url();
 
     await sink.waitFor(20, 20_000);
     child.kill('SIGKILL');
