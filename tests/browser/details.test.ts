@@ -239,11 +239,15 @@ describe('reminder details (browser)', () => {
     expect(await page.getByTestId('edit-alert-15').getAttribute('aria-pressed')).toBe('true');
     // Three chosen: the others wait until one is taken off.
     expect(await page.getByTestId('edit-alert-5').isDisabled()).toBe(true);
+    await page.getByTestId('edit-alert-15').scrollIntoViewIfNeeded();
+    await screenshot(page, 'details-edit-alerts', { fullPage: false });
     await page.getByTestId('edit-save').click();
     await page.getByTestId('edit-form').waitFor({ state: 'detached' });
     expect(await page.getByTestId('view-alerts').textContent()).toBe('Alerts before: 1 day before, 1 hour before, 15 minutes before');
     const saved = (await user.api.get(`/api/reminders/${reminder.id}`)).body;
     expect(saved.alerts).toEqual([{ before_minutes: 1440 }, { before_minutes: 60 }, { before_minutes: 15 }]);
+    await page.setViewportSize(MOBILE);
+    await screenshot(page, 'details-alerts-mobile');
   });
 
   it('says when a series first fires on another day than the chosen date', async () => {

@@ -167,6 +167,7 @@ describe('Servers section', () => {
     await mine.getByTestId('my-action-pause').click();
     await expect.poll(() => mine.getByTestId('status-badge').getAttribute('data-status')).toBe('paused');
     expect((await member.api.get(`/api/reminders/${created.body.id}`)).body.is_paused).toBe(true);
+    await screenshot(page, 'server-member');
     // The API agrees whatever the page shows.
     expect((await client(e2e.server.url, member.token).get(`/api/servers/${GUILD}/settings`)).body.code).toBe('NOT_SERVER_MANAGER');
 
