@@ -184,7 +184,11 @@ describe('Servers section', () => {
     await picker.getByTestId(`channel-${CH.events}`).click();
     await expect.poll(() => rulesInPicker.locator('[data-rule="allowed_channels"]').getAttribute('data-blocking')).toBe('true');
     expect(await rulesInPicker.textContent()).toContain('not in this channel');
+    // The save would be refused: Create waits for an allowed channel.
+    expect(await picker.getByTestId('picker-create').isDisabled()).toBe(true);
     await screenshot(page, 'picker-server-rules', { fullPage: false });
+    await picker.getByTestId(`channel-${CH.general}`).click();
+    await expect.poll(() => picker.getByTestId('picker-create').isDisabled()).toBe(false);
   });
 
   it("a manager's list loads the reminders past its first page with next_cursor, the filters kept", async () => {

@@ -10,7 +10,7 @@ interface PickerFooterProps {
   mode: PickerMode;
   guild: Guild | null;
   channel: Channel | null;
-  /** The chosen channel can be saved as it is (a forum that requires a tag has one). */
+  /** The chosen channel can be saved as it is (a forum that requires a tag has one, and the server's rules allow it). */
   channelReady: boolean;
   role: Role | null;
   loading: boolean;
@@ -55,10 +55,10 @@ export function PickerFooter({ mode, guild, channel, channelReady, role, loading
         )}
         {mode === 'role' && (
           <>
-            <Button type="button" variant="outline" onClick={() => onCreate(null)} data-testid="picker-skip-role">
+            <Button type="button" variant="outline" onClick={() => onCreate(null)} disabled={!channelReady} data-testid="picker-skip-role">
               {t('picker.actions.skipRole')}
             </Button>
-            <Button type="button" onClick={() => onCreate(role)} disabled={!role} data-testid="picker-create">
+            <Button type="button" onClick={() => onCreate(role)} disabled={!role || !channelReady} data-testid="picker-create">
               <Check />
               {t('picker.actions.create')}
             </Button>

@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { ServerRulesNote } from '@/components/server-rules-note';
 import type { Role } from '@/lib/api/reminders';
+import { rulesRefuseChannel, useServerRules } from '@/lib/api/server-rules';
 import { ANNOUNCEMENT_CHANNEL, CHANNEL_KIND_KEYS, channelKind, channelReady, type EditableDestination, pickerChannelMetadata, toggleForumTag } from '../api/destinations';
 import { PickerBreadcrumb } from './picker-breadcrumb';
 import { PickerChannelStep } from './picker-channel-step';
@@ -40,6 +41,9 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
   }, [channel?.id, open]);
   const [remindMeToo, setRemindMeToo] = useState(false);
   useEffect(() => setRemindMeToo(false), [open]);
+  // The rules note below says why Create is off (the same request: swr shares it).
+  const { data: rules } = useServerRules(guild && mode !== 'guild' ? guild.id : null);
+  const refusedByRules = rulesRefuseChannel(rules, channel?.id ?? null);
 
   function create(withRole: Role | null) {
     if (!guild || !channel) return;
@@ -108,7 +112,7 @@ export function ServerPickerDialog({ open, onOpenChange, accountId, onCreate }: 
           mode={mode}
           guild={guild}
           channel={channel}
-          channelReady={channelReady(channel, tags)}
+          channelReady={channelReady(channel, tags) && !refusedByRules}
           role={picker.role}
           loading={loading}
           botMissing={picker.botMissing}
