@@ -2,7 +2,7 @@ import type { Destination, RecurrenceType, Reminder } from '../db/database.ts';
 import { newId, nowIso } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
 import { prepared } from './prepared.ts';
-import { takesRowLocks } from './statement-batches.ts';
+import { idLists, takesRowLocks } from './statement-batches.ts';
 
 export interface ReminderWithDestinations extends Reminder {
   /** The owner's destinations: never the subscribers' own (discord_subscriber), which only count. */
@@ -89,6 +89,24 @@ export async function findReminderOfAccount(db: Executor, accountId: string, id:
   const all = (await destinationsOfReminder(db, { reminderId: id })).rows;
   const destinations = all.filter((d) => d.type !== SUBSCRIBER);
   return { ...reminder, destinations, subscriber_count: all.length - destinations.length };
+}
+
+/** findReminderOfAccount for several ids, in the order given (ids of other accounts are left out): two statements, not two per reminder. */
+export async function findRemindersOfAccount(db: Executor, accountId: string, ids: readonly string[]): Promise<ReminderWithDestinations[]> {
+  const byId = new Map<string, ReminderWithDestinations>();
+  for (const part of idLists([...ids])) {
+    for (const reminder of await db.selectFrom('reminders').selectAll().where('account_id', '=', accountId).where('id', 'in', part).execute()) {
+      byId.set(reminder.id, { ...reminder, destinations: [], subscriber_count: 0 });
+    }
+  }
+  for (const part of idLists([...byId.keys()])) {
+    for (const d of await db.selectFrom('destinations').selectAll().where('reminder_id', 'in', part).orderBy('reminder_id').orderBy('position').execute()) {
+      const reminder = byId.get(d.reminder_id)!;
+      if (d.type === SUBSCRIBER) reminder.subscriber_count! += 1;
+      else reminder.destinations.push(d);
+    }
+  }
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**

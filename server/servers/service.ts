@@ -8,7 +8,7 @@ import type { Destination } from '../db/database.ts';
 import { botGuildIds, fetchMemberBriefly, loadGuild } from '../discord/guild-reads.ts';
 import { AppError } from '../errors.ts';
 import { findIdentity } from '../repositories/accounts.ts';
-import { deleteDestinations, findReminderOfAccount, type NewReminder, type ReminderWithDestinations } from '../repositories/reminders.ts';
+import { deleteDestinations, findRemindersOfAccount, type NewReminder, type ReminderWithDestinations } from '../repositories/reminders.ts';
 import {
   countDestinationsOfReminder,
   countServerReminders,
@@ -193,11 +193,7 @@ export async function listMyServerReminderPage(
   const before = page.before ? decodeCursor(page.before) : undefined;
   const rows = await listServerReminders(deps.db, guildId, { limit: limit + 1, before, accountId });
   const pageRows = rows.slice(0, limit);
-  const reminders: ReminderWithDestinations[] = [];
-  for (const row of pageRows) {
-    const whole = await findReminderOfAccount(deps.db, accountId, row.id);
-    if (whole) reminders.push(whole);
-  }
+  const reminders = await findRemindersOfAccount(deps.db, accountId, pageRows.map((row) => row.id));
   const last = pageRows[pageRows.length - 1];
   return { reminders, next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
 }
