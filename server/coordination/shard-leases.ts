@@ -17,6 +17,7 @@
 import type { Executor } from '../repositories/executor.ts';
 import { acquireLease, countLiveLeases, deleteExpiredLeases, releaseLease } from '../repositories/leases.ts';
 import { DEFAULT_LEASE_TIMING, type LeaseTiming, newLockOwner } from '../lib/leadership.ts';
+import { SerialRounds } from '../lib/serial-rounds.ts';
 
 export const shardLeaseName = (id: number): string => `gateway:shard:${id}`;
 export const INSTANCE_HEARTBEAT_PREFIX = 'gateway:instance:';
@@ -35,11 +36,9 @@ interface Log {
 }
 
 export class ShardLeases {
-  private timer: NodeJS.Timeout | null = null;
   private held: number[] = [];
   private lastRenewedAt = 0;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
+  private readonly loop: SerialRounds;
   private roundsDone = 0;
   readonly owner: string;
 
@@ -53,6 +52,7 @@ export class ShardLeases {
     private readonly clock: () => number = Date.now,
   ) {
     this.owner = owner;
+    this.loop = new SerialRounds(timing.renewEveryMs, () => this.round());
   }
 
   /** The shards this instance holds, sorted. */
@@ -66,19 +66,13 @@ export class ShardLeases {
   }
 
   start(): void {
-    if (this.timer || this.stopped) return;
-    const tick = () => {
-      this.running = this.running.then(() => this.round());
-    };
-    tick();
-    this.timer = setInterval(tick, this.timing.renewEveryMs);
-    this.timer.unref();
+    this.loop.start();
   }
 
   /** Clean shutdown: closes the shards and frees their leases and the heartbeat at once. */
   async stop(): Promise<void> {
-    this.stopRounds();
-    await this.running;
+    this.loop.stop();
+    await this.loop.idle();
     const had = this.held;
     await this.apply([]);
     for (const id of had) await releaseLease(this.db, shardLeaseName(id), this.owner).catch(() => {});
@@ -87,17 +81,11 @@ export class ShardLeases {
 
   /** Stops renewing without giving anything back: what a crash looks like to the other instances. */
   halt(): void {
-    this.stopRounds();
-  }
-
-  private stopRounds(): void {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.loop.stop();
   }
 
   private async round(): Promise<void> {
-    if (this.stopped) return;
+    if (this.loop.stopped) return;
     const now = this.clock();
     const nowIso = new Date(now).toISOString();
     const until = new Date(now + this.timing.ttlMs).toISOString();
@@ -126,7 +114,7 @@ export class ShardLeases {
       }
       return;
     }
-    if (this.stopped) return;
+    if (this.loop.stopped) return;
     await this.apply(next);
     for (const id of giveBack) await releaseLease(this.db, shardLeaseName(id), this.owner).catch(() => {});
   }

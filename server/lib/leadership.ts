@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { SerialRounds } from './serial-rounds.ts';
 
 export interface LeaseTiming {
   /** How long a lease lasts without renewal: an instance that dies is replaced at most this long after its last renewal. */
@@ -91,11 +92,9 @@ export interface LeaderLock {
  * never overlap for longer than one renewal.
  */
 export class Leadership {
-  private timer: NodeJS.Timeout | null = null;
   private leader = false;
   private lastRenewedAt = 0;
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
+  private readonly loop: SerialRounds;
   private roundsAsked = 0;
 
   constructor(
@@ -105,9 +104,8 @@ export class Leadership {
     private readonly timing: LeaseTiming = DEFAULT_LEASE_TIMING,
     private readonly clock: () => number = Date.now,
   ) {
-    lock.watch(() => {
-      this.running = this.running.then(() => this.stepDown('lost the lock: its connection to the database dropped'));
-    });
+    this.loop = new SerialRounds(timing.renewEveryMs, () => this.attempt());
+    lock.watch(() => this.loop.enqueue(() => this.stepDown('lost the lock: its connection to the database dropped')));
   }
 
   get owner(): string {
@@ -128,19 +126,13 @@ export class Leadership {
   }
 
   start(): void {
-    if (this.timer || this.stopped) return;
-    const tick = () => {
-      this.running = this.running.then(() => this.attempt());
-    };
-    tick();
-    this.timer = setInterval(tick, this.timing.renewEveryMs);
-    this.timer.unref();
+    this.loop.start();
   }
 
   /** Clean shutdown: stops the job and frees the lease for another instance right away. */
   async stop(): Promise<void> {
-    this.stopRounds();
-    await this.running;
+    this.loop.stop();
+    await this.loop.idle();
     if (this.leader) {
       this.leader = false;
       await this.handlers.lost();
@@ -150,14 +142,8 @@ export class Leadership {
 
   /** Stops renewing without giving the lock up: what a crash looks like to the other instances. */
   halt(): void {
-    this.stopRounds();
+    this.loop.stop();
     this.lock.abandon();
-  }
-
-  private stopRounds(): void {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
   }
 
   private async stepDown(why: string): Promise<void> {
@@ -168,7 +154,7 @@ export class Leadership {
   }
 
   private async attempt(): Promise<void> {
-    if (this.stopped) return;
+    if (this.loop.stopped) return;
     const now = this.clock();
     let held: boolean;
     try {
@@ -183,7 +169,7 @@ export class Leadership {
       }
       return;
     }
-    if (this.stopped) return;
+    if (this.loop.stopped) return;
     if (held) {
       this.lastRenewedAt = now;
       if (!this.leader) {
