@@ -147,6 +147,20 @@ function decodeCursor(text: string): Cursor {
 export const SERVER_PAGE_DEFAULT = 50;
 export const SERVER_PAGE_MAX = 100;
 
+/**
+ * One page of the server's reminders, newest first (only `accountId`'s when given): the size
+ * checked, the cursor read, one row more than the page read to know whether another follows.
+ */
+async function serverReminderRows(deps: ServerDeps, guildId: string, page: { limit?: number | undefined; before?: string | undefined }, accountId?: string) {
+  const limit = page.limit ?? SERVER_PAGE_DEFAULT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > SERVER_PAGE_MAX) throw new AppError('VALIDATION_FAILED', `limit must be between 1 and ${SERVER_PAGE_MAX}`);
+  const before = page.before ? decodeCursor(page.before) : undefined;
+  const rows = await listServerReminders(deps.db, guildId, { limit: limit + 1, before, accountId });
+  const pageRows = rows.slice(0, limit);
+  const last = pageRows[pageRows.length - 1];
+  return { rows: pageRows, next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+}
+
 /** One page of every reminder, of anyone, with a channel destination in the server (managers). */
 export async function listServerReminderPage(
   deps: ServerDeps,
@@ -155,11 +169,7 @@ export async function listServerReminderPage(
   page: { limit?: number | undefined; before?: string | undefined },
 ): Promise<{ viewer: ServerViewer; reminders: ServerReminderView[]; next_cursor: string | null }> {
   const viewer = await manageServer(deps, accountId, guildId);
-  const limit = page.limit ?? SERVER_PAGE_DEFAULT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > SERVER_PAGE_MAX) throw new AppError('VALIDATION_FAILED', `limit must be between 1 and ${SERVER_PAGE_MAX}`);
-  const before = page.before ? decodeCursor(page.before) : undefined;
-  const rows = await listServerReminders(deps.db, guildId, { limit: limit + 1, before });
-  const pageRows = rows.slice(0, limit);
+  const { rows: pageRows, next_cursor } = await serverReminderRows(deps, guildId, page);
   const creators = await creatorsOf(
     deps,
     viewer,
@@ -171,8 +181,7 @@ export async function listServerReminderPage(
     const destinations = paused.has(r.account_id) ? r.destinations.map((d) => ({ ...d, server_paused_at: d.server_paused_at ?? now })) : r.destinations;
     return asView({ ...r, destinations }, creators.get(r.account_id)!);
   });
-  const last = pageRows[pageRows.length - 1];
-  return { viewer, reminders, next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+  return { viewer, reminders, next_cursor };
 }
 
 /**
@@ -188,14 +197,9 @@ export async function listMyServerReminderPage(
   page: { limit?: number | undefined; before?: string | undefined },
 ): Promise<{ reminders: ReminderWithDestinations[]; next_cursor: string | null }> {
   await viewServer(deps, accountId, guildId);
-  const limit = page.limit ?? SERVER_PAGE_DEFAULT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > SERVER_PAGE_MAX) throw new AppError('VALIDATION_FAILED', `limit must be between 1 and ${SERVER_PAGE_MAX}`);
-  const before = page.before ? decodeCursor(page.before) : undefined;
-  const rows = await listServerReminders(deps.db, guildId, { limit: limit + 1, before, accountId });
-  const pageRows = rows.slice(0, limit);
-  const reminders = await findRemindersOfAccount(deps.db, accountId, pageRows.map((row) => row.id));
-  const last = pageRows[pageRows.length - 1];
-  return { reminders, next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+  const { rows, next_cursor } = await serverReminderRows(deps, guildId, page, accountId);
+  const reminders = await findRemindersOfAccount(deps.db, accountId, rows.map((row) => row.id));
+  return { reminders, next_cursor };
 }
 
 async function serverReminder(deps: ServerDeps, viewer: ServerViewer, reminderId: string): Promise<ServerReminder> {
