@@ -41,6 +41,9 @@ const UNCLAIMABLE_RETRY_MS = 1000;
 /** What retrySoon logs (server/scheduler/failure-log.ts: once per streak, then once a minute). */
 const TICK = 'scheduler tick';
 const REARM = 'scheduler: re-arming';
+const START = 'scheduler: taking back the deliveries of an earlier life';
+/** How soon a start the database failed tries again. */
+const START_RETRY_MS = 1000;
 
 /**
  * The scheduler wires its parts to one timer (server/scheduler/README.md draws the flow). The
@@ -175,23 +178,45 @@ export class Scheduler {
   }
 
   /**
-   * Starts the loop: takes back the leases of this instance's earlier life (it died or was killed
-   * with them; its owner name is stable), recovers unfinished deliveries, then the timer, the
-   * safety net and pruning.
+   * Starts the loop: the lease renewals, the safety net and pruning, then takes back what this
+   * instance's earlier life left (see takeBackEarlierLife) and ticks. Never rejects: a database
+   * that fails now (PostgreSQL restarting or out of connections, SQLite locked by a backup) delays
+   * the loop by the retries, and must not leave an instance that never delivers.
    */
   async start(): Promise<void> {
     if (this.loopEnabled || this.stopping) return;
     this.loopEnabled = true;
-    await releaseOwnerLeases(this.db, this.leaseOwner);
-    const recovered = await recoverOutbox(this.db, new Date(this.clock.now()).toISOString());
-    if (recovered) this.log.info({ recovered }, 'scheduler: recovered unfinished deliveries');
     this.renewLeasesLater();
     this.crons.push(new Cron(this.options.safetyNetCron, { protect: true, unref: true }, () => void this.tick()));
     if (this.options.pruneLog) {
       this.crons.push(new Cron(this.options.pruneCron, { protect: true, unref: true }, () => void this.prune()));
       void this.prune();
     }
-    void this.tick();
+    await this.takeBackEarlierLife();
+  }
+
+  /**
+   * Takes back the leases of this instance's earlier life (it died or was killed with them; its
+   * owner name is stable), so they are sent now rather than when they expire, and recovers
+   * unfinished deliveries; then ticks. While the database fails it, a tick each second sends what
+   * it can and the clean-up is tried again.
+   */
+  private async takeBackEarlierLife(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        await releaseOwnerLeases(this.db, this.leaseOwner);
+        const recovered = await recoverOutbox(this.db, new Date(this.clock.now()).toISOString());
+        if (recovered) this.log.info({ recovered }, 'scheduler: recovered unfinished deliveries');
+        this.failures.succeeded(START);
+        void this.tick();
+        return;
+      } catch (err) {
+        if (this.stopping) return;
+        this.failures.failed(START, err);
+        void this.tick();
+        await new Promise<void>((resolve) => this.clock.setTimeout(resolve, START_RETRY_MS, { background: true }));
+      }
+    }
   }
 
   /** The owner re-enabled a destination the pump had stopped sending to in this burst. */

@@ -149,7 +149,10 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   if (user) chownSync(logFile, user.uid, user.gid);
   const server = spawn(
     bins.postgres,
-    ['-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    // Test files at a time each start apps with their own pools (up to DATABASE_POOL_SIZE, a change
+    // feed, delivery threads): 60 connections at a peak with two files at a time, sampled each
+    // second; CI runs three. The default 100 would leave little room.
+    ['-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     { ...user, env, stdio: ['ignore', log, log] },
   );
   // A test run that dies without its teardown must not leave the server behind.

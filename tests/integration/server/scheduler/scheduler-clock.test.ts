@@ -214,6 +214,58 @@ describe('Scheduler with a manual clock', () => {
     await clock.advance(100);
     expect((await deliveriesOf(id))[0]!.status).toBe('delivered');
   });
+
+  it('a start the database fails (PostgreSQL out of connections, restarting) retries a second later and takes back its earlier life\'s leases then', async () => {
+    // The delivery this instance's earlier life leased and never sent (it was killed): its lease
+    // still runs for 30 s.
+    const accountId = await seedAccount(db());
+    const left = await seedReminder(db(), { accountId, at: T0 + 3_600_000, message: 'Left behind', destinations: [{ url: 'http://a.test/' }] });
+    const at = (ms: number) => new Date(T0 + ms).toISOString();
+    await db()
+      .insertInto('deliveries')
+      .values({
+        id: randomUUID(),
+        reminder_id: left.id,
+        destination_id: left.destinations[0]!.id,
+        account_id: accountId,
+        occurrence_utc: at(-1_000),
+        idempotency_key: `msg_${randomUUID()}`,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: at(-1_000),
+        lease_owner: 'box-1:t0',
+        lease_expires_at: at(29_000),
+        late: 0,
+        created_at: at(-1_000),
+        updated_at: at(-1_000),
+      })
+      .execute();
+    const soon = await seedReminder(db(), { accountId, at: T0 + 500, message: 'Due soon', destinations: [{ url: 'http://b.test/' }] });
+    // The first two statements fail as a database that refuses connections does.
+    let failures = 2;
+    const failing = db().withPlugin({
+      transformQuery(args) {
+        if (failures > 0) {
+          failures--;
+          throw new Error('sorry, too many clients already');
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    scheduler = new Scheduler(failing, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100, prepareAheadMs: 0, leaseOwner: 'box-1:t0' }, clock);
+    scheduler.registerSender('webhook', sender);
+    const starting = scheduler.start();
+    await clock.advance(0);
+    expect(failures).toBe(0);
+    // The loop runs meanwhile: what falls due is sent on time.
+    await clock.advance(500);
+    expect(sent.map((c) => c.reminder.id)).toEqual([soon.id]);
+    // A second after the failure the leases of the earlier life are taken back and sent, long before they expire.
+    await clock.advance(500);
+    await starting;
+    expect(sent.map((c) => c.reminder.id)).toEqual([soon.id, left.id]);
+  });
 });
 
 describe('Prepared ahead (prepareAheadMs)', () => {
