@@ -2,13 +2,13 @@
  * The process entry point and composition root (`npm start` compiles it to dist/main.mjs, `npm run
  * dev` runs it): it builds the server (server/app.ts) and hands it the Discord gateway bot
  * (bot/plugin.ts), so the server itself never imports the bot (docs/architecture.md "Layers").
+ *
+ * Only the settings are imported before the delivery thread starts: the server's modules load
+ * after, on this core, while the thread loads its own on the other (thread-entry.ts).
  */
-import botPlugin from './bot/plugin.ts';
-import { buildApp } from './server/app.ts';
-import { ConfigError, loadConfig, loadDotEnv } from './server/config.ts';
-import { DatabaseBusyError } from './server/db/database-busy.ts';
+import { ConfigError, hasRole, loadConfig, loadDotEnv } from './server/config.ts';
 import { unsupportedNodeReason } from './server/lib/node-support.ts';
-import { readableLogStream, resolveLogFormat, startSummary } from './server/logging.ts';
+import { startThreadEarly } from './server/scheduler/worker/thread-entry.ts';
 
 const unsupported = unsupportedNodeReason(process.version);
 if (unsupported) {
@@ -28,6 +28,15 @@ try {
   }
   throw err;
 }
+
+if (config.schedulerEnabled && hasRole(config, 'scheduler') && config.schedulerMode === 'worker') startThreadEarly();
+
+const [{ default: botPlugin }, { buildApp }, { DatabaseBusyError }, { readableLogStream, resolveLogFormat, startSummary }] = await Promise.all([
+  import('./bot/plugin.ts'),
+  import('./server/app.ts'),
+  import('./server/db/database-busy.ts'),
+  import('./server/logging.ts'),
+]);
 
 let app: Awaited<ReturnType<typeof buildApp>>;
 try {

@@ -20,7 +20,21 @@ const BACKLOG_EVERY_MS = 1000;
 
 if (!parentPort) throw new Error('server/scheduler/worker/entry.ts runs as a worker thread only');
 const port = parentPort;
-const { config, index, tuning: initialTuning } = workerData as WorkerData;
+
+/** workerData, or for a thread started before its settings were known (thread-entry.ts), the `start` message. */
+function startData(): Promise<WorkerData> {
+  if (!('early' in (workerData as object))) return Promise.resolve(workerData as WorkerData);
+  return new Promise((resolve) => {
+    const onStart = (message: ToWorker) => {
+      if (message.type !== 'start') return;
+      port.off('message', onStart);
+      resolve(message.data);
+    };
+    port.on('message', onStart);
+  });
+}
+
+const { config, index, tuning: initialTuning } = await startData();
 const post = (message: FromWorker) => port.postMessage(message);
 const log = bridgeLogger(post, config.logLevel, { thread: `delivery-${index}` });
 

@@ -4,10 +4,6 @@
  * thread dies: what it was sending stays in the outbox and the new thread sends it again with the
  * same idempotency key.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
@@ -15,6 +11,7 @@ import type { Config } from '../../config.ts';
 import type { SchedulerTuning } from '../plugin.ts';
 import type { FromWorker, SchedulerStats, ToWorker, WorkerCall, WorkerData } from './protocol.ts';
 import { startWithDeliveryYoungGeneration } from './burst-thread-memory.ts';
+import { takeEarlyThread, workerEntry } from './thread-entry.ts';
 
 /** First restart delay; doubles on each crash in a row, up to RESTART_MAX_MS. */
 const RESTART_MIN_MS = 500;
@@ -25,29 +22,6 @@ const STABLE_AFTER_MS = 60_000;
 const STOP_MARGIN_MS = 5_000;
 
 const IDLE_STATS: SchedulerStats = { active: 0, queued: 0, known: 0, pendingResults: 0, timerAt: Number.POSITIVE_INFINITY };
-
-/**
- * How to start the worker's code: the bundle scripts/build-server.mjs writes beside dist/main.mjs,
- * or, under tsx or vitest (this file is TypeScript), a small bootstrap that registers tsx's loader
- * in the thread before importing the TypeScript entry (a loader given with --import in the
- * thread's execArgv is not in place yet when its main module loads on Node 20).
- */
-function workerEntry(): { file: URL | string; eval: boolean } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    // The ESM build of tsx's API (require.resolve would pick the CommonJS one).
-    const tsxPackage = createRequire(here).resolve('tsx/package.json');
-    const api = pathToFileURL(path.join(path.dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;
-    const entry = new URL('./entry.ts', here).href;
-    return { file: `import(${JSON.stringify(api)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, eval: true };
-  }
-  // dist/main.mjs or a shared chunk in dist/chunks/.
-  for (const candidate of ['./scheduler-worker.mjs', '../scheduler-worker.mjs']) {
-    const file = new URL(candidate, here);
-    if (existsSync(fileURLToPath(file))) return { file, eval: false };
-  }
-  throw new Error('dist/scheduler-worker.mjs is missing: run npm run build:server');
-}
 
 interface PendingCall {
   resolve(value: unknown): void;
@@ -90,8 +64,12 @@ export class SchedulerWorkerHost {
     const entry = workerEntry();
     const data: WorkerData = { config: this.config, index: this.index, tuning: this.tuning };
     const spawn = () => new Worker(entry.file, { workerData: data, name: `chime-delivery-${this.index}`, eval: entry.eval });
+    // Thread 0 of the process's first start may have been loading its code since main.ts began
+    // (thread-entry.ts): it only waits for its settings.
+    const early = this.index === 0 && this.starts === 0 ? takeEarlyThread() : null;
+    early?.postMessage({ type: 'start', data } satisfies ToWorker);
     // The extra threads run only in bursts, where a larger young generation pays (burst-thread-memory.ts).
-    const worker = this.index > 0 ? startWithDeliveryYoungGeneration(spawn) : spawn();
+    const worker = early ?? (this.index > 0 ? startWithDeliveryYoungGeneration(spawn) : spawn());
     this.worker = worker;
     this.isReady = false;
     this.starts += 1;

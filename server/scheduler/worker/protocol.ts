@@ -24,6 +24,8 @@ export type WorkerCall =
   | { kind: 'metrics' };
 
 export type ToWorker =
+  /** The settings of a thread started before them (thread-entry.ts): its first message. */
+  | { type: 'start'; data: WorkerData }
   | { type: 'wake' }
   | { type: 'destinationEnabled'; destinationId: string }
   | { type: 'setOptions'; options: Partial<SchedulerTuning> }
