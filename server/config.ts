@@ -4,6 +4,7 @@ import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_LOGIN_THROTTLE, type ThrottlePolicy } from './accounts/login-throttle.ts';
 import { checkWebhookUrl } from './net/address-policy.ts';
+import { ROOT } from './lib/paths.ts';
 
 export interface DiscordConfig {
   token: string;
@@ -293,7 +294,7 @@ function parseSchedulerMode(value: string | undefined, problems: string[]): Sche
  * The project's repository on GitHub, from package.json's `repository` field, for the default
  * support and community links; null when package.json names none (then the links are hidden).
  */
-export function repositoryUrl(packageJson = path.resolve(import.meta.dirname, '../package.json')): string | null {
+export function repositoryUrl(packageJson = path.join(ROOT, 'package.json')): string | null {
   try {
     const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { repository?: string | { url?: string } };
     const raw = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
