@@ -27,5 +27,4 @@ describe('repositoryUrl', () => {
     expect(repositoryUrl(packageWith('https://gitlab.com/owner/chime'))).toBeNull();
     expect(repositoryUrl(path.join(dir, 'missing.json'))).toBeNull();
   });
-
 });
