@@ -114,7 +114,15 @@ describe('ntfy in the wizard (browser)', () => {
     const manifest = await fetch(e2e.url('/manifest.webmanifest'));
     expect(manifest.status).toBe(200);
     expect(manifest.headers.get('cache-control')).toBe('no-cache');
-    expect(await manifest.json()).toMatchObject({ name: 'Chime', start_url: '/', display: 'standalone' });
+    const app = (await manifest.json()) as { icons: { src: string; sizes: string; type: string; purpose: string }[] };
+    expect(app).toMatchObject({ name: 'Chime', start_url: '/', display: 'standalone' });
+    // What Chrome asks of an installable app: 192 and 512 px raster icons, and one a mask may crop.
+    expect(app.icons.filter((i) => i.type === 'image/png').map((i) => `${i.sizes} ${i.purpose}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+    for (const icon of app.icons) {
+      const res = await fetch(e2e.url(icon.src));
+      expect(res.status, icon.src).toBe(200);
+      expect(res.headers.get('content-type'), icon.src).toContain(icon.type);
+    }
     const { page } = await e2e.signedInPage();
     await openWizardDestinations(page, e2e.server.url, '2031-05-06');
     expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toBe(e2e.url('/sw.js'));

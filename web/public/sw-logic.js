@@ -7,7 +7,10 @@
 (function (scope) {
   'use strict';
 
-  var ICON = '/favicon.svg';
+  // Raster images: Chrome shows no SVG in a notification. The badge is drawn from its alpha
+  // channel alone, in Android's status bar (scripts/render-icons.mjs makes both).
+  var ICON = '/icon-192.png';
+  var BADGE = '/badge-96.png';
 
   /** The notification to show for a push payload (text, or JSON as Chime sends it). */
   function notificationOf(payload) {
@@ -20,7 +23,7 @@
       options: {
         body: typeof data.body === 'string' ? data.body : '',
         icon: ICON,
-        badge: ICON,
+        badge: BADGE,
         // One notification per reminder page: a later one replaces it rather than piling up.
         tag: typeof data.url === 'string' ? data.url : undefined,
         data: { url: typeof data.url === 'string' ? data.url : '/', links: links },
@@ -39,7 +42,7 @@
   /** The notification that says what the tap did: the action page's sentence, in the account's language. */
   function answerOf(answer, fallbackTitle) {
     var text = answer && typeof answer.text === 'string' && answer.text ? answer.text : answer && typeof answer.error === 'string' ? answer.error : null;
-    return { title: fallbackTitle || 'Chime', options: { body: text || '', icon: ICON, badge: ICON } };
+    return { title: fallbackTitle || 'Chime', options: { body: text || '', icon: ICON, badge: BADGE } };
   }
 
   scope.chimePush = { notificationOf: notificationOf, clickPlan: clickPlan, answerOf: answerOf };
