@@ -59,6 +59,30 @@ afterEach(async () => {
 
 const db = () => handle.db;
 const deliveriesOf = (id: string) => db().selectFrom('deliveries').selectAll().where('reminder_id', '=', id).execute();
+const atMs = (ms: number) => new Date(T0 + ms).toISOString();
+
+/** An outbox row for the first destination of `reminder`, as an earlier claim left it. */
+async function insertDelivery(reminder: Awaited<ReturnType<typeof seedReminder>>, accountId: string, row: { occurrenceMs: number; status: 'pending' | 'retrying'; attempts: number; nextAttemptMs: number; leaseOwner?: string; leaseUntilMs?: number }) {
+  await db()
+    .insertInto('deliveries')
+    .values({
+      id: randomUUID(),
+      reminder_id: reminder.id,
+      destination_id: reminder.destinations[0]!.id,
+      account_id: accountId,
+      occurrence_utc: atMs(row.occurrenceMs),
+      idempotency_key: `msg_${randomUUID()}`,
+      status: row.status,
+      attempts: row.attempts,
+      next_attempt_at: atMs(row.nextAttemptMs),
+      lease_owner: row.leaseOwner ?? null,
+      lease_expires_at: row.leaseUntilMs === undefined ? null : atMs(row.leaseUntilMs),
+      late: 0,
+      created_at: atMs(row.occurrenceMs),
+      updated_at: atMs(row.occurrenceMs),
+    })
+    .execute();
+}
 
 describe('Scheduler with a manual clock', () => {
   it('arms one timer at the next fire and sends exactly then; results are written after the flush interval', async () => {
@@ -172,31 +196,14 @@ describe('Scheduler with a manual clock', () => {
     const flaky = await seedReminder(db(), { accountId, at: T0 + 1_000, message: 'Flaky', destinations: [{ url: 'http://a.test/' }] });
     await seedReminder(db(), { accountId, at: T0 + 1_080, message: 'Other', destinations: [{ url: 'http://b.test/' }] });
     const waiting = await seedReminder(db(), { accountId, at: T0 + 3_600_000, message: 'Waiting', destinations: [{ url: 'http://c.test/' }] });
-    const at = (ms: number) => new Date(T0 + ms).toISOString();
-    await db()
-      .insertInto('deliveries')
-      .values({
-        id: randomUUID(),
-        reminder_id: waiting.id,
-        destination_id: waiting.destinations[0]!.id,
-        account_id: accountId,
-        occurrence_utc: at(-60_000),
-        idempotency_key: `msg_${randomUUID()}`,
-        status: 'retrying',
-        attempts: 1,
-        next_attempt_at: at(1_060),
-        late: 0,
-        created_at: at(-60_000),
-        updated_at: at(-60_000),
-      })
-      .execute();
+    await insertDelivery(waiting, accountId, { occurrenceMs: -60_000, status: 'retrying', attempts: 1, nextAttemptMs: 1_060 });
     await scheduler.start();
     await clock.advance(1_000);
     await clock.advance(60); // the waiting retry is read and sent: the retrying cursor is at T0 + 1060
     await clock.advance(20); // the other reminder's tick reads the outbox up to T0 + 1080
     expect(sent.map((c) => `${c.reminder.message} ${c.attempt}`)).toEqual(['Flaky 1', 'Waiting 2', 'Other 1']);
     await clock.advance(20); // the results are written: the retry, due at T0 + 1050, lies behind both
-    expect(await deliveriesOf(flaky.id)).toMatchObject([{ status: 'retrying', next_attempt_at: at(1_050) }]);
+    expect(await deliveriesOf(flaky.id)).toMatchObject([{ status: 'retrying', next_attempt_at: atMs(1_050) }]);
     await clock.advance(0);
     await clock.advance(1);
     expect(sent.filter((c) => c.reminder.id === flaky.id).map((c) => c.attempt)).toEqual([1, 2]);
@@ -220,26 +227,7 @@ describe('Scheduler with a manual clock', () => {
     // still runs for 30 s.
     const accountId = await seedAccount(db());
     const left = await seedReminder(db(), { accountId, at: T0 + 3_600_000, message: 'Left behind', destinations: [{ url: 'http://a.test/' }] });
-    const at = (ms: number) => new Date(T0 + ms).toISOString();
-    await db()
-      .insertInto('deliveries')
-      .values({
-        id: randomUUID(),
-        reminder_id: left.id,
-        destination_id: left.destinations[0]!.id,
-        account_id: accountId,
-        occurrence_utc: at(-1_000),
-        idempotency_key: `msg_${randomUUID()}`,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: at(-1_000),
-        lease_owner: 'box-1:t0',
-        lease_expires_at: at(29_000),
-        late: 0,
-        created_at: at(-1_000),
-        updated_at: at(-1_000),
-      })
-      .execute();
+    await insertDelivery(left, accountId, { occurrenceMs: -1_000, status: 'pending', attempts: 0, nextAttemptMs: -1_000, leaseOwner: 'box-1:t0', leaseUntilMs: 29_000 });
     const soon = await seedReminder(db(), { accountId, at: T0 + 500, message: 'Due soon', destinations: [{ url: 'http://b.test/' }] });
     // The first two statements fail as a database that refuses connections does.
     let failures = 2;

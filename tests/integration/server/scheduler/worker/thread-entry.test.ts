@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startThreadEarly, takeEarlyThread } from '../../../../../server/scheduler/worker/thread-entry.ts';
-import { signUp, startTestServer, type TestServer } from '../../../../helpers/server.ts';
+import { createDueReminder, signUp, startTestServer, type TestServer } from '../../../../helpers/server.ts';
 import { startWebhookSink, type WebhookSink } from '../../../../helpers/webhook-sink.ts';
 
 let sink: WebhookSink;
@@ -29,15 +29,7 @@ describe('a delivery thread started early', () => {
     expect(pool.starts).toBe(1);
 
     const user = await signUp(server.url);
-    const at = new Date(Date.now() + 1000).toISOString();
-    const res = await user.api.post('/api/reminders', {
-      date: at.slice(0, 10),
-      time: at.slice(11, 19),
-      timezone: 'UTC',
-      message: 'from the early thread',
-      destinations: [{ type: 'webhook', metadata: { url: `${sink.url}/hook`, platform: 'generic' } }],
-    });
-    expect(res.status).toBe(201);
+    await createDueReminder(user.api, new Date(Date.now() + 1000), `${sink.url}/hook`, 'from the early thread');
     await sink.waitFor(1, 15_000);
     expect(sink.requests.filter((r) => r.body.includes('from the early thread'))).toHaveLength(1);
   });
