@@ -75,7 +75,7 @@ describe('calendar feed and import / export (browser)', () => {
   });
 
   for (const [language, locale, broken, expected] of [
-    ['fr', 'fr-FR', { name: 'rappels.csv', text: 'titre;jour\r\nx;y' }, 'La première ligne d’un fichier CSV doit nommer ses colonnes : message, date, time, timezone, recurrence, rrule, paused, destinations.'],
+    ['fr', 'fr-FR', { name: 'rappels.csv', text: 'titre;jour\r\nx;y' }, 'La première ligne d’un fichier CSV doit nommer ses colonnes : message, date, time, timezone, recurrence, rrule, exceptions, paused, destinations, alerts (au moins message, date et time).'],
     ['es', 'es-ES', { name: 'recordatorios.json', text: '{"reminders": [' }, 'Este archivo no es un JSON válido.'],
   ] as const) {
     it(`says why a file cannot be read, in the user's language (${language})`, async () => {

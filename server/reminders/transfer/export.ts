@@ -41,7 +41,18 @@ export async function exportReminders(deps: Pick<ReminderDeps, 'db' | 'config'>,
     let body = '\uFEFF' + csvRow([...CSV_COLUMNS]);
     for (const r of reminders.map(transferOf)) {
       body += csvRow(
-        [r.message, r.date, r.time, r.timezone, r.recurrence, r.rrule ?? '', r.exceptions.join(' '), r.paused ? 'true' : 'false', JSON.stringify(r.destinations)].map(guardCell),
+        [
+          r.message,
+          r.date,
+          r.time,
+          r.timezone,
+          r.recurrence,
+          r.rrule ?? '',
+          r.exceptions.join(' '),
+          r.paused ? 'true' : 'false',
+          JSON.stringify(r.destinations),
+          (r.alerts ?? []).map((a) => a.before_minutes).join(' '),
+        ].map(guardCell),
       );
     }
     // A UTF-8 byte-order mark, so spreadsheets read the accents right.

@@ -19,12 +19,12 @@ export interface TransferReminder {
   exceptions: string[];
   paused: boolean;
   destinations: Array<{ type: string; metadata: Record<string, unknown> }>;
-  /** Alerts before each occurrence (JSON files, and ICS files of Chime's export; CSV files carry none). */
+  /** Alerts before each occurrence (in a CSV file, its minutes before separated by spaces). */
   alerts?: Array<{ before_minutes: number }>;
 }
 
 /** `exceptions`: the skipped occurrences, ISO-8601 instants separated by spaces. */
-export const CSV_COLUMNS = ['message', 'date', 'time', 'timezone', 'recurrence', 'rrule', 'exceptions', 'paused', 'destinations'] as const;
+export const CSV_COLUMNS = ['message', 'date', 'time', 'timezone', 'recurrence', 'rrule', 'exceptions', 'paused', 'destinations', 'alerts'] as const;
 
 /** A row as read from a file; fields are checked by `prepareRow` (prepare-row.ts). */
 export interface RawRow {

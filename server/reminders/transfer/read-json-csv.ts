@@ -48,6 +48,7 @@ export function readCsv(content: string): RawRow[] {
       }
     }
     if ('exceptions' in fields) fields.exceptions = csvInstants(String(fields.exceptions));
+    if ('alerts' in fields) fields.alerts = csvAlerts(String(fields.alerts));
     if (fields.rrule === '') fields.rrule = null;
     if (fields.timezone === '') delete fields.timezone;
     return row;
@@ -65,4 +66,22 @@ function csvInstants(cell: string): unknown {
     }
   }
   return text === '' ? [] : text.split(/[\s,;]+/);
+}
+
+/**
+ * A CSV cell of alerts: minutes before each occurrence separated by spaces (or commas), as the
+ * export writes them, or a JSON array of { before_minutes }. What is not a number is left for the
+ * checks of a create to refuse, with their code (ALERTS_INVALID).
+ */
+function csvAlerts(cell: string): unknown {
+  const text = cell.trim();
+  if (text.startsWith('[')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  if (text === '') return [];
+  return text.split(/[\s,;]+/).map((m) => ({ before_minutes: /^-?\d+$/.test(m) ? Number(m) : m }));
 }

@@ -38,7 +38,15 @@ const KINDS = [
       { type: 'discord_channel', metadata: { guild_id: GUILD, channel_id: CHANNEL, mention_role_id: ROLE } },
     ],
   },
-  { message: 'Weekly email, one skipped', date: '2031-01-06', time: '10:00', recurrence: 'WEEKLY', timezone: 'Asia/Tokyo', destinations: [{ type: 'email', metadata: { address: ADDRESS } }] },
+  {
+    message: 'Weekly email, one skipped',
+    date: '2031-01-06',
+    time: '10:00',
+    recurrence: 'WEEKLY',
+    timezone: 'Asia/Tokyo',
+    destinations: [{ type: 'email', metadata: { address: ADDRESS } }],
+    alerts: [{ before_minutes: 15 }, { before_minutes: 1440 }],
+  },
   {
     message: 'Every 2 weeks on Monday and Wednesday, 10 times, paused',
     date: '2031-01-06',
@@ -48,7 +56,16 @@ const KINDS = [
     timezone: 'America/New_York',
     destinations: [{ type: 'discord_channel', metadata: { guild_id: GUILD, channel_id: CHANNEL } }],
   },
-  { message: 'Last Friday of the month', date: '2031-01-31', time: '17:00', recurrence: 'CUSTOM', rrule: 'FREQ=MONTHLY;BYDAY=-1FR', timezone: 'Europe/Madrid', destinations: [{ type: 'discord_dm', metadata: {} }] },
+  {
+    message: 'Last Friday of the month',
+    date: '2031-01-31',
+    time: '17:00',
+    recurrence: 'CUSTOM',
+    rrule: 'FREQ=MONTHLY;BYDAY=-1FR',
+    timezone: 'Europe/Madrid',
+    destinations: [{ type: 'discord_dm', metadata: {} }],
+    alerts: [{ before_minutes: 60 }],
+  },
   { message: 'Daily, paused', date: '2031-02-01', time: '07:00', recurrence: 'DAILY', timezone: 'UTC', destinations: [{ type: 'webhook', metadata: { url: `${HOOK}/daily`, platform: 'generic' } }] },
 ];
 
@@ -144,6 +161,7 @@ describe('a round trip through each export format', () => {
     expect(channel.metadata).toMatchObject({ guild_name: 'Team', channel_name: 'general', mention_role_name: 'Crew' });
     expect(originals.filter((r) => r.exceptions.length === 1)).toHaveLength(3);
     expect(originals.filter((r) => r.is_paused)).toHaveLength(2);
+    expect(originals.filter((r) => r.alerts.length > 0).map((r) => r.alerts.length).sort()).toEqual([1, 2]);
   });
 
   for (const format of ['json', 'csv', 'ics'] as const) {
@@ -182,10 +200,11 @@ describe('a round trip through each export format', () => {
     });
   }
 
-  it('CSV has a column for skipped occurrences', async () => {
+  it('CSV has a column for skipped occurrences and one for alerts, in minutes before', async () => {
     const file = await fetch(`${server.url}/api/reminders/export?format=csv`, { headers: { authorization: `Bearer ${ada.token}` } });
-    const header = (await file.text()).replace(/^\uFEFF/, '').split('\r\n')[0];
-    expect(header).toBe('message,date,time,timezone,recurrence,rrule,exceptions,paused,destinations');
+    const [header, ...rows] = (await file.text()).replace(/^\uFEFF/, '').split('\r\n');
+    expect(header).toBe('message,date,time,timezone,recurrence,rrule,exceptions,paused,destinations,alerts');
+    expect(rows.find((r) => r.startsWith('"Weekly email, one skipped"'))?.endsWith(',1440 15')).toBe(true);
   });
 });
 
@@ -203,6 +222,18 @@ describe('reading skipped occurrences and metadata from a file', () => {
     }
     const bad = await check(row('next monday'));
     expect(bad.body.errors).toMatchObject([{ row: 1, code: 'OCCURRENCE_INVALID' }]);
+  });
+
+  it('a CSV cell of alerts: minutes separated by spaces or commas, or a JSON array; anything else is the row’s error', async () => {
+    const withAlerts = (alerts: string) => `message,date,time,timezone,recurrence,alerts\r\nWeekly,2031-01-06,10:00,UTC,WEEKLY,${cell(alerts)}\r\n`;
+    for (const alerts of ['60 15', '60,15', '[{"before_minutes":60},{"before_minutes":15}]']) {
+      const res = await check(withAlerts(alerts));
+      expect(res.body.errors, alerts).toEqual([]);
+      expect(res.body.preview[0].alerts.map((a: { before_minutes: number }) => a.before_minutes).sort((a: number, b: number) => a - b), alerts).toEqual([15, 60]);
+    }
+    expect((await check(withAlerts(''))).body.preview[0].alerts).toEqual([]);
+    expect((await check(withAlerts('an hour'))).body.errors).toMatchObject([{ row: 1, code: 'ALERTS_INVALID' }]);
+    expect((await check(withAlerts('0'))).body.errors).toMatchObject([{ row: 1, code: 'ALERT_AFTER_EVENT' }]);
   });
 
   it('metadata keeps what the API accepts, within the API’s limits', async () => {
