@@ -12,6 +12,9 @@ import { createReminderFromWords } from '../replies/create-from-words.ts';
 import { replyEphemeral } from '../replies/reply.ts';
 import type { BotCommand } from '../types.ts';
 
+/** The alert option's choices, in minutes before. */
+export const ALERT_CHOICES = [5, 15, 30, 60, 180, 1440, 10080] as const;
+
 const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'commands.remind.description')
   .setIntegrationTypes(...INTEGRATION_TYPES)
   .setContexts(...CONTEXTS)
@@ -49,7 +52,13 @@ const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'comma
   .addBooleanOption((o) => localized(o, 'commands.remind.options.remind_me_too.name', 'commands.remind.options.remind_me_too.description'))
   // A forum or media channel chosen in `channel`: the tags of each new post, by name, comma-separated,
   // suggested from the forum's own tags (bot/replies/forum-tag-input.ts).
-  .addStringOption((o) => localized(o, 'commands.remind.options.tags.name', 'commands.remind.options.tags.description').setAutocomplete(true).setMaxLength(600));
+  .addStringOption((o) => localized(o, 'commands.remind.options.tags.name', 'commands.remind.options.tags.description').setAutocomplete(true).setMaxLength(600))
+  // One alert before each occurrence, as the dashboard offers them (its presets; up to 3 there).
+  .addIntegerOption((o) =>
+    localized(o, 'commands.remind.options.alert.name', 'commands.remind.options.alert.description').addChoices(
+      ...ALERT_CHOICES.map((minutes) => localizedChoice(`choices.alert.${minutes}`, minutes)),
+    ),
+  );
 
 const command: BotCommand = {
   data,
@@ -71,6 +80,7 @@ const command: BotCommand = {
     const chosen = interaction.options.getChannel('channel');
     const remindMeToo = interaction.options.getBoolean('remind_me_too') === true;
     const tagWords = splitTagWords(interaction.options.getString('tags') ?? '');
+    const alertMinutes = interaction.options.getInteger('alert');
     const where = interaction.options.getString('where') ?? (role || chosen ? 'channel' : 'dm');
     // The channel the reminder posts in: the one chosen, else this one.
     const channelId = chosen?.id ?? interaction.channelId;
@@ -110,7 +120,7 @@ const command: BotCommand = {
           : role
             ? t(locale, 'remind.destinationChannelRole', { channelId, roleId: role.id })
           : t(locale, 'remind.destinationChannel', { channelId });
-    await createReminderFromWords(app, interaction, { message, when, repeat: repeatOption, destination, destinationText });
+    await createReminderFromWords(app, interaction, { message, when, repeat: repeatOption, destination, destinationText, alerts: alertMinutes ? [alertMinutes] : [] });
   },
 };
 

@@ -19,6 +19,8 @@ export interface WordsReminder {
   destination: RawDestination;
   /** Where, as the confirmation says it. */
   destinationText: string;
+  /** Alerts before each occurrence, in minutes (/remind's alert option). */
+  alerts?: number[];
 }
 
 /**
@@ -38,7 +40,16 @@ export async function createReminderFromWords(app: FastifyInstance, interaction:
     ({ reminder } = await createReminder(
       app,
       account.id,
-      { message: input.message, date: parsed.date, time: parsed.time, timezone: account.timezone, recurrence: parsed.recurrence, rrule: parsed.rrule, destinations: [input.destination] },
+      {
+        message: input.message,
+        date: parsed.date,
+        time: parsed.time,
+        timezone: account.timezone,
+        recurrence: parsed.recurrence,
+        rrule: parsed.rrule,
+        destinations: [input.destination],
+        alerts: (input.alerts ?? []).map((minutes) => ({ before_minutes: minutes })),
+      },
       { nowMs: now },
     ));
   } catch (err) {

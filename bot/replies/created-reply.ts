@@ -3,15 +3,16 @@ import { t } from '../../server/discord/i18n.ts';
 import { truncate, unix } from '../../server/discord/message-text.ts';
 import { reminderPageUrl } from '../../server/lib/reminder-page-url.ts';
 import { listOccurrences } from '../../server/reminders/occurrences.ts';
+import { parseStoredAlerts } from '../../server/scheduler/alerts.ts';
 import type { ScheduleFields } from '../../server/reminders/schedule.ts';
 import { recurrenceLabel } from './format.ts';
 
-type CreatedReminder = ScheduleFields & { id: string; message: string; next_fire_utc: string | null; remind_at_utc: string };
+type CreatedReminder = ScheduleFields & { id: string; message: string; next_fire_utc: string | null; remind_at_utc: string; alerts?: string | null };
 
 /**
  * The confirmation of a new reminder (/remind, "Remind me about this"): when as `<t:…:F>`
  * (`<t:…:R>`), the repetition in words, the next 3 occurrences of a repeating one (so the rule can
- * be checked at a glance), where, the message, the link to its page. The echo of the message is
+ * be checked at a glance), its alerts before the first one, where, the message, the link to its page. The echo of the message is
  * what gets shortened when the whole reply would exceed Discord's 2000.
  */
 export async function createdReminderText(
@@ -28,6 +29,7 @@ export async function createdReminderText(
     t(locale, 'remind.created', { unix: unix(fireMs) }),
     t(locale, 'remind.repeats', { recurrence: recurrenceLabel(locale, reminder) }),
     ...(next.length > 1 ? [t(locale, 'remind.next', { list: next.map((iso) => `<t:${unix(Date.parse(iso))}:f>`).join(', ') })] : []),
+    ...parseStoredAlerts(reminder.alerts).map((minutes) => t(locale, 'remind.alert', { before: t(locale, `choices.alert.${minutes}`), unix: unix(fireMs - minutes * 60_000) })),
     t(locale, 'remind.where', { destination: destinationText }),
   ].join('\n');
   const link = t(locale, 'remind.link', { url: reminderPageUrl(app.config.publicUrl, reminder.id) });

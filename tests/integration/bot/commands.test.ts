@@ -20,7 +20,7 @@ afterAll(async () => {
   await env?.fake.close();
 });
 
-const remind = (userId: string, options: Array<{ name: string; value: string }>, extra: { guildId?: string; channelId?: string; locale?: string } = {}) =>
+const remind = (userId: string, options: Array<{ name: string; value: string | number }>, extra: { guildId?: string; channelId?: string; locale?: string } = {}) =>
   command(env.fake, { userId, name: 'remind', options, ...extra });
 /** /remind in a server without the bot, through the user's own installation of the app. */
 const inOtherGuild = (userId: string, options: Array<{ name: string; value: string }>, locale?: string) =>
@@ -235,6 +235,37 @@ describe('/remind', () => {
     const [row] = await reminderRows(env.app, carol.id);
     const expected = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect(row!.remind_at_utc).toBe(`${expected}T09:00:00.000Z`);
+  });
+
+  it('alert: one alert before each occurrence, in the confirmation with its time, sent before the reminder', async () => {
+    const r = await remind(ids.carol, [
+      { name: 'message', value: 'Team sync' },
+      { name: 'when', value: 'in 2 hours' },
+      { name: 'repeat', value: 'DAILY' },
+      { name: 'alert', value: 60 },
+    ], { locale: 'en-US' });
+    const account = (await accountOf(env.app, ids.carol))!;
+    const row = (await reminderRows(env.app, account.id)).find((x) => x.message === 'Team sync');
+    expect(JSON.parse(row!.alerts)).toEqual([60]);
+    const fire = Date.parse(row!.next_fire_utc!);
+    expect(row!.next_alert_utc).toBe(new Date(fire - 3_600_000).toISOString());
+    expect(r.content).toContain(`**Alert:** 1 hour before, <t:${(fire - 3_600_000) / 1000}:f>`);
+    // The commands offer the alert in the users' languages.
+    const alert = (env.fake.registeredCommands().find((c) => c.name === 'remind') as any).options.find((o: any) => o.name === 'alert');
+    expect(alert.name_localizations).toMatchObject({ fr: 'alerte', 'es-ES': 'aviso' });
+    expect(alert.choices.find((c: any) => c.value === 1440).name_localizations.fr).toBe('1 jour');
+
+    // Moved to 59 minutes from now, its alert (an hour before) is due: it arrives by DM, the
+    // occurrence itself still ahead.
+    const soon = Date.now() + 59 * 60_000;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await env.app.db.updateTable('reminders').set({ next_fire_utc: iso(soon), next_occurrence_utc: iso(soon), next_alert_utc: iso(soon - 3_600_000) }).where('id', '=', row!.id).execute();
+    const before = env.fake.dmMessagesTo(ids.carol).length;
+    env.app.scheduler.wake();
+    const dms = await waitForMessages(env.fake, () => env.fake.dmMessagesTo(ids.carol), before + 1);
+    // In the account's language (Carol's is Spanish when the whole file runs).
+    expect(dms.at(-1)!.content).toMatch(new RegExp(`^🔔 \\*\\*(Reminder|Recordatorio) <t:${Math.floor(soon / 1000)}:R>\\*\\*\\nTeam sync$`));
+    expect((await reminderRows(env.app, account.id)).find((x) => x.id === row!.id)!.next_occurrence_utc).toBe(iso(soon));
   });
 
   it('refuses unparseable and past times with examples, and creates nothing', async () => {
