@@ -6,14 +6,11 @@ import { forumTagsOf } from '../../server/discord/access.ts';
 import { splitTagWords, tagCompletions } from '../replies/forum-tag-input.ts';
 import { checkInteractionChannelAccess, chosenChannelDestination, interactionChannelDestination } from '../access.ts';
 import { CONTEXTS, INTEGRATION_TYPES, localized, localizedChoice } from '../replies/command-text.ts';
-import { RECURRENCE_KEYS } from '../replies/format.ts';
+import { ALERT_CHOICES, RECURRENCE_KEYS } from '../replies/format.ts';
 import { t } from '../../server/discord/i18n.ts';
 import { createReminderFromWords } from '../replies/create-from-words.ts';
 import { replyEphemeral } from '../replies/reply.ts';
 import type { BotCommand } from '../types.ts';
-
-/** The alert option's choices, in minutes before. */
-export const ALERT_CHOICES = [5, 15, 30, 60, 180, 1440, 10080] as const;
 
 const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'commands.remind.description')
   .setIntegrationTypes(...INTEGRATION_TYPES)
@@ -56,7 +53,7 @@ const data = localized(new SlashCommandBuilder(), 'commands.remind.name', 'comma
   // One alert before each occurrence, as the dashboard offers them (its presets; up to 3 there).
   .addIntegerOption((o) =>
     localized(o, 'commands.remind.options.alert.name', 'commands.remind.options.alert.description').addChoices(
-      ...ALERT_CHOICES.map((minutes) => localizedChoice(`choices.alert.${minutes}`, minutes)),
+      ...Object.entries(ALERT_CHOICES).map(([minutes, key]) => localizedChoice(key, Number(minutes))),
     ),
   );
 

@@ -5,7 +5,7 @@ import { reminderPageUrl } from '../../server/lib/reminder-page-url.ts';
 import { listOccurrences } from '../../server/reminders/occurrences.ts';
 import { parseStoredAlerts } from '../../server/scheduler/alerts.ts';
 import type { ScheduleFields } from '../../server/reminders/schedule.ts';
-import { recurrenceLabel } from './format.ts';
+import { ALERT_CHOICES, recurrenceLabel } from './format.ts';
 
 type CreatedReminder = ScheduleFields & { id: string; message: string; next_fire_utc: string | null; remind_at_utc: string; alerts?: string | null };
 
@@ -29,7 +29,10 @@ export async function createdReminderText(
     t(locale, 'remind.created', { unix: unix(fireMs) }),
     t(locale, 'remind.repeats', { recurrence: recurrenceLabel(locale, reminder) }),
     ...(next.length > 1 ? [t(locale, 'remind.next', { list: next.map((iso) => `<t:${unix(Date.parse(iso))}:f>`).join(', ') })] : []),
-    ...parseStoredAlerts(reminder.alerts).map((minutes) => t(locale, 'remind.alert', { before: t(locale, `choices.alert.${minutes}`), unix: unix(fireMs - minutes * 60_000) })),
+    // Only /remind's choices can be set from Discord, so each has its label.
+    ...parseStoredAlerts(reminder.alerts)
+      .filter((minutes) => ALERT_CHOICES[minutes])
+      .map((minutes) => t(locale, 'remind.alert', { before: t(locale, ALERT_CHOICES[minutes]!), unix: unix(fireMs - minutes * 60_000) })),
     t(locale, 'remind.where', { destination: destinationText }),
   ].join('\n');
   const link = t(locale, 'remind.link', { url: reminderPageUrl(app.config.publicUrl, reminder.id) });

@@ -24,3 +24,14 @@ const BCP47 = { en: 'en-GB', fr: 'fr-FR', es: 'es-ES' } as const;
 export function formatInZone(ms: number, timeZone: string, locale: string | null | undefined, opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
   return new Intl.DateTimeFormat(BCP47[languageOf(locale)], { ...opts, timeZone }).format(ms);
 }
+
+/** Alerts /remind offers, in minutes before each occurrence, with their label keys. */
+export const ALERT_CHOICES: Readonly<Record<number, string>> = {
+  5: 'choices.alert.5',
+  15: 'choices.alert.15',
+  30: 'choices.alert.30',
+  60: 'choices.alert.60',
+  180: 'choices.alert.180',
+  1440: 'choices.alert.1440',
+  10080: 'choices.alert.10080',
+};
