@@ -213,9 +213,10 @@ describe('session (browser)', () => {
     await page.getByTestId('welcome').waitFor();
   });
 
-  it('never returns to another origin: next=//host, https://host, /\\host and /login go to /welcome', async () => {
+  // Every form of another origin is in tests/unit/web/lib/return-to.test.ts; here two go through a real sign-in.
+  it('never returns to another origin: next=//host and next=/login go to /welcome', async () => {
     const user = await e2e.signUp();
-    for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)', '/login?next=/account']) {
+    for (const next of ['//evil.example/x', '/login?next=/account']) {
       const page = await (await newContext()).newPage();
       await page.goto(e2e.url(`/login?reason=expired&next=${encodeURIComponent(next)}`));
       await page.getByTestId('session-expired').waitFor();
