@@ -55,33 +55,34 @@ export function readCsv(content: string): RawRow[] {
   });
 }
 
-/** A CSV cell of skipped occurrences: instants separated by spaces (or commas), or a JSON array of them. */
-function csvInstants(cell: string): unknown {
+/**
+ * A CSV cell holding a list: items separated by spaces, commas or semicolons, or a JSON array
+ * (parsed; left as text when it is not JSON, for the checks of a create to refuse).
+ */
+function csvList(cell: string): { json: unknown } | { items: string[] } {
   const text = cell.trim();
   if (text.startsWith('[')) {
     try {
-      return JSON.parse(text) as unknown;
+      return { json: JSON.parse(text) as unknown };
     } catch {
-      return text;
+      return { json: text };
     }
   }
-  return text === '' ? [] : text.split(/[\s,;]+/);
+  return { items: text === '' ? [] : text.split(/[\s,;]+/) };
+}
+
+/** A CSV cell of skipped occurrences: instants, as csvList reads them. */
+function csvInstants(cell: string): unknown {
+  const list = csvList(cell);
+  return 'json' in list ? list.json : list.items;
 }
 
 /**
- * A CSV cell of alerts: minutes before each occurrence separated by spaces (or commas), as the
- * export writes them, or a JSON array of { before_minutes }. What is not a number is left for the
- * checks of a create to refuse, with their code (ALERTS_INVALID).
+ * A CSV cell of alerts: minutes before each occurrence, as the export writes them (`1440 15`), or
+ * a JSON array of { before_minutes }. What is not a number is left for the checks of a create to
+ * refuse, with their code (ALERTS_INVALID).
  */
 function csvAlerts(cell: string): unknown {
-  const text = cell.trim();
-  if (text.startsWith('[')) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
-  }
-  if (text === '') return [];
-  return text.split(/[\s,;]+/).map((m) => ({ before_minutes: /^-?\d+$/.test(m) ? Number(m) : m }));
+  const list = csvList(cell);
+  return 'json' in list ? list.json : list.items.map((m) => ({ before_minutes: /^-?\d+$/.test(m) ? Number(m) : m }));
 }
