@@ -6,7 +6,7 @@
  * Only the settings are imported before the delivery thread starts: the server's modules load
  * after, on this core, while the thread loads its own on the other (thread-entry.ts).
  */
-import { ConfigError, hasRole, loadConfig, loadDotEnv } from './server/config.ts';
+import { ConfigError, loadConfig, loadDotEnv, runsDeliveryThreads } from './server/config.ts';
 import { unsupportedNodeReason } from './server/lib/node-support.ts';
 import { startThreadEarly } from './server/scheduler/worker/thread-entry.ts';
 
@@ -29,7 +29,7 @@ try {
   throw err;
 }
 
-if (config.schedulerEnabled && hasRole(config, 'scheduler') && config.schedulerMode === 'worker') startThreadEarly();
+if (runsDeliveryThreads(config)) startThreadEarly();
 
 const [{ default: botPlugin }, { buildApp }, { DatabaseBusyError }, { readableLogStream, resolveLogFormat, startSummary }] = await Promise.all([
   import('./bot/plugin.ts'),

@@ -169,6 +169,12 @@ export type Role = (typeof ROLES)[number];
 
 export const hasRole = (config: Pick<Config, 'roles'>, role: Role): boolean => config.roles.includes(role);
 
+/** Whether this process runs the delivery loop: the scheduler role, unless a test turned it off. */
+export const runsSchedulerLoop = (config: Pick<Config, 'roles' | 'schedulerEnabled'>): boolean => config.schedulerEnabled && hasRole(config, 'scheduler');
+
+/** Whether that loop runs in delivery threads (the default) rather than on the main thread. */
+export const runsDeliveryThreads = (config: Pick<Config, 'roles' | 'schedulerEnabled' | 'schedulerMode'>): boolean => runsSchedulerLoop(config) && config.schedulerMode === 'worker';
+
 /**
  * Where the delivery loop runs: `worker` (production) is a worker thread with its own database
  * connection and senders, so API load cannot delay deliveries; `inline` runs it on the API's

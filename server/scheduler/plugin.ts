@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Registry } from 'prom-client';
-import { type Config, hasRole } from '../config.ts';
+import { type Config, runsDeliveryThreads, runsSchedulerLoop } from '../config.ts';
 import { deliveryLeaseOwner, takeInstanceName } from '../lib/leadership.ts';
 import type { DestinationType } from '../db/database.ts';
 import { countDueReminders } from '../repositories/due-reminders.ts';
@@ -184,13 +184,13 @@ function workerScheduler(app: FastifyInstance, config: Config, opts: Tuning): Sc
  */
 export default fp<{ tuning?: Tuning }>(
   async (app, opts) => {
-    const runsLoop = app.config.schedulerEnabled && hasRole(app.config, 'scheduler');
+    const runsLoop = runsSchedulerLoop(app.config);
     // Two apps of one process (tests) on one database must not share leases: each takes its own name.
     const instance = takeInstanceName(app.config.instanceId);
     app.addHook('onClose', async () => instance.release());
     const config: Config = { ...app.config, instanceId: instance.name };
     const tuning = opts.tuning ?? {};
-    const handle = runsLoop && config.schedulerMode === 'worker' ? workerScheduler(app, config, tuning) : inlineScheduler(app, config, tuning, runsLoop);
+    const handle = runsDeliveryThreads(config) ? workerScheduler(app, config, tuning) : inlineScheduler(app, config, tuning, runsLoop);
     app.decorate('scheduler', handle);
   },
   { name: 'scheduler', dependencies: ['database'] },
