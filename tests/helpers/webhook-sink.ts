@@ -31,6 +31,13 @@ export interface WebhookSink {
   reply(how: SinkReply | ((req: SinkRequest, index: number) => SinkReply)): void;
   /** Resolves when at least `count` requests arrived (rejects after timeoutMs). */
   waitFor(count: number, timeoutMs?: number): Promise<SinkRequest[]>;
+  /**
+   * Resolves with the requests that `match` when there are at least `count` of them. Counting
+   * "one more than now" instead races the server: a delivery made while the test awaited a start
+   * is already in `requests` when the count is taken, and the wait is then for a request that
+   * never comes.
+   */
+  waitForMatching(match: (req: SinkRequest) => boolean, count?: number, timeoutMs?: number): Promise<SinkRequest[]>;
   close(): Promise<void>;
 }
 
@@ -38,7 +45,7 @@ export interface WebhookSink {
 export async function startWebhookSink(): Promise<WebhookSink> {
   const requests: SinkRequest[] = [];
   let how: SinkReply | ((req: SinkRequest, index: number) => SinkReply) = { status: 200 };
-  const waiters: { count: number; resolve: () => void }[] = [];
+  const waiters: { ready: () => boolean; resolve: () => void }[] = [];
   const sockets = new Set<Socket>();
   const pending = new Set<{ res: ServerResponse; timer: NodeJS.Timeout }>();
 
@@ -57,7 +64,7 @@ export async function startWebhookSink(): Promise<WebhookSink> {
       const index = requests.length;
       requests.push(record);
       for (const w of [...waiters]) {
-        if (requests.length >= w.count) {
+        if (w.ready()) {
           waiters.splice(waiters.indexOf(w), 1);
           w.resolve();
         }
@@ -74,6 +81,23 @@ export async function startWebhookSink(): Promise<WebhookSink> {
       } else send();
     });
   });
+  const waitUntil = (ready: () => boolean, timeoutMs: number, failure: () => string) => {
+    if (ready()) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const waiter = {
+        ready,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        reject(new Error(failure()));
+      }, timeoutMs);
+      waiters.push(waiter);
+    });
+  };
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -89,17 +113,11 @@ export async function startWebhookSink(): Promise<WebhookSink> {
       how = next;
     },
     waitFor(count, timeoutMs = 5000) {
-      if (requests.length >= count) return Promise.resolve(requests);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`sink got ${requests.length} of ${count} requests in ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({
-          count,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve(requests);
-          },
-        });
-      });
+      return waitUntil(() => requests.length >= count, timeoutMs, () => `sink got ${requests.length} of ${count} requests in ${timeoutMs} ms`).then(() => requests);
+    },
+    waitForMatching(match, count = 1, timeoutMs = 5000) {
+      const matching = () => requests.filter(match);
+      return waitUntil(() => matching().length >= count, timeoutMs, () => `sink got ${matching().length} of ${count} matching requests (${requests.length} in all) in ${timeoutMs} ms`).then(matching);
     },
     async close() {
       for (const p of pending) clearTimeout(p.timer);

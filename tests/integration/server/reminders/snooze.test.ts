@@ -37,7 +37,7 @@ describe('snooze', () => {
 
   it('"Snooze" after a delivery fires again once and keeps the daily schedule', async () => {
     const { user, id } = await dailyReminderDueNow('after-delivery');
-    await sink.waitFor(sink.requests.length + 1, 5000);
+    await sink.waitForMatching((r) => r.path === '/after-delivery');
     await server.app.scheduler.drain();
     const afterFirst = (await user.api.get(`/api/reminders/${id}`)).body;
     const nextRegular = afterFirst.next_fire_utc as string;

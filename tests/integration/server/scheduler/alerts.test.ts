@@ -163,7 +163,7 @@ describe('alerts before a reminder', () => {
     // Second life, same lease owner: it takes its leases back and sends the alert, once.
     const second = schedulerWith(clock);
     await second.start();
-    await sink.waitFor(sink.requests.length + 1);
+    await sink.waitForMatching((r) => (r.json as { reminder_id?: string } | null)?.reminder_id === created.id);
     await second.drain();
     await second.runOnce();
     const got = received(created.id);

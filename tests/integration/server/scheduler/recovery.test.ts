@@ -56,7 +56,7 @@ describe('scheduler across restarts', () => {
 
     const second = await startTestServer({ dir });
     try {
-      await sink.waitFor(1, 3000);
+      await sink.waitForMatching((r) => r.json?.reminder_id === id, 1, 3000);
       await second.app.scheduler.drain();
       const got = forReminder(id);
       expect(got).toHaveLength(1);
@@ -79,7 +79,7 @@ describe('scheduler across restarts', () => {
     sink.reply({ delayMs: 5000 });
     const { id } = await seedReminder(first.app.db, { accountId, at: Date.now() - 5, destinations: [{ url: sink.url }] });
     first.app.scheduler.wake();
-    await sink.waitFor(sink.requests.length + 1, 3000);
+    await sink.waitForMatching((r) => r.json?.reminder_id === id, 1, 3000);
     const firstId = forReminder(id)[0]!.headers['webhook-id'];
     await first.close(); // in flight: abandoned after 100 ms, left pending
     sink.reply({ status: 200 });
@@ -110,7 +110,7 @@ describe('scheduler across restarts', () => {
 
     const server = await startTestServer({ dir });
     try {
-      await sink.waitFor(sink.requests.length + 1, 3000);
+      await sink.waitForMatching((r) => r.json?.reminder_id === id, 1, 3000);
       await server.app.scheduler.drain();
       await server.app.scheduler.runOnce();
       const got = forReminder(id);
@@ -158,7 +158,7 @@ describe('scheduler across restarts', () => {
     const started = Date.now();
     const again = await startTestServer({ dir, env: { CHIME_INSTANCE_ID: 'box-1' } });
     try {
-      await sink.waitFor(sink.requests.length + 1, 5000);
+      await sink.waitForMatching((r) => r.json?.reminder_id === own.id);
       expect(forReminder(own.id)).toHaveLength(1);
       expect(Date.now() - started).toBeLessThan(10_000);
       await again.app.scheduler.drain();
