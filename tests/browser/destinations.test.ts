@@ -14,6 +14,8 @@ const DISCORD_USER_2 = '100000000000000002';
 const DISCORD_USER_3 = '100000000000000003';
 /** The only member of the forum server, so the other tests' server lists stay as they are. */
 const DISCORD_USER_4 = '100000000000000004';
+/** The demo user's twin, for the second test that saves channels (one Chime account per Discord user). */
+const DISCORD_USER_5 = '100000000000000005';
 const DEMO_GUILD = '1187000000000001000';
 const SIDE_GUILD = '1187000000000002000';
 const ART_GUILD = '1187000000000003000';
@@ -53,6 +55,7 @@ beforeAll(async () => {
   fake.addUser({ id: DISCORD_USER, username: 'demo', global_name: 'Demo User', email: 'demo@discord.example' });
   fake.addUser({ id: DISCORD_USER_2, username: 'alex', global_name: 'Alex', email: 'alex@discord.example' });
   fake.addUser({ id: DISCORD_USER_3, username: 'sam', global_name: 'Sam', email: 'sam@discord.example' });
+  fake.addUser({ id: DISCORD_USER_5, username: 'kim', global_name: 'Kim', email: 'kim@discord.example' });
   fake.addGuild({
     id: DEMO_GUILD,
     name: 'Demo Server',
@@ -73,7 +76,7 @@ beforeAll(async () => {
       { id: ROLE.heralds, name: 'Heralds', color: 0, mentionable: false, permissions: PermissionFlags.MentionEveryone },
     ],
     members: [
-      { userId: DISCORD_USER, roles: [ROLE.team, ROLE.heralds] },
+      ...[DISCORD_USER, DISCORD_USER_5].map((userId) => ({ userId, roles: [ROLE.team, ROLE.heralds] })),
       ...[DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId, roles: [ROLE.team] })),
     ],
     botMember: true,
@@ -94,7 +97,7 @@ beforeAll(async () => {
     ],
     members: [{ userId: DISCORD_USER_4 }],
   });
-  fake.addGuild({ id: ART_GUILD, name: 'Art Club', icon: 'a1b2c3d4e5f6', ownerId: DISCORD_USER, channels: [{ id: '1187000000000003101', name: 'gallery', type: 0 }], members: [DISCORD_USER, DISCORD_USER_2, DISCORD_USER_3].map((userId) => ({ userId })) });
+  fake.addGuild({ id: ART_GUILD, name: 'Art Club', icon: 'a1b2c3d4e5f6', ownerId: DISCORD_USER, channels: [{ id: '1187000000000003101', name: 'gallery', type: 0 }], members: [DISCORD_USER, DISCORD_USER_2, DISCORD_USER_3, DISCORD_USER_5].map((userId) => ({ userId })) });
 });
 
 afterAll(async () => {
@@ -142,11 +145,28 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     await screenshot(page, 'destinations-no-discord-light');
   });
 
-  it('with Discord: DM (then Limit reached), the picker path guild -> channel -> role -> Create, Back, bot invite; saved as chosen', async () => {
+  /** A signed-in account with Discord linked, ready for the wizard. */
+  async function destinationsWithDiscord(discordId = DISCORD_USER) {
     const user = await e2e.signUp();
-    await linkDiscord(user);
+    await linkDiscord(user, discordId);
     const { page } = await e2e.signedInPage({ user });
     await preparePage(page);
+    return { user, page };
+  }
+
+  /** Goes on to the review, creates the reminder, and answers the destinations it was saved with. */
+  async function createAndReadDestinations(page: Page, user: Awaited<ReturnType<typeof e2e.signUp>>, count: number) {
+    await page.getByTestId('wizard-next').click();
+    expect(await page.getByTestId('review-destination').count()).toBe(count);
+    await page.getByTestId('wizard-create').click();
+    await page.waitForURL(e2e.url('/home'));
+    const list = await user.api.get('/api/reminders');
+    expect(list.body).toHaveLength(1);
+    return list.body[0].destinations.map((d: { type: string; metadata: unknown }) => ({ type: d.type, metadata: d.metadata }));
+  }
+
+  it('with Discord: DM (then Limit reached), the picker path guild -> channel -> role -> Create, Back, bot invite; saved as chosen', async () => {
+    const { user, page } = await destinationsWithDiscord();
     // The server offers @everyone (the demo user and the bot may mention everyone) and drops managed
     // roles; add a managed role and a role merely named "@everyone" to prove the dialog filters too.
     await page.route('**/api/discord/guilds/roles', async (route) => {
@@ -251,7 +271,40 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     const titles = await page.getByTestId('destination-title').allTextContents();
     expect(titles).toContain('#general in Demo Server (@everyone)');
 
-    // Reopening starts over at the server step; Skip role adds a channel without a mention.
+    // Reopening starts over at the server step, nothing chosen.
+    await page.getByTestId('add-channel').click();
+    await picker(page).getByTestId('guild-list').waitFor();
+    expect(await mode(page)).toBe('guild');
+    expect(await picker(page).locator('[role="radio"][aria-checked="true"]').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await picker(page).waitFor({ state: 'detached' });
+
+    const saved = await createAndReadDestinations(page, user, 2);
+    expect(saved).toEqual(
+      expect.arrayContaining([
+        { type: 'discord_dm', metadata: {} },
+        {
+          type: 'discord_channel',
+          metadata: {
+            guild_id: DEMO_GUILD,
+            channel_id: CH.general,
+            mention_role_id: DEMO_GUILD,
+            guild_name: 'Demo Server',
+            channel_name: 'general',
+            channel_type: 0,
+            mention_role_name: '@everyone',
+          },
+        },
+      ]),
+    );
+  });
+
+  it('a channel without a mention (Skip role), an announcement channel published, and a server the bot left; saved as chosen', async () => {
+    const { user, page } = await destinationsWithDiscord(DISCORD_USER_5);
+    await toDestinations(page);
+    const next = picker(page).getByTestId('picker-next');
+    await page.waitForFunction(() => !(document.querySelector('[data-testid="add-channel"]') as HTMLButtonElement | null)?.disabled);
+    // Skip role adds a channel without a mention.
     await page.getByTestId('add-channel').click();
     await picker(page).getByTestId('guild-list').waitFor();
     expect(await mode(page)).toBe('guild');
@@ -292,34 +345,14 @@ describe('destinations editor and server picker (browser, fake Discord)', () => 
     await picker(page).waitFor({ state: 'detached' });
     await page.unroute('**/api/discord/guilds/channels');
 
-    // Review and create: saved with the chosen ids.
-    await page.getByTestId('wizard-next').click();
-    expect(await page.getByTestId('review-destination').count()).toBe(4);
-    await page.getByTestId('wizard-create').click();
-    await page.waitForURL(e2e.url('/home'));
-    const list = await user.api.get('/api/reminders');
-    expect(list.body).toHaveLength(1);
-    const saved = list.body[0].destinations.map((d: { type: string; metadata: unknown }) => ({ type: d.type, metadata: d.metadata }));
+    const saved = await createAndReadDestinations(page, user, 2);
     expect(saved).toEqual(
       expect.arrayContaining([
-        { type: 'discord_dm', metadata: {} },
-        {
-          type: 'discord_channel',
-          metadata: {
-            guild_id: DEMO_GUILD,
-            channel_id: CH.general,
-            mention_role_id: DEMO_GUILD,
-            guild_name: 'Demo Server',
-            channel_name: 'general',
-            channel_type: 0,
-            mention_role_name: '@everyone',
-          },
-        },
         { type: 'discord_channel', metadata: { guild_id: DEMO_GUILD, channel_id: CH.reminders, guild_name: 'Demo Server', channel_name: 'reminders', channel_type: 0 } },
         { type: 'discord_channel', metadata: { guild_id: DEMO_GUILD, channel_id: CH.news, publish: true, guild_name: 'Demo Server', channel_name: 'news', channel_type: 5 } },
       ]),
     );
-  }, 60_000);
+  });
 
   it('the picker in dark mode, keyboard choice, and a failed guild load', async () => {
     const user = await e2e.signUp();

@@ -1,5 +1,5 @@
 /**
- * The whole journey of issue 5 in one browser session, as a person would go through it: sign up,
+ * The whole journey of issue 5, as a person would go through it, in two tests of one account: sign up,
  * sign in, create a reminder with a webhook in the wizard, see it delivered to a real receiver,
  * find it in the list and the calendar, edit, pause, resume, duplicate and delete it.
  */
@@ -17,9 +17,13 @@ describe('a person uses Chime end to end (browser)', () => {
     await sink?.close();
   });
 
-  it('sign up -> wizard -> delivered -> list and calendar -> edit -> pause -> resume -> duplicate -> delete', async () => {
+  // One account through both tests: the second signs in as the first signed up.
+  const email = `journey-${Date.now()}@example.com`;
+  const password = 'Journey#2026';
+  let created = false;
+
+  it('sign up -> wizard -> delivered to a real receiver', async () => {
     const page = await e2e.newPage();
-    const email = `journey-${Date.now()}@example.com`;
 
     // Sign up from the landing page's call to action: the new account is signed in at once.
     await page.goto(e2e.url('/'));
@@ -27,16 +31,12 @@ describe('a person uses Chime end to end (browser)', () => {
     await page.getByTestId('sign-up-form').waitFor();
     await page.fill('#signup-email', email);
     await page.fill('#signup-username', 'Journey');
-    await page.fill('#signup-password', 'Journey#2026');
-    await page.fill('#signup-confirm', 'Journey#2026');
+    await page.fill('#signup-password', password);
+    await page.fill('#signup-confirm', password);
     await page.getByTestId('sign-up-submit').click();
     await page.waitForURL(e2e.url('/home'), { timeout: 15_000 });
 
-    // The wizard: today, at the current minute (its default time), so the scheduler fires at once.
-    // That holds while the minute is less than a minute old when the reminder is created
-    // (PAST_GRACE_MS; later, a daily one first fires tomorrow): open the wizard early enough in a
-    // minute that a slow machine still finishes it within that minute's grace.
-    await expect.poll(() => new Date().getSeconds(), { timeout: 25_000, interval: 250 }).toBeLessThan(40);
+    // The wizard: a daily reminder with a webhook, for today.
     await page.goto(e2e.url('/reminders/create'));
     await page.getByTestId('wizard-step-1').waitFor();
     const today = new Date().toISOString().slice(0, 10);
@@ -52,6 +52,22 @@ describe('a person uses Chime end to end (browser)', () => {
     await page.getByTestId('destination-item').waitFor();
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('review-step').waitFor();
+
+    // Back to the first step, where the draft is kept, to set the time to the current minute just
+    // before creating: the server fires a reminder of the current minute at once while that
+    // minute is less than a minute old (PAST_GRACE_MS), so the three clicks to Create must fall
+    // within it. Near a minute's end, the next minute is the one to take.
+    await page.getByTestId('wizard-back').click();
+    await page.getByTestId('wizard-back').click();
+    await page.getByTestId('wizard-step-1').waitFor();
+    expect(await page.getByTestId('reminder-message').inputValue()).toBe('Journey check-in');
+    await expect.poll(() => new Date().getUTCSeconds(), { timeout: 15_000, interval: 250 }).toBeLessThan(50);
+    const now = new Date().toISOString();
+    await page.getByTestId('reminder-date').fill(now.slice(0, 10));
+    await page.getByTestId('reminder-time').fill(now.slice(11, 16));
+    await page.getByTestId('wizard-next').click();
+    expect(await page.getByTestId('destination-item').count()).toBe(1);
+    await page.getByTestId('wizard-next').click();
     await page.getByTestId('wizard-create').click();
     const dialog = page.getByTestId('secret-dialog');
     await dialog.waitFor();
@@ -59,14 +75,27 @@ describe('a person uses Chime end to end (browser)', () => {
     expect(secret).toMatch(/^whsec_/);
     await dialog.getByTestId('secret-done').click();
     await page.waitForURL(e2e.url('/home'));
+    created = true;
 
     // Delivered for real: the receiver got the signed body for this reminder.
     const [delivery] = await sink.waitFor(1, 10_000);
     expect(delivery!.path).toBe('/journey');
     expect(delivery!.json).toMatchObject({ type: 'reminder.due', message: 'Journey check-in', recurrence: 'DAILY' });
     expect(delivery!.headers['webhook-signature']).toMatch(/^v1,/);
+  });
+
+  it('sign in -> list and calendar -> edit -> pause -> resume -> duplicate -> delete', async (ctx) => {
+    // Only after the first part made the reminder (a -t filter may have left it out).
+    if (!created) return ctx.skip();
+    const page = await e2e.newPage();
+    await page.goto(e2e.url('/login'));
+    await page.fill('#signin-email', email);
+    await page.fill('#signin-password', password);
+    await page.getByTestId('sign-in-submit').click();
+    await page.waitForURL(e2e.url('/home'));
 
     // In the list and, as a daily reminder, on today's calendar cell.
+    const today = new Date().toISOString().slice(0, 10);
     const card = page.getByTestId('reminder-card').filter({ hasText: 'Journey check-in' });
     await card.waitFor();
     const todayCell = page.locator(`[data-testid="calendar-day"][data-date="${today}"]`);
