@@ -35,3 +35,18 @@ export const ALERT_CHOICES: Readonly<Record<number, string>> = {
   1440: 'choices.alert.1440',
   10080: 'choices.alert.10080',
 };
+
+/**
+ * A reminder's alerts in words, largest first: "1 day and 30 minutes" (any whole number of
+ * minutes the dashboard or the API set, in days, hours or minutes as the dashboard shows them).
+ */
+export function alertLeads(locale: string | null | undefined, minutes: readonly number[]): string {
+  const language = BCP47[languageOf(locale)];
+  const leads = [...minutes]
+    .sort((a, b) => b - a)
+    .map((m) => {
+      const [value, unit] = m % 1440 === 0 ? [m / 1440, 'day'] : m % 60 === 0 ? [m / 60, 'hour'] : [m, 'minute'];
+      return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
+    });
+  return new Intl.ListFormat(language, { type: 'conjunction' }).format(leads);
+}

@@ -4,7 +4,8 @@ import type { DB } from '../../server/db/connection.ts';
 import { upcomingRemindersPage } from '../../server/reminders/listings.ts';
 import { followedReminders } from '../../server/reminders/subscriptions.ts';
 import { remindTooCustomId } from '../../server/destinations/discord-common/delivery-message.ts';
-import { recurrenceLabel } from './format.ts';
+import { parseStoredAlerts } from '../../server/scheduler/alerts.ts';
+import { alertLeads, recurrenceLabel } from './format.ts';
 import { oneLine, truncate, unix } from '../../server/discord/message-text.ts';
 import { t } from '../../server/discord/i18n.ts';
 
@@ -14,7 +15,7 @@ export const FOLLOWED_SHOWN = 5;
 export const pageCustomId = (page: number) => `list:${page}`;
 
 /**
- * One page of upcoming reminders (paused ones marked), with Previous and Next when there are more,
+ * One page of upcoming reminders (their alerts before and a pause marked), with Previous and Next when there are more,
  * then the reminders the account follows ("Remind me too"), each with a Stop button.
  */
 export async function renderReminderList(db: DB, account: Account, locale: string | null | undefined, requestedPage: number) {
@@ -24,7 +25,9 @@ export async function renderReminderList(db: DB, account: Account, locale: strin
   const lines = total === 0 ? [t(locale, 'list.empty')] : [t(locale, 'list.title', { from: page * PAGE_SIZE + 1, to: page * PAGE_SIZE + rows.length, total })];
   rows.forEach((r, i) => {
     const item = t(locale, 'list.item', { n: page * PAGE_SIZE + i + 1, unix: unix(Date.parse(r.next_fire_utc!)), recurrence: recurrenceLabel(locale, r) });
-    lines.push(`${item}${r.is_paused ? ` · ${t(locale, 'list.paused')}` : ''}`, `> ${truncate(oneLine(r.message), 300)}`);
+    const alerts = parseStoredAlerts(r.alerts);
+    const marks = [...(alerts.length > 0 ? [t(locale, 'list.alerts', { leads: alertLeads(locale, alerts) })] : []), ...(r.is_paused ? [t(locale, 'list.paused')] : [])];
+    lines.push([item, ...marks].join(' · '), `> ${truncate(oneLine(r.message), 300)}`);
   });
   if (pages > 1) lines.push(t(locale, 'list.page', { page: page + 1, pages }));
   const components =

@@ -170,13 +170,13 @@ export async function countUpcomingReminders(db: Executor, accountId: string): P
   return Number(count);
 }
 
-export type UpcomingReminder = Pick<Reminder, 'id' | 'message' | 'next_fire_utc' | 'recurrence_type' | 'rrule' | 'local_date' | 'local_time' | 'timezone' | 'is_paused'>;
+export type UpcomingReminder = Pick<Reminder, 'id' | 'message' | 'next_fire_utc' | 'recurrence_type' | 'rrule' | 'local_date' | 'local_time' | 'timezone' | 'is_paused' | 'alerts'>;
 
 /** One page of upcoming reminders, soonest first. */
 export async function listUpcomingReminders(db: Executor, accountId: string, limit: number, offset: number): Promise<UpcomingReminder[]> {
   return db
     .selectFrom('reminders')
-    .select(['id', 'message', 'next_fire_utc', 'recurrence_type', 'rrule', 'local_date', 'local_time', 'timezone', 'is_paused'])
+    .select(['id', 'message', 'next_fire_utc', 'recurrence_type', 'rrule', 'local_date', 'local_time', 'timezone', 'is_paused', 'alerts'])
     .where('account_id', '=', accountId)
     .where('next_fire_utc', 'is not', null)
     .orderBy('next_fire_utc')

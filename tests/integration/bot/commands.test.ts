@@ -356,6 +356,8 @@ describe('/reminders', () => {
         timezone: 'UTC',
         recurrence: 'ONCE',
         destinations: [{ type: 'discord_dm', metadata: {} }],
+        // Task 2 with alerts before it, as the dashboard sets them.
+        ...(i === 2 ? { alerts: [{ before_minutes: 30 }, { before_minutes: 60 }] } : {}),
       });
     }
     const first = await command(env.fake, { userId: '200000000000000004', name: 'reminders' });
@@ -363,6 +365,11 @@ describe('/reminders', () => {
     expect(first.content).toContain('(1–5 of 7)');
     expect(first.content).toContain('> Task 1');
     expect(first.content).not.toContain('Task 6');
+    const lines = first.content.split('\n');
+    expect(lines[lines.indexOf('> Task 2') - 1]).toMatch(/ · Once · 🔔 1 hour and 30 minutes before$/);
+    expect(lines[lines.indexOf('> Task 1') - 1]).not.toContain('🔔');
+    const french = await command(env.fake, { userId: '200000000000000004', name: 'reminders', locale: 'fr' });
+    expect(french.content).toMatch(/ · 🔔 1\sheure et 30\sminutes avant\n/);
     const row = first.data.components[0].components;
     expect(row.map((b: any) => [b.custom_id, !!b.disabled])).toEqual([
       ['list:-1', true],
