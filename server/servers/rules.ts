@@ -10,7 +10,7 @@ import { listMentionableRoles } from '../discord/access.ts';
 import { AppError } from '../errors.ts';
 import { findIdentity } from '../repositories/accounts.ts';
 import { countServerRemindersOfAccount, findServerSettings } from '../repositories/servers.ts';
-import { type ServerDeps, viewServerAs, withDiscord } from './membership.ts';
+import { type ServerDeps, type ServerViewer, viewServerAs, withDiscord } from './membership.ts';
 import { allowedChannelsOf } from './settings-values.ts';
 
 interface ChannelTarget {
@@ -29,6 +29,28 @@ function channelTargets(destinations: readonly DestinationInput[]): ChannelTarge
       mentionRoleId: typeof d.metadata.mention_role_id === 'string' ? d.metadata.mention_role_id : null,
       remindMeToo: d.metadata.remind_me_too === true,
     }));
+}
+
+/**
+ * Why the server's creation rule (who_can_create) refuses this account a reminder there, or null
+ * when it allows one. The one definition: the save refuses with it (enforceServerRules), and the
+ * rules the reminder form reads say it as may_create (getServerRules). Managers are held to none.
+ */
+export function creationRefusal(viewer: Pick<ServerViewer, 'role' | 'settings' | 'guild' | 'member'>): AppError | null {
+  if (viewer.role === 'manager') return null;
+  const { settings, guild } = viewer;
+  if (settings.who_can_create === 'managers') {
+    return new AppError('SERVER_RULE_WHO_CAN_CREATE', `In ${guild.name}, only the server's managers can make reminders`, 403, { rule: 'who_can_create', kind: 'creatorsManagers', params: { guild: guild.name } });
+  }
+  if (settings.who_can_create === 'role' && !(settings.creator_role_id && viewer.member.roles.includes(settings.creator_role_id))) {
+    const role = guild.roles.find((r) => r.id === settings.creator_role_id)?.name ?? '';
+    return new AppError('SERVER_RULE_WHO_CAN_CREATE', `In ${guild.name}, only members with the role @${role} can make reminders`, 403, {
+      rule: 'who_can_create',
+      kind: 'creatorsRole',
+      params: { guild: guild.name, role },
+    });
+  }
+  return null;
 }
 
 /**
@@ -53,18 +75,9 @@ export async function enforceServerRules(deps: ServerDeps, accountId: string, de
     }
     const viewer = await viewServerAs(deps, discord, accountId, identity.external_id, identity.username, guildId);
     if (viewer.role === 'manager') continue;
+    const refusal = creationRefusal(viewer);
+    if (refusal) throw refusal;
     const { settings, guild } = viewer;
-    if (settings.who_can_create === 'managers') {
-      throw new AppError('SERVER_RULE_WHO_CAN_CREATE', `In ${guild.name}, only the server's managers can make reminders`, 403, { rule: 'who_can_create', kind: 'creatorsManagers', params: { guild: guild.name } });
-    }
-    if (settings.who_can_create === 'role' && !(settings.creator_role_id && viewer.member.roles.includes(settings.creator_role_id))) {
-      const role = guild.roles.find((r) => r.id === settings.creator_role_id)?.name ?? '';
-      throw new AppError('SERVER_RULE_WHO_CAN_CREATE', `In ${guild.name}, only members with the role @${role} can make reminders`, 403, {
-        rule: 'who_can_create',
-        kind: 'creatorsRole',
-        params: { guild: guild.name, role },
-      });
-    }
     const allowed = allowedChannelsOf(settings);
     for (const target of targets.filter((t) => t.guildId === guildId)) {
       if (allowed && !allowed.includes(target.channelId)) {

@@ -7,6 +7,7 @@ import { requireTimeZone } from '../accounts/validation.ts';
 import { AppError } from '../errors.ts';
 import { countServerRemindersOfAccount, saveServerSettings } from '../repositories/servers.ts';
 import { manageServer, type ServerDeps, type ServerRole, viewServer } from './membership.ts';
+import { creationRefusal } from './rules.ts';
 import { allowedChannelsOf } from './settings-values.ts';
 import { recordServerChange } from './audit.ts';
 
@@ -75,13 +76,12 @@ export async function getServerRules(deps: ServerDeps, accountId: string, guildI
   const bound = viewer.role !== 'manager';
   const creatorRole = settings.creator_role_id ? { id: settings.creator_role_id, name: guild.roles.find((r) => r.id === settings.creator_role_id)?.name ?? settings.creator_role_id } : null;
   const allowed = allowedChannelsOf(settings);
-  const mayCreate = !bound || settings.who_can_create === 'everyone' || (settings.who_can_create === 'role' && creatorRole !== null && viewer.member.roles.includes(creatorRole.id));
   return {
     role: viewer.role,
     bound,
     who_can_create: settings.who_can_create,
     creator_role: settings.who_can_create === 'role' ? creatorRole : null,
-    may_create: mayCreate,
+    may_create: creationRefusal(viewer) === null,
     role_mentions: settings.role_mentions,
     may_mention_roles: !bound || settings.role_mentions === 'everyone',
     everyone_mention: settings.everyone_mention === 1,

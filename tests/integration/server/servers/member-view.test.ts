@@ -158,6 +158,17 @@ describe('GET /api/servers/:guildId/rules', () => {
       f.fake.updateMember(G_MAIN, USER.member, { roles: [ROLE.fans] });
     }
 
+    // Managers only: no member may create, the creator role no longer counts.
+    const managersOnly = await owner.api.put(`/api/servers/${G_MAIN}/settings`, { ...DEFAULT_SERVER_SETTINGS, manager_role_id: ROLE.chime, who_can_create: 'managers', allow_remind_me_too: false });
+    expect(managersOnly.status).toBe(200);
+    f.fake.updateMember(G_MAIN, USER.member, { roles: [ROLE.fans, ROLE.creators] });
+    f.server.app.discord!.invalidateCache(G_MAIN);
+    try {
+      expect((await member.api.get(`/api/servers/${G_MAIN}/rules`)).body).toMatchObject({ who_can_create: 'managers', creator_role: null, may_create: false });
+    } finally {
+      f.fake.updateMember(G_MAIN, USER.member, { roles: [ROLE.fans] });
+    }
+
     const managers = await owner.api.get(`/api/servers/${G_MAIN}/rules`);
     expect(managers.body).toMatchObject({ role: 'manager', bound: false, may_create: true, may_mention_roles: true, may_mention_everyone: true, allow_remind_me_too: false });
     expect(managers.body).not.toHaveProperty('manager_role_id');

@@ -17,15 +17,14 @@ export const useServerRules = (guildId: string | null) => useSWR<ServerRules>(gu
 
 /**
  * Whether the server's rules refuse this account a reminder in `channelId`, whatever else is
- * chosen: only managers may create, a creator role the account lacks, a channel outside the allowed
- * ones. The reminder form disables Create then, the note saying why; the save is still checked by
- * the server (server/servers/rules.ts). The cap on reminders is left to the save: a reminder that
- * already posts in the server does not count twice.
+ * chosen: the server says whether the account may create there at all (may_create), and lists the
+ * channels it allows. The reminder form disables Create then, the note saying why; the save is
+ * still checked by the server (server/servers/rules.ts). The cap on reminders is left to the save:
+ * a reminder that already posts in the server does not count twice.
  */
 export function rulesRefuseChannel(rules: ServerRules | undefined, channelId: string | null): boolean {
   if (!rules?.bound) return false;
-  if (rules.who_can_create === 'managers') return true;
-  if (rules.who_can_create === 'role' && !rules.may_create) return true;
+  if (!rules.may_create) return true;
   if (rules.allowed_channels && channelId) return !rules.allowed_channels.some((c) => c.id === channelId);
   return false;
 }
