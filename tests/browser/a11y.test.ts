@@ -201,17 +201,29 @@ describe('accessibility (axe-core, browser)', () => {
     report(found);
   });
 
-  it('has no serious or critical violations on the other public pages: installation, contact, sign-in, a failed sign-in (light and dark, desktop and 390 px)', async () => {
-    const found: string[] = [];
+  /** A page on the landing page, from where the other public pages are a click away. */
+  async function onLanding() {
     const anon = await newPage({ viewport: DESKTOP });
     await anon.goto(e2e.url('/'));
     await anon.getByTestId('hero-title').waitFor();
+    return anon;
+  }
+
+  it('has no serious or critical violations on the installation and contact pages (light and dark, desktop and 390 px)', async () => {
+    const found: string[] = [];
+    const anon = await onLanding();
     for (const route of ['/installation', '/contact']) {
       await openInApp(anon, route);
       await anon.waitForURL(e2e.url(route));
       await anon.locator('main h1').first().waitFor();
       found.push(...(await auditEverySize(anon, route)));
     }
+    report(found);
+  });
+
+  it('has no serious or critical violations on sign-in, sign-up and a failed sign-in (light and dark, desktop and 390 px)', async () => {
+    const found: string[] = [];
+    const anon = await onLanding();
     await openInApp(anon, '/login');
     await anon.getByTestId('sign-in-form').waitFor();
     found.push(...(await auditEverySize(anon, 'login, sign in')));
@@ -224,7 +236,7 @@ describe('accessibility (axe-core, browser)', () => {
     report(found);
   });
 
-  // The signed-in pages in three tests, each well inside its time limit on a loaded machine.
+  // The signed-in pages one or two views a test, each well inside its time limit on a loaded machine.
   it('has no serious or critical violations on the home of a new account (light and dark, desktop and 390 px)', async () => {
     const empty = await e2e.signUp();
     const fresh = await newPage({ viewport: DESKTOP, storage: sessionStorageEntries(empty) });
@@ -235,26 +247,35 @@ describe('accessibility (axe-core, browser)', () => {
     report(await auditEverySize(fresh, 'home, empty'));
   });
 
-  it('has no serious or critical violations on the home with reminders and in a day\'s dialog (light and dark, desktop and 390 px)', async () => {
-    const found: string[] = [];
+  /** A signed-in page on the home of an account with reminders, today's calendar day shown with its count. */
+  async function homeWithReminders() {
     const { user, today } = await userWithReminders();
     const page = await newPage({ viewport: DESKTOP, storage: sessionStorageEntries(user) });
     await page.goto(e2e.url('/home'));
     await page.getByTestId('dashboard').waitFor();
     await page.getByText('Water the plants').first().waitFor();
     // The calendar with its chips (grid on a desktop, busy days listed on a phone).
-    await page.locator(`[data-testid="calendar-day"][data-date="${today}"]`).getByTestId('calendar-day-count').waitFor();
-    found.push(...(await auditEverySize(page, 'home, with reminders')));
-    await page.locator(`[data-testid="calendar-day"][data-date="${today}"]`).click();
+    const todayCell = page.locator(`[data-testid="calendar-day"][data-date="${today}"]`);
+    await todayCell.getByTestId('calendar-day-count').waitFor();
+    return { page, todayCell };
+  }
+
+  it('has no serious or critical violations on the home with reminders (light and dark, desktop and 390 px)', async () => {
+    const { page } = await homeWithReminders();
+    report(await auditEverySize(page, 'home, with reminders'));
+  });
+
+  it('has no serious or critical violations in a day\'s dialog (light and dark, desktop and 390 px)', async () => {
+    const { page, todayCell } = await homeWithReminders();
+    await todayCell.click();
     await page.getByTestId('day-dialog').waitFor();
     await page.getByTestId('day-series-toggle').click();
     await page.getByTestId('day-occurrence').first().waitFor();
-    found.push(...(await auditEverySize(page, 'home, day dialog')));
-    report(found);
+    report(await auditEverySize(page, 'home, day dialog'));
   });
 
-  it('has no serious or critical violations in the wizard, step by step (light and dark, desktop and 390 px)', async () => {
-    const found: string[] = [];
+  /** A signed-in page on the wizard's first step, filled in and ready to go on. */
+  async function filledWizard() {
     const user = await e2e.signUp();
     const page = await newPage({ viewport: DESKTOP, storage: sessionStorageEntries(user) });
     await page.goto(e2e.url('/reminders/create'));
@@ -267,17 +288,32 @@ describe('accessibility (axe-core, browser)', () => {
       const next = document.querySelector<HTMLButtonElement>('[data-testid="wizard-next"]');
       return !!next && !next.disabled && getComputedStyle(next).opacity === '1';
     });
-    found.push(...(await auditEverySize(page, 'wizard step 1')));
+    return page;
+  }
+
+  /** From the first step to the second, the webhook form open. */
+  async function toWizardDestinations(page: Page) {
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('wizard-step-2').waitFor();
     await page.getByTestId('toggle-webhook').click();
     await page.getByTestId('webhook-url').waitFor();
+  }
+
+  it('has no serious or critical violations in the wizard\'s first two steps (light and dark, desktop and 390 px)', async () => {
+    const page = await filledWizard();
+    const found = await auditEverySize(page, 'wizard step 1');
+    await toWizardDestinations(page);
     found.push(...(await auditEverySize(page, 'wizard step 2')));
+    report(found);
+  });
+
+  it('has no serious or critical violations on the wizard\'s review step (light and dark, desktop and 390 px)', async () => {
+    const page = await filledWizard();
+    await toWizardDestinations(page);
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('review-step').waitFor();
     await page.getByTestId('review-occurrence').first().waitFor();
-    found.push(...(await auditEverySize(page, 'wizard step 3')));
-    report(found);
+    report(await auditEverySize(page, 'wizard step 3'));
   });
 
   it('has no serious or critical violations on a reminder\'s page and the account page (light and dark, desktop and 390 px)', async () => {
