@@ -13,12 +13,15 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/helpers
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = `${root}/bench/RESULTS.md`;
-const all: Array<[name: string, file: string]> = [
+/** Each benchmark: its section's name, its file, and settings it runs with (beside this process's). */
+const all: Array<[name: string, file: string, env?: Record<string, string>]> = [
   ['recurrence', 'bench/recurrence-bench.ts'],
   ['rrule', 'bench/rrule-bench.ts'],
   ['bundle', 'bench/bundle-size.ts'],
   ['api', 'bench/api-bench.ts'],
   ['mixed', 'bench/mixed.ts'],
+  // The same load on PostgreSQL right after SQLite's, so the two compare within the hour.
+  ['mixed-postgres', 'bench/mixed.ts', { BENCH_MIXED_DB: 'postgres' }],
   ['lateness', 'bench/scheduler-lateness.ts'],
   ['burst', 'bench/scheduler-burst.ts'],
   ['crash', 'bench/scheduler-crash.ts'],
@@ -30,9 +33,9 @@ const all: Array<[name: string, file: string]> = [
 ];
 
 /** Runs one benchmark, echoing its output, and answers what it printed and how it ended. */
-function run(file: string): Promise<{ output: string; status: number | null }> {
+function run(file: string, env: Record<string, string> = {}): Promise<{ output: string; status: number | null }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const take = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
       output += chunk.toString();
@@ -61,8 +64,10 @@ function readSections(): Map<string, string> {
   return sections;
 }
 
+const POSTGRES_BENCHMARKS = ['mixed-postgres', 'chaos', 'scale-out'];
+
 /**
- * The PostgreSQL benchmarks (chaos, scale-out) need a role allowed to CREATE DATABASE:
+ * The PostgreSQL benchmarks (POSTGRES_BENCHMARKS) need a role allowed to CREATE DATABASE:
  * BENCH_POSTGRES_URL or TEST_POSTGRES_URL, else a throwaway server for this run, as the tests start
  * one (tests/helpers/throwaway-postgres.ts).
  */
@@ -76,16 +81,16 @@ async function postgresForRun(): Promise<ThrowawayPostgres | null> {
 const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const sections = readSections();
-const wantsPostgres = all.some(([name]) => (name === 'chaos' || name === 'scale-out') && (!only || only.includes(name)));
+const wantsPostgres = all.some(([name]) => POSTGRES_BENCHMARKS.includes(name) && (!only || only.includes(name)));
 const postgres = wantsPostgres ? await postgresForRun() : null;
 let failed = 0;
-for (const [name, file] of all) {
+for (const [name, file, env] of all) {
   if (only && !only.includes(name)) continue;
   if (!existsSync(`${root}/${file}`)) continue;
   console.log(`\n=== ${name} (${file}) ===`);
   const started = new Date();
   const load = os.loadavg()[0]!.toFixed(1);
-  const { output, status } = await run(file);
+  const { output, status } = await run(file, env);
   const seconds = Math.round((Date.now() - started.getTime()) / 1000);
   const verdict = status === 0 ? 'done' : `FAILED (exit ${status})`;
   console.log(`--- ${name}: ${verdict} in ${seconds} s`);
@@ -93,7 +98,7 @@ for (const [name, file] of all) {
   sections.set(
     name,
     [
-      `## ${name} (\`${file}\`)`,
+      `## ${name} (\`${file}\`${env ? `, ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''})`,
       '',
       `Run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${gitCommit()}, ${machine}, load average ${load} at the start; ${verdict} in ${seconds} s.`,
       '',
