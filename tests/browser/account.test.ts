@@ -40,7 +40,8 @@ describe('account page (browser)', () => {
     expect(await page.getByTestId('email-error').textContent()).toBe('Email is required');
     await page.getByTestId('email-input').fill('not-an-email');
     await page.getByTestId('email-save').click();
-    expect(await page.getByTestId('email-error').textContent()).toBe('Please enter a valid email address');
+    // The error of the empty field is still shown until the page has checked the new value.
+    await expect.poll(() => page.getByTestId('email-error').textContent(), { timeout: 10_000 }).toBe('Please enter a valid email address');
     await page.getByTestId('email-input').fill(other.email);
     await page.getByTestId('email-save').click();
     await page.getByTestId('email-error').getByText('An account already uses this email address.').waitFor();
@@ -121,24 +122,25 @@ describe('account page (browser)', () => {
     await page.goto(e2e.url('/account'));
     await page.getByTestId('change-password-card').waitFor();
     const submit = () => page.getByTestId('password-submit').click();
-    const errorOf = async (field: string) => page.getByTestId(`password-${field}-error`).textContent();
+    // A field's error is already on the page from the submit before: wait for the new text.
+    const expectError = (field: string, text: string) => expect.poll(() => page.getByTestId(`password-${field}-error`).textContent(), { timeout: 10_000 }).toBe(text);
 
     await submit();
-    expect(await errorOf('current')).toBe('Current password is required');
+    await expectError('current', 'Current password is required');
     await page.fill('#password-current', user.password);
     await submit();
-    expect(await errorOf('next')).toBe('New password is required');
+    await expectError('next', 'New password is required');
     await page.fill('#password-next', 'short');
     await submit();
-    expect(await errorOf('next')).toBe('Password must be at least 8 characters');
+    await expectError('next', 'Password must be at least 8 characters');
     await page.fill('#password-next', 'N3w-password!');
     await page.fill('#password-confirm', 'N3w-password?');
     await submit();
-    expect(await errorOf('confirm')).toBe('Passwords do not match');
+    await expectError('confirm', 'Passwords do not match');
     await page.fill('#password-next', user.password);
     await page.fill('#password-confirm', user.password);
     await submit();
-    expect(await errorOf('next')).toBe('New password must be different from current password');
+    await expectError('next', 'New password must be different from current password');
 
     // Wrong current password: the server's message.
     await page.fill('#password-current', 'not my password');

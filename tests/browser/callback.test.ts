@@ -139,7 +139,8 @@ describe('Discord callback page (browser)', () => {
     await page.fill('#setup-username', 'Ada L');
     await page.fill('#setup-password', 'short');
     await page.getByTestId('setup-submit').click();
-    expect(await page.getByTestId('setup-password-error').textContent()).toBe('Password must be at least 8 characters');
+    // "Password is required" is still shown until the form has checked the new value.
+    await expect.poll(() => page.getByTestId('setup-password-error').textContent(), { timeout: 10_000 }).toBe('Password must be at least 8 characters');
     expect(await page.getByTestId('setup-email-error').count()).toBe(0);
 
     await page.fill('#setup-password', 'Sup3r-secret!');
