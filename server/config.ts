@@ -87,6 +87,12 @@ export interface Config {
    * Default 10 with the web role, else 3. Each delivery thread has its own 3 (docs/operations.md "Running on PostgreSQL"). Ignored on SQLite.
    */
   databasePoolSize: number;
+  /**
+   * DATABASE_PREPARED_STATEMENTS: prepare the statements sent often under a name (default true).
+   * false for a pooler in transaction mode that cannot keep them (PgBouncer before 1.21, or
+   * max_prepared_statements = 0). Ignored on SQLite.
+   */
+  databasePreparedStatements: boolean;
   logLevel: string;
   /** LOG_FORMAT: readable lines (`pretty`), one JSON object a line (`json`), or `auto`: pretty on a terminal, JSON otherwise. */
   logFormat: LogFormatSetting;
@@ -384,6 +390,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl,
     databaseUrl,
     databasePoolSize: parseInteger('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, roles.includes('web') ? 10 : 3, 1, 1000, problems),
+    databasePreparedStatements: parseBoolean('DATABASE_PREPARED_STATEMENTS', env.DATABASE_PREPARED_STATEMENTS, true, problems),
     logLevel,
     logFormat,
     discord,

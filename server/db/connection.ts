@@ -66,11 +66,15 @@ const BUSY_MAX_WAIT_MS = 3000;
  */
 export const DEFAULT_POOL_SIZE = 3;
 
-export function createDatabase(databaseUrl: string, options: { busyMaxWaitMs?: number; poolSize?: number } = {}): DatabaseHandle {
+export function createDatabase(databaseUrl: string, options: { busyMaxWaitMs?: number; poolSize?: number; preparedStatements?: boolean } = {}): DatabaseHandle {
   if (isPostgresUrl(databaseUrl)) {
     return {
       dialect: 'postgres',
-      ...openPostgres(databaseUrl.trim(), { busyMaxWaitMs: options.busyMaxWaitMs ?? BUSY_MAX_WAIT_MS, poolSize: options.poolSize ?? DEFAULT_POOL_SIZE }),
+      ...openPostgres(databaseUrl.trim(), {
+        busyMaxWaitMs: options.busyMaxWaitMs ?? BUSY_MAX_WAIT_MS,
+        poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
+        preparedStatements: options.preparedStatements ?? true,
+      }),
     };
   }
   return openSqlite(databaseUrl, options);

@@ -9,10 +9,13 @@
  *  - failures are mapped as on SQLite: a pool with no free connection for BUSY_MAX_WAIT_MS, a lock
  *    that did not come free in time, or a server out of reach is DatabaseBusyError (503
  *    DATABASE_BUSY with Retry-After), a full disk StorageFullError (507);
+ *  - the statements sent often are prepared under a name, planned once per connection
+ *    (pg-statement-names.ts; DATABASE_PREPARED_STATEMENTS=false sends every one unnamed);
  *  - change notification between instances by LISTEN/NOTIFY (pg-changes.ts).
  *
- * No session state is relied on outside a transaction, so a pooler in transaction mode (PgBouncer)
- * may sit in front of the pool; the LISTEN connection and the gateway's advisory lock are sessions
+ * No session state is relied on outside a transaction but prepared statements, so a pooler in
+ * transaction mode (PgBouncer 1.21 or later, with max_prepared_statements) may sit in front of the
+ * pool; the LISTEN connection and the gateway's advisory lock are sessions
  * of their own and need PostgreSQL itself or a pooler in session mode (docs/operations.md "Running on PostgreSQL").
  */
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
@@ -21,6 +24,7 @@ import { loadPg } from '../lib/load-on-use.ts';
 import type { Database } from './database.ts';
 import { PgChangeFeed } from './pg-changes.ts';
 import { DatabaseBusyError, type BusyMonitor } from './database-busy.ts';
+import { isStalePreparedStatement, StatementNames } from './pg-statement-names.ts';
 import { storageFullOr } from './storage-full.ts';
 
 const PG_INT8 = 20;
@@ -73,8 +77,14 @@ function queryFailure(err: unknown, monitor: BusyMonitor): unknown {
   return storageFullOr(err, monitor);
 }
 
-/** The pool as the stock dialect sees it: pg's, with failures mapped (queryFailure). */
-function mappedPool(pool: pg.Pool, monitor: BusyMonitor, onEnd: () => Promise<void>): PostgresPool {
+const TRANSACTION_START = /^\s*(begin|start transaction)\b/i;
+const TRANSACTION_END = /^\s*(commit|rollback)\s*$/i;
+
+/**
+ * The pool as the stock dialect sees it: pg's, with failures mapped (queryFailure), and the
+ * statements sent often prepared under a name (pg-statement-names.ts) when `names` is given.
+ */
+function mappedPool(pool: pg.Pool, monitor: BusyMonitor, names: StatementNames | null, onEnd: () => Promise<void>): PostgresPool {
   return {
     async connect(): Promise<PostgresPoolClient> {
       let client: pg.PoolClient;
@@ -86,18 +96,35 @@ function mappedPool(pool: pg.Pool, monitor: BusyMonitor, onEnd: () => Promise<vo
         // the same answer as a locked SQLite file, 503 with Retry-After, and the scheduler retries.
         throw unavailableError('Cannot connect to PostgreSQL', err, monitor);
       }
+      // Its prepared statements outlived a schema change: the pool closes it rather than reuse it.
+      let stale = false;
+      // Kysely opens and ends transactions with plain statements through this same method.
+      let inTransaction = false;
       return {
         async query<R>(text: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>> {
+          const values = parameters as unknown[];
+          if (TRANSACTION_START.test(text)) inTransaction = true;
+          else if (TRANSACTION_END.test(text)) inTransaction = false;
+          const name = stale ? undefined : names?.nameFor(text, values.length);
           try {
-            return (await client.query(text, parameters as unknown[])) as unknown as PostgresQueryResult<R>;
+            return (await (name ? client.query({ name, text, values }) : client.query(text, values))) as unknown as PostgresQueryResult<R>;
           } catch (err) {
             // A lost session has no transaction left to roll back (the server ended it): the caller
             // should see why its transaction failed, not that the rollback could not be sent.
             if (text === 'rollback' && isUnreachable(err)) return { command: 'SELECT', rowCount: 0, rows: [] } as unknown as PostgresQueryResult<R>;
-            throw queryFailure(err, monitor);
+            if (!isStalePreparedStatement(err)) throw queryFailure(err, monitor);
+            stale = true;
+            // Another instance migrated the schema. Alone, the statement runs again unnamed; inside a
+            // transaction, which the error aborted, the caller gets 503 DATABASE_BUSY and retries.
+            if (inTransaction) throw unavailableError('PostgreSQL: the schema changed under a prepared statement', err, monitor);
+            try {
+              return (await client.query(text, values)) as unknown as PostgresQueryResult<R>;
+            } catch (again) {
+              throw queryFailure(again, monitor);
+            }
           }
         },
-        release: () => client.release(),
+        release: () => client.release(stale ? new Error('prepared statements went stale') : undefined),
       } as PostgresPoolClient;
     },
     async end() {
@@ -119,7 +146,7 @@ export interface PostgresHandleParts {
   probe(): Promise<boolean>;
 }
 
-export function openPostgres(url: string, options: { busyMaxWaitMs: number; poolSize: number }): PostgresHandleParts {
+export function openPostgres(url: string, options: { busyMaxWaitMs: number; poolSize: number; preparedStatements: boolean }): PostgresHandleParts {
   const pool = new (loadPg().Pool)({
     connectionString: url,
     max: options.poolSize,
@@ -172,7 +199,7 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
 
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
-      pool: mappedPool(pool, busy, async () => {
+      pool: mappedPool(pool, busy, options.preparedStatements ? new StatementNames() : null, async () => {
         await feed.close();
         await side.end();
       }),

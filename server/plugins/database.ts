@@ -23,7 +23,10 @@ declare module 'fastify' {
 
 export default fp<{ config: Config }>(
   async (app, { config }) => {
-    const { db, dialect, freshChangeToken, accountChangeToken, watchChanges, busy, probe } = createDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
+    const { db, dialect, freshChangeToken, accountChangeToken, watchChanges, busy, probe } = createDatabase(config.databaseUrl, {
+      poolSize: config.databasePoolSize,
+      preparedStatements: config.databasePreparedStatements,
+    });
     const applied = await migrateToLatest(db, {
       onBackup: (file) => app.log.info({ backup: file }, 'database backed up before migrating'),
     });

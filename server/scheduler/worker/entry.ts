@@ -50,7 +50,7 @@ process.on('uncaughtException', (err) => fatal(err, 'scheduler worker: uncaught 
 process.on('unhandledRejection', (err) => fatal(err, 'scheduler worker: unhandled rejection'));
 
 // The same factory as the API thread's: SQLite today, whatever DATABASE_URL names tomorrow.
-const database = createDatabase(config.databaseUrl);
+const database = createDatabase(config.databaseUrl, { preparedStatements: config.databasePreparedStatements });
 const metrics = createDeliveryMetrics(new Registry());
 const scheduler = new Scheduler(database.db, log, metrics, {
   retentionDays: config.deliveryLogRetentionDays,
