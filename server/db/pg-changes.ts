@@ -22,8 +22,13 @@ import type pg from 'pg';
 import { loadPg } from '../lib/load-on-use.ts';
 
 const CHANNEL = 'chime_changes';
-/** Wake-ups are coalesced to at most one per this long (a burst of deliveries notifies a lot). */
-const WAKE_COALESCE_MS = 10;
+/**
+ * Wake-ups are coalesced to at most one per this long: a burst of deliveries notifies a lot, and
+ * under API load each write of this process's API thread reaches its delivery threads here too,
+ * each wake-up a re-read of what is due. The writer's own instance wakes its scheduler directly
+ * and at once; another instance learns of it within this long.
+ */
+const WAKE_COALESCE_MS = 100;
 const RECONNECT_MS = 1000;
 /** Accounts remembered by their last change; beyond it all are forgotten at once (one cache miss each). */
 const MAX_ACCOUNTS = 100_000;
@@ -34,7 +39,8 @@ export class PgChangeFeed {
   private connecting: Promise<pg.Client> | null = null;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private wakeTimer: ReturnType<typeof setTimeout> | null = null;
-  private wakePending = false;
+  /** Subscribers a change was heard for since they were last woken. */
+  private readonly toWake = new Set<() => void>();
   private closed = false;
 
   /** Moves on every (re)connection: what happened while not listening was not heard. */
@@ -87,6 +93,7 @@ export class PgChangeFeed {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.listeners.clear();
+    this.toWake.clear();
     const client = this.client ?? (await this.connecting?.catch(() => null));
     this.client = null;
     await client?.end().catch(() => {});
@@ -112,7 +119,8 @@ export class PgChangeFeed {
 
   private async roundTrip(): Promise<void> {
     const client = await this.connect();
-    await client.query('select 1');
+    // Named: planned once for this session, not on each of the many round trips a busy API makes.
+    await client.query({ name: 'chime_sync', text: 'select 1' });
   }
 
   private connect(): Promise<pg.Client> {
@@ -177,19 +185,23 @@ export class PgChangeFeed {
     if (!own) this.wake();
   }
 
-  /** At once, then at most once per WAKE_COALESCE_MS while changes keep coming. */
+  /**
+   * At once, then at most once per WAKE_COALESCE_MS while changes keep coming. A subscriber is
+   * woken for the changes heard while it was subscribed: one that came later was woken on its own.
+   */
   private wake(): void {
-    if (this.wakeTimer) {
-      this.wakePending = true;
-      return;
-    }
-    for (const listener of this.listeners) listener();
+    for (const listener of this.listeners) this.toWake.add(listener);
+    if (!this.wakeTimer) this.flushWakes();
+  }
+
+  private flushWakes(): void {
+    if (this.toWake.size === 0) return;
+    const due = [...this.toWake];
+    this.toWake.clear();
+    for (const listener of due) if (this.listeners.has(listener)) listener();
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = null;
-      if (this.wakePending) {
-        this.wakePending = false;
-        this.wake();
-      }
+      this.flushWakes();
     }, WAKE_COALESCE_MS);
     this.wakeTimer.unref();
   }

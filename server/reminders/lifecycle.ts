@@ -8,6 +8,7 @@ import { nextOccurrenceAfter } from '../time/series.ts';
 import { guildsOf, quoted, recordServerChange } from '../servers/audit.ts';
 import { ruleOf } from './schedule.ts';
 import { nextAlertUtc } from '../scheduler/alerts.ts';
+import { earliestInstant } from '../scheduler/wake-hint.ts';
 import { getReminder, type ReminderDeps } from './service.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -18,13 +19,15 @@ export async function pauseReminder(deps: ReminderDeps, accountId: string, id: s
     await updateReminder(deps.db, existing.id, { is_paused: 1 });
     await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'pause', reminderId: id, detail: { kind: 'paused', params: { message: quoted(existing.message) } } });
   }
-  deps.scheduler.wake();
+  // Nothing becomes due sooner: the timer, if it stood for this reminder, finds nothing and re-arms.
+  deps.scheduler.wake(null);
   return getReminder(deps, accountId, id);
 }
 
 /** Occurrences that passed while paused are skipped; a snooze still ahead is kept. */
 export async function resumeReminder(deps: ReminderDeps, accountId: string, id: string, nowMs = Date.now()): Promise<ReminderWithDestinations> {
   const existing = await getReminder(deps, accountId, id);
+  let hint: number | null = null;
   if (existing.is_paused) {
     // Alerts that came due while paused are not sent: the pointer starts again from now.
     const patch: Parameters<typeof updateReminder>[2] = { is_paused: 0, next_alert_utc: nextAlertUtc(existing.alerts, existing.next_occurrence_utc, nowMs) };
@@ -34,9 +37,10 @@ export async function resumeReminder(deps: ReminderDeps, accountId: string, id: 
       Object.assign(patch, { snoozed_at_utc: snooze, next_occurrence_utc: next, next_fire_utc: snooze ?? next, next_alert_utc: nextAlertUtc(existing.alerts, next, nowMs) });
     }
     await updateReminder(deps.db, existing.id, patch);
+    hint = earliestInstant(patch.next_fire_utc === undefined ? existing.next_fire_utc : patch.next_fire_utc, patch.next_alert_utc);
     await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'resume', reminderId: id, detail: { kind: 'resumed', params: { message: quoted(existing.message) } } });
   }
-  deps.scheduler.wake();
+  deps.scheduler.wake(hint);
   return getReminder(deps, accountId, id);
 }
 
@@ -64,13 +68,13 @@ export async function snoozeReminder(deps: ReminderDeps, accountId: string, id: 
   if (!Number.isFinite(atMs) || atMs <= nowMs) throw new AppError('REMINDER_IN_PAST', 'Snooze time must be in the future');
   const snoozedAt = new Date(Math.floor(atMs / 1000) * 1000).toISOString();
   await updateReminder(deps.db, existing.id, { snoozed_at_utc: snoozedAt, next_fire_utc: snoozedAt, completed_at: null });
-  deps.scheduler.wake();
+  deps.scheduler.wake(earliestInstant(snoozedAt));
   return getReminder(deps, accountId, id);
 }
 
 export async function removeReminder(deps: ReminderDeps, accountId: string, id: string): Promise<void> {
   const existing = await getReminder(deps, accountId, id);
   await deps.db.transaction().execute((trx) => deleteReminder(trx, existing.id));
-  deps.scheduler.wake();
+  deps.scheduler.wake(null);
   await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'delete', reminderId: id, detail: { kind: 'deleted', params: { message: quoted(existing.message) } } });
 }

@@ -35,6 +35,7 @@ import { enforceServerRules } from '../servers/rules.ts';
 import { checkRRuleFires } from '../time/rrule.ts';
 import { MAX_REMINDERS_PER_ACCOUNT, parseAlerts, parseLocalDate, parseLocalTime, parseMessage, parseRepetition } from './input.ts';
 import { nextAlertUtc, parseStoredAlerts, storedAlertsText } from '../scheduler/alerts.ts';
+import { earliestInstant } from '../scheduler/wake-hint.ts';
 import { earlierResult, idempotencyScope, type IdempotentOperation, runOnce } from './idempotency.ts';
 import { anchorOf, firstFireFrom, type ScheduleFields } from './schedule.ts';
 
@@ -298,7 +299,7 @@ async function createOnce(
     (created): CreatedRecord => ({ reminder_id: created.id }),
   );
   if (outcome.replayed) return replayCreated(deps, accountId, outcome.result);
-  deps.scheduler.wake();
+  deps.scheduler.wake(earliestInstant(row.next_fire_utc, row.next_alert_utc));
   destinationsSaved(deps, accountId, destinations);
   await recordServerChange(deps.db, { guildIds: destinations.map(guildOf), actorAccountId: accountId, action: 'create', reminderId: outcome.value.id, detail: { kind: 'created', params: { message: quoted(row.message) } } });
   return { reminder: await getReminder(deps, accountId, outcome.value.id), secrets: outcome.value.secrets };
@@ -340,7 +341,7 @@ export async function updateReminderFields(deps: ReminderDeps, accountId: string
     await discardPreparedDeliveries(trx, existing.id, iso(nowMs)!);
     return saveDestinations(trx, existing.id, v.destinations, existing.destinations);
   });
-  deps.scheduler.wake();
+  deps.scheduler.wake(earliestInstant(iso(v.nextMs), nextAlertUtc(v.alerts, iso(v.nextMs), nowMs)));
   destinationsSaved(deps, accountId, v.destinations);
   await recordServerChange(deps.db, {
     guildIds: [...existing.destinations.map((d) => d.guild_id), ...v.destinations.map(guildOf)],

@@ -11,6 +11,7 @@ import { DEFAULT_SCHEDULER_OPTIONS, Scheduler, type SchedulerOptions } from './s
 import { type TestableDestination, type TestContext, testDestination, webhookTest, type WebhookTestTarget } from './test-send.ts';
 import type { DestinationSender, SenderTuning, TestOutcome } from './types.ts';
 import { SchedulerWorkerPool } from './worker/pool.ts';
+import type { WakeHint } from './wake-hint.ts';
 
 /** Scheduler options plus what senders read (webhookTimeoutMs...): see SenderTuning. */
 export type SchedulerTuning = SchedulerOptions & SenderTuning;
@@ -18,8 +19,8 @@ export type SchedulerTuning = SchedulerOptions & SenderTuning;
 export type { TestableDestination, TestContext } from './test-send.ts';
 
 export interface SchedulerHandle {
-  /** Re-arm the timer after reminders changed. */
-  wake(): void;
+  /** Re-arm the timer after reminders changed; the hint says what the write changed (wake-hint.ts). */
+  wake(hint?: WakeHint): void;
   /** A disabled destination was turned back on (re-enable, successful test): send to it again. */
   destinationEnabled(destinationId: string): void;
   /**
@@ -119,7 +120,7 @@ function inlineScheduler(app: FastifyInstance, config: Config, opts: Tuning, run
     ...sharedHandle(metrics.registry, (type) => scheduler.senderFor(type)),
     mode: runsLoop ? 'inline' : 'off',
     worker: null,
-    wake: () => scheduler.wake(),
+    wake: (hint) => scheduler.wake(hint),
     destinationEnabled: (destinationId) => scheduler.destinationEnabled(destinationId),
     registerSender: (type, sender) => scheduler.registerSender(type, sender),
     tick: () => scheduler.tick(),
@@ -161,7 +162,7 @@ function workerScheduler(app: FastifyInstance, config: Config, opts: Tuning): Sc
     ...sharedHandle(registry, senders.get),
     mode: 'worker',
     worker: host,
-    wake: () => host.send({ type: 'wake' }),
+    wake: (hint) => host.send({ type: 'wake', earliestMs: hint }),
     destinationEnabled: (destinationId) => host.send({ type: 'destinationEnabled', destinationId }),
     registerSender: (type, sender) => void senders.set(type, sender),
     tick: () => host.tick(),

@@ -114,7 +114,7 @@ function stop(): Promise<void> {
 port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'wake':
-      scheduler.wake();
+      scheduler.wake(message.earliestMs);
       break;
     case 'destinationEnabled':
       scheduler.destinationEnabled(message.destinationId);

@@ -26,7 +26,8 @@ export type WorkerCall =
 export type ToWorker =
   /** The settings of a thread started before them (thread-entry.ts): its first message. */
   | { type: 'start'; data: WorkerData }
-  | { type: 'wake' }
+  /** earliestMs: the write's WakeHint (wake-hint.ts). */
+  | { type: 'wake'; earliestMs?: number | null | undefined }
   | { type: 'destinationEnabled'; destinationId: string }
   | { type: 'setOptions'; options: Partial<SchedulerTuning> }
   | { type: 'call'; id: number; call: WorkerCall }

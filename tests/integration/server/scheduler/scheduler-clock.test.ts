@@ -166,6 +166,100 @@ describe('Scheduler with a manual clock', () => {
     expect(sent.map((c) => c.reminder.id)).toEqual([id]);
   });
 
+  /** A scheduler on `db()` that counts its reads of the next fire (the re-arm's first statement). */
+  function countingNextFireReads(): { reads: () => number } {
+    let reads = 0;
+    const counted = db().withPlugin({
+      transformQuery(args) {
+        const node = args.node as { kind: string; selections?: unknown[]; limit?: unknown };
+        if (node.kind === 'SelectQueryNode' && node.selections?.length === 1 && node.limit && JSON.stringify(node.selections).includes('"next_fire_utc"')) reads++;
+        return args.node;
+      },
+      async transformResult(args) {
+        return args.result;
+      },
+    });
+    scheduler = new Scheduler(counted, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100, prepareAheadMs: 1_000 }, clock);
+    scheduler.registerSender('webhook', sender);
+    return { reads: () => reads };
+  }
+
+  it('a wake that names the changed reminder\'s instant moves the timer earlier without reading the table', async () => {
+    const counter = countingNextFireReads();
+    const accountId = await seedAccount(db());
+    await seedReminder(db(), { accountId, at: T0 + 3_600_000, destinations: [{ url: 'http://a.test/' }] });
+    await scheduler.start();
+    await clock.advance(0);
+    expect(scheduler.stats().timerAt).toBe(T0 + 3_600_000 - 1_000);
+    const readsBefore = counter.reads();
+
+    const near = await seedReminder(db(), { accountId, at: T0 + 5_000, destinations: [{ url: 'http://a.test/' }] });
+    scheduler.wake(T0 + 5_000);
+    await clock.advance(0);
+    // Prepared a second ahead, as a re-arm from the table would.
+    expect(scheduler.stats().timerAt).toBe(T0 + 4_000);
+    expect(counter.reads()).toBe(readsBefore);
+    await clock.advance(5_000);
+    expect(sent.map((c) => c.reminder.id)).toEqual([near.id]);
+  });
+
+  it('a wake that made nothing sooner (a pause, a delete, a later instant) leaves the timer, without reading the table', async () => {
+    const counter = countingNextFireReads();
+    const accountId = await seedAccount(db());
+    await seedReminder(db(), { accountId, at: T0 + 60_000, destinations: [{ url: 'http://a.test/' }] });
+    await scheduler.start();
+    await clock.advance(0);
+    const readsBefore = counter.reads();
+    scheduler.wake(null);
+    scheduler.wake(T0 + 3_600_000);
+    await clock.advance(0);
+    expect(scheduler.stats().timerAt).toBe(T0 + 59_000);
+    expect(counter.reads()).toBe(readsBefore);
+    // A wake that cannot say reads the table.
+    scheduler.wake();
+    await clock.advance(0);
+    expect(counter.reads()).toBe(readsBefore + 1);
+  });
+
+  it('a named wake while a claim is under way reads the table after all, so the reminder it names is not missed', async () => {
+    let hold: { held: Promise<void>; taken: boolean } | null = null;
+    const nextFireReads = new WeakSet<object>();
+    const gated = db().withPlugin({
+      transformQuery(args) {
+        const node = args.node as { kind: string; selections?: unknown[]; limit?: unknown };
+        if (node.kind === 'SelectQueryNode' && node.selections?.length === 1 && node.limit && JSON.stringify(node.selections).includes('"next_fire_utc"')) nextFireReads.add(args.queryId);
+        return args.node;
+      },
+      async transformResult(args) {
+        if (hold && !hold.taken && nextFireReads.has(args.queryId)) {
+          hold.taken = true;
+          await hold.held;
+        }
+        return args.result;
+      },
+    });
+    scheduler = new Scheduler(gated, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100, prepareAheadMs: 0 }, clock);
+    scheduler.registerSender('webhook', sender);
+    await scheduler.start();
+    await clock.advance(0);
+
+    let release!: () => void;
+    hold = { held: new Promise<void>((r) => (release = r)), taken: false };
+    const ticking = scheduler.tick();
+    await clock.advance(0);
+    expect(hold.taken).toBe(true);
+    const accountId = await seedAccount(db());
+    const { id } = await seedReminder(db(), { accountId, at: T0 + 2_000, destinations: [{ url: 'http://a.test/' }] });
+    scheduler.wake(T0 + 2_000);
+    await clock.advance(0);
+    release();
+    await ticking;
+    await clock.advance(0);
+    expect(scheduler.stats().timerAt).toBe(T0 + 2_000);
+    await clock.advance(2_000);
+    expect(sent.map((c) => c.reminder.id)).toEqual([id]);
+  });
+
   it('a retryable failure re-arms the timer for the retry, which reuses the idempotency key', async () => {
     const accountId = await seedAccount(db());
     answer = (ctx) => (ctx.attempt === 1 ? { ok: false, retryable: true, code: 'TEST_DOWN', error: 'down' } : { ok: true });
