@@ -18,6 +18,11 @@ export interface RawDestination {
   metadata?: Record<string, unknown> | undefined;
 }
 
+/** Whether a destination list names a type that needs the account's Discord identity (which costs a read). */
+export function needsDiscordIdentity(raw: readonly RawDestination[] | undefined): boolean {
+  return (raw ?? []).some((item) => typeof item?.type === 'string' && destinationModule(item.type)?.requiresDiscordIdentity === true);
+}
+
 /** Validates a destination list: known types, each module's metadata rules, caps, no duplicates. */
 export function parseDestinations(raw: readonly RawDestination[] | undefined, ctx: ValidationContext): DestinationInput[] {
   const counts = new Map<string, number>();

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Destination } from '../db/database.ts';
-import { destinationsSaved, preflightDestinations, parseDestinations, type DestinationInput, type RawDestination } from '../destinations/validate.ts';
+import { destinationsSaved, preflightDestinations, parseDestinations, needsDiscordIdentity, type DestinationInput, type RawDestination } from '../destinations/validate.ts';
 import { destinationModule } from '../destinations/registry.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -176,9 +176,10 @@ async function validate(
           : 'The reminder time is in the past. Pick a time in the future.',
     );
   }
-  const identities = await listIdentities(deps.db, accountId);
+  // Webhooks and email, most reminders' destinations, need no read of the linked accounts.
+  const hasDiscordIdentity = needsDiscordIdentity(input.destinations) && (await listIdentities(deps.db, accountId)).some((i) => i.provider === 'discord');
   const destinations = parseDestinations(input.destinations, {
-    hasDiscordIdentity: identities.some((i) => i.provider === 'discord'),
+    hasDiscordIdentity,
     allowPrivateWebhookTargets: deps.config.webhookAllowPrivateTargets,
   });
   await preflightDestinations(deps, accountId, destinations, existing && 'destinations' in existing ? (existing as ReminderWithDestinations).destinations : []);
