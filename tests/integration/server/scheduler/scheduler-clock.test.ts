@@ -84,6 +84,43 @@ async function insertDelivery(reminder: Awaited<ReturnType<typeof seedReminder>>
     .execute();
 }
 
+/**
+ * `db()` watching the scheduler's reads of the next fire (the first statement of a re-arm): it
+ * counts them, and `holdNext()` makes the next one wait to answer until released.
+ */
+function watchedNextFireReads() {
+  let reads = 0;
+  let hold: { held: Promise<void>; release: () => void; taken: boolean } | null = null;
+  const nextFireReads = new WeakSet<object>();
+  const watched = db().withPlugin({
+    transformQuery(args) {
+      const node = args.node as { kind: string; selections?: unknown[]; limit?: unknown };
+      if (node.kind === 'SelectQueryNode' && node.selections?.length === 1 && node.limit && JSON.stringify(node.selections).includes('"next_fire_utc"')) {
+        nextFireReads.add(args.queryId);
+        reads++;
+      }
+      return args.node;
+    },
+    async transformResult(args) {
+      if (hold && !hold.taken && nextFireReads.has(args.queryId)) {
+        hold.taken = true;
+        await hold.held;
+      }
+      return args.result;
+    },
+  });
+  return {
+    db: watched,
+    reads: () => reads,
+    holdNext(): { taken: () => boolean; release: () => void } {
+      let release!: () => void;
+      const current = { held: new Promise<void>((r) => (release = r)), release: () => release(), taken: false };
+      hold = current;
+      return { taken: () => current.taken, release: current.release };
+    },
+  };
+}
+
 describe('Scheduler with a manual clock', () => {
   it('arms one timer at the next fire and sends exactly then; results are written after the flush interval', async () => {
     const accountId = await seedAccount(db());
@@ -122,134 +159,82 @@ describe('Scheduler with a manual clock', () => {
     expect(sent.map((c) => c.reminder.id)).toEqual([near.id]);
   });
 
-  it('a re-arm that read the table before wake() answered after it does not put the older timer back', async () => {
-    // The read of the next fire a tick ends with is held until wake()'s own read has armed the
-    // timer for a reminder added meanwhile; the held read (no reminder yet) then answers.
-    let hold: { release: () => void; held: Promise<void>; taken: boolean } | null = null;
-    const nextFireReads = new WeakSet<object>();
-    const gated = db().withPlugin({
-      transformQuery(args) {
-        const node = args.node as { kind: string; selections?: unknown[]; limit?: unknown };
-        if (node.kind === 'SelectQueryNode' && node.selections?.length === 1 && node.limit && JSON.stringify(node.selections).includes('"next_fire_utc"')) {
-          nextFireReads.add(args.queryId);
-        }
-        return args.node;
-      },
-      async transformResult(args) {
-        if (hold && !hold.taken && nextFireReads.has(args.queryId)) {
-          hold.taken = true;
-          await hold.held;
-        }
-        return args.result;
-      },
-    });
-    scheduler = new Scheduler(gated, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100, prepareAheadMs: 0 }, clock);
+  /**
+   * A scheduler whose tick is held at its read of the next fire (no reminder yet), and a reminder
+   * due in 2 s added meanwhile: release() lets the held read answer.
+   */
+  async function reminderAddedDuringAClaim(): Promise<{ id: string; release: () => void; ticking: Promise<void> }> {
+    const watched = watchedNextFireReads();
+    scheduler = new Scheduler(watched.db, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100, prepareAheadMs: 0 }, clock);
     scheduler.registerSender('webhook', sender);
     await scheduler.start();
     await clock.advance(0);
     expect(scheduler.stats().timerAt).toBe(Number.POSITIVE_INFINITY);
-
-    let release!: () => void;
-    hold = { release: () => release(), held: new Promise<void>((r) => (release = r)), taken: false };
+    const hold = watched.holdNext();
     const ticking = scheduler.tick();
     await clock.advance(0);
-    expect(hold.taken).toBe(true);
+    expect(hold.taken()).toBe(true);
     const accountId = await seedAccount(db());
     const { id } = await seedReminder(db(), { accountId, at: T0 + 2_000, destinations: [{ url: 'http://a.test/' }] });
+    return { id, release: hold.release, ticking };
+  }
+
+  it('a re-arm that read the table before wake() answered after it does not put the older timer back', async () => {
+    // wake()'s own read arms the timer for the reminder; the held read (no reminder yet) answers after.
+    const { id, release, ticking } = await reminderAddedDuringAClaim();
     scheduler.wake();
     await clock.advance(0);
     expect(scheduler.stats().timerAt).toBe(T0 + 2_000);
-    hold.release();
+    release();
     await ticking;
     expect(scheduler.stats().timerAt).toBe(T0 + 2_000);
     await clock.advance(2_000);
     expect(sent.map((c) => c.reminder.id)).toEqual([id]);
   });
 
-  /** A scheduler on `db()` that counts its reads of the next fire (the re-arm's first statement). */
-  function countingNextFireReads(): { reads: () => number } {
-    let reads = 0;
-    const counted = db().withPlugin({
-      transformQuery(args) {
-        const node = args.node as { kind: string; selections?: unknown[]; limit?: unknown };
-        if (node.kind === 'SelectQueryNode' && node.selections?.length === 1 && node.limit && JSON.stringify(node.selections).includes('"next_fire_utc"')) reads++;
-        return args.node;
-      },
-      async transformResult(args) {
-        return args.result;
-      },
-    });
-    scheduler = new Scheduler(counted, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100, prepareAheadMs: 1_000 }, clock);
+  /**
+   * A scheduler with a prepare-ahead second, counting its reads of the next fire, started with one
+   * reminder due at `atMs`; its timer is armed.
+   */
+  async function startedCountingReads(atMs: number): Promise<{ reads: () => number; readsAtStart: number; accountId: string }> {
+    const watched = watchedNextFireReads();
+    scheduler = new Scheduler(watched.db, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100, prepareAheadMs: 1_000 }, clock);
     scheduler.registerSender('webhook', sender);
-    return { reads: () => reads };
+    const accountId = await seedAccount(db());
+    await seedReminder(db(), { accountId, at: atMs, destinations: [{ url: 'http://a.test/' }] });
+    await scheduler.start();
+    await clock.advance(0);
+    expect(scheduler.stats().timerAt).toBe(atMs - 1_000);
+    return { reads: watched.reads, readsAtStart: watched.reads(), accountId };
   }
 
   it('a wake that names the changed reminder\'s instant moves the timer earlier without reading the table', async () => {
-    const counter = countingNextFireReads();
-    const accountId = await seedAccount(db());
-    await seedReminder(db(), { accountId, at: T0 + 3_600_000, destinations: [{ url: 'http://a.test/' }] });
-    await scheduler.start();
-    await clock.advance(0);
-    expect(scheduler.stats().timerAt).toBe(T0 + 3_600_000 - 1_000);
-    const readsBefore = counter.reads();
-
+    const { reads, readsAtStart, accountId } = await startedCountingReads(T0 + 3_600_000);
     const near = await seedReminder(db(), { accountId, at: T0 + 5_000, destinations: [{ url: 'http://a.test/' }] });
     scheduler.wake(T0 + 5_000);
     await clock.advance(0);
     // Prepared a second ahead, as a re-arm from the table would.
     expect(scheduler.stats().timerAt).toBe(T0 + 4_000);
-    expect(counter.reads()).toBe(readsBefore);
+    expect(reads()).toBe(readsAtStart);
     await clock.advance(5_000);
     expect(sent.map((c) => c.reminder.id)).toEqual([near.id]);
   });
 
   it('a wake that made nothing sooner (a pause, a delete, a later instant) leaves the timer, without reading the table', async () => {
-    const counter = countingNextFireReads();
-    const accountId = await seedAccount(db());
-    await seedReminder(db(), { accountId, at: T0 + 60_000, destinations: [{ url: 'http://a.test/' }] });
-    await scheduler.start();
-    await clock.advance(0);
-    const readsBefore = counter.reads();
+    const { reads, readsAtStart } = await startedCountingReads(T0 + 60_000);
     scheduler.wake(null);
     scheduler.wake(T0 + 3_600_000);
     await clock.advance(0);
     expect(scheduler.stats().timerAt).toBe(T0 + 59_000);
-    expect(counter.reads()).toBe(readsBefore);
+    expect(reads()).toBe(readsAtStart);
     // A wake that cannot say reads the table.
     scheduler.wake();
     await clock.advance(0);
-    expect(counter.reads()).toBe(readsBefore + 1);
+    expect(reads()).toBe(readsAtStart + 1);
   });
 
   it('a named wake while a claim is under way reads the table after all, so the reminder it names is not missed', async () => {
-    let hold: { held: Promise<void>; taken: boolean } | null = null;
-    const nextFireReads = new WeakSet<object>();
-    const gated = db().withPlugin({
-      transformQuery(args) {
-        const node = args.node as { kind: string; selections?: unknown[]; limit?: unknown };
-        if (node.kind === 'SelectQueryNode' && node.selections?.length === 1 && node.limit && JSON.stringify(node.selections).includes('"next_fire_utc"')) nextFireReads.add(args.queryId);
-        return args.node;
-      },
-      async transformResult(args) {
-        if (hold && !hold.taken && nextFireReads.has(args.queryId)) {
-          hold.taken = true;
-          await hold.held;
-        }
-        return args.result;
-      },
-    });
-    scheduler = new Scheduler(gated, silent, createSchedulerMetrics(async () => 0), { flushIntervalMs: 100, prepareAheadMs: 0 }, clock);
-    scheduler.registerSender('webhook', sender);
-    await scheduler.start();
-    await clock.advance(0);
-
-    let release!: () => void;
-    hold = { held: new Promise<void>((r) => (release = r)), taken: false };
-    const ticking = scheduler.tick();
-    await clock.advance(0);
-    expect(hold.taken).toBe(true);
-    const accountId = await seedAccount(db());
-    const { id } = await seedReminder(db(), { accountId, at: T0 + 2_000, destinations: [{ url: 'http://a.test/' }] });
+    const { id, release, ticking } = await reminderAddedDuringAClaim();
     scheduler.wake(T0 + 2_000);
     await clock.advance(0);
     release();
