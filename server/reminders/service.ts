@@ -321,6 +321,9 @@ async function replayCreated(deps: ReminderDeps, accountId: string, earlier: Cre
 export async function updateReminderFields(deps: ReminderDeps, accountId: string, id: string, input: ReminderInput, nowMs = Date.now()): Promise<SavedReminder> {
   const existing = await getReminder(deps, accountId, id);
   const v = await validate(deps, accountId, input, existing, nowMs);
+  const nextFire = iso(v.nextMs);
+  // Alerts whose time has passed by this edit are not sent.
+  const nextAlert = nextAlertUtc(v.alerts, nextFire, nowMs);
   const secrets = await deps.db.transaction().execute(async (trx) => {
     await updateReminder(trx, existing.id, {
       message: v.message,
@@ -330,11 +333,10 @@ export async function updateReminderFields(deps: ReminderDeps, accountId: string
       remind_at_utc: iso(v.anchorMs)!,
       // An edit reschedules from the new anchor; a pending snooze belonged to the old schedule.
       snoozed_at_utc: null,
-      next_fire_utc: iso(v.nextMs),
-      next_occurrence_utc: iso(v.nextMs),
-      // Alerts whose time has passed by this edit are not sent.
+      next_fire_utc: nextFire,
+      next_occurrence_utc: nextFire,
       alerts: v.alerts,
-      next_alert_utc: nextAlertUtc(v.alerts, iso(v.nextMs), nowMs),
+      next_alert_utc: nextAlert,
       completed_at: null,
     });
     // An occurrence the scheduler prepared for the coming second went by the old fields: the new
@@ -342,7 +344,7 @@ export async function updateReminderFields(deps: ReminderDeps, accountId: string
     await discardPreparedDeliveries(trx, existing.id, iso(nowMs)!);
     return saveDestinations(trx, existing.id, v.destinations, existing.destinations);
   });
-  deps.scheduler.wake(earliestInstant(iso(v.nextMs), nextAlertUtc(v.alerts, iso(v.nextMs), nowMs)));
+  deps.scheduler.wake(earliestInstant(nextFire, nextAlert));
   destinationsSaved(deps, accountId, v.destinations);
   await recordServerChange(deps.db, {
     guildIds: [...existing.destinations.map((d) => d.guild_id), ...v.destinations.map(guildOf)],
