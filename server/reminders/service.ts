@@ -15,7 +15,7 @@ import { destinationModule } from '../destinations/registry.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { requireTimeZone } from '../accounts/validation.ts';
-import { findAccountById, listIdentities, lockAccountForWrites, reminderListVersion } from '../repositories/accounts.ts';
+import { findAccountById, findIdentity, lockAccountForWrites, reminderListVersion } from '../repositories/accounts.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { discardPreparedDeliveries } from '../repositories/outbox.ts';
 import {
@@ -177,7 +177,7 @@ async function validate(
     );
   }
   // Webhooks and email, most reminders' destinations, need no read of the linked accounts.
-  const hasDiscordIdentity = needsDiscordIdentity(input.destinations) && (await listIdentities(deps.db, accountId)).some((i) => i.provider === 'discord');
+  const hasDiscordIdentity = needsDiscordIdentity(input.destinations) && (await findIdentity(deps.db, accountId, 'discord')) !== undefined;
   const destinations = parseDestinations(input.destinations, {
     hasDiscordIdentity,
     allowPrivateWebhookTargets: deps.config.webhookAllowPrivateTargets,
