@@ -116,10 +116,11 @@ async function applyFormerMembers(deps: ServerDeps, viewer: ServerViewer, creato
   if (viewer.settings.former_members !== 'pause') return new Set();
   const former = [...creators].filter(([, c]) => !c.still_member).map(([accountId]) => accountId);
   if (former.length === 0) return new Set();
-  if ((await pauseServerRemindersOfAccounts(deps.db, viewer.guild.id, former, new Date().toISOString())) > 0) {
-    deps.scheduler.wake();
+  // One transaction: the pause and its audit entries are seen together or not at all.
+  const paused = await deps.db.transaction().execute(async (trx) => {
+    if ((await pauseServerRemindersOfAccounts(trx, viewer.guild.id, former, new Date().toISOString())) === 0) return false;
     for (const accountId of former) {
-      await recordServerChange(deps.db, {
+      await recordServerChange(trx, {
         guildIds: [viewer.guild.id],
         actorAccountId: accountId,
         action: 'pause',
@@ -127,7 +128,9 @@ async function applyFormerMembers(deps: ServerDeps, viewer: ServerViewer, creato
         detail: { kind: 'formerMemberPausedAll', params: { creator: creators.get(accountId)?.username ?? creators.get(accountId)?.discord_user_id ?? '?' } },
       });
     }
-  }
+    return true;
+  });
+  if (paused) deps.scheduler.wake();
   return new Set(former);
 }
 

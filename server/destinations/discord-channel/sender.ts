@@ -32,13 +32,16 @@ export interface DiscordChannelSenderDeps {
 /** Pauses the server's part of the reminder when the server's settings say so; answers whether it did. */
 async function pauseForFormerMember(db: DB, guildId: string, ctx: SendContext): Promise<boolean> {
   if (ctx.test || (await findServerSettings(db, guildId))?.former_members !== 'pause') return false;
-  await setServerPaused(db, guildId, ctx.reminder.id, new Date().toISOString());
-  await recordServerChange(db, {
-    guildIds: [guildId],
-    actorAccountId: ctx.account.id,
-    action: 'pause',
-    reminderId: ctx.reminder.id,
-    detail: { kind: 'formerMemberPaused', params: { message: quoted(ctx.reminder.message) } },
+  // One transaction: the pause and its audit entry are seen together or not at all.
+  await db.transaction().execute(async (trx) => {
+    await setServerPaused(trx, guildId, ctx.reminder.id, new Date().toISOString());
+    await recordServerChange(trx, {
+      guildIds: [guildId],
+      actorAccountId: ctx.account.id,
+      action: 'pause',
+      reminderId: ctx.reminder.id,
+      detail: { kind: 'formerMemberPaused', params: { message: quoted(ctx.reminder.message) } },
+    });
   });
   return true;
 }
