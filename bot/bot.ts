@@ -41,6 +41,9 @@ export interface ChimeBot {
   recommendedShards(): Promise<number>;
 }
 
+/** Two REST attempts of 15 s (the client's retries and timeout below) and some margin. */
+const LOGIN_SETTLE_MS = 35_000;
+
 export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot {
   const log = app.log.child({ component: 'discord-bot' });
 
@@ -74,6 +77,32 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
     }
     built.rest.on('rateLimited', (info) => log.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
     return built;
+  }
+
+  /** The login in flight of each client, settled either way. */
+  const logins = new WeakMap<Client, Promise<unknown>>();
+
+  function logIn(c: Client): Promise<string> {
+    const login = c.login(config.token);
+    logins.set(c, login.catch(() => {}));
+    return login;
+  }
+
+  /**
+   * Closes a client's gateway session. discord.js does not stop a login whose first request (GET
+   * /gateway/bot) is still out when the client is destroyed: its manager connects once the answer
+   * comes and the session stays open with nothing left to close it, so a shard given back would
+   * still receive its guilds' events beside the instance that took it. The login settles first
+   * (the REST client's timeout bounds it, LOGIN_SETTLE_MS in case it does not), then the client is destroyed.
+   */
+  async function destroyClient(c: Client): Promise<void> {
+    const login = logins.get(c);
+    if (login) {
+      const bound = new AbortController();
+      await Promise.race([login, delay(LOGIN_SETTLE_MS, undefined, { signal: bound.signal }).catch(() => {})]);
+      bound.abort();
+    }
+    await c.destroy();
   }
 
   let client = buildClient();
@@ -125,7 +154,7 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
         log.error({ err }, 'could not register the discord slash commands');
         throw err;
       });
-      const login = client.login(config.token).then(
+      const login = logIn(client).then(
         () => connected(),
         (err: unknown) => {
           if (!stopped) log.error({ err }, 'discord bot login failed; reminders to Discord are still sent over REST');
@@ -141,16 +170,16 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
     async disconnect() {
       ready = null;
       destroyed = true;
-      await client.destroy();
+      await destroyClient(client);
     },
     async stop() {
       stopped = true;
       ready = null;
       destroyed = true;
-      await client.destroy();
+      await destroyClient(client);
       const all = [...shardClients.values()];
       shardClients.clear();
-      for (const c of all) await c.destroy();
+      await Promise.all(all.map(destroyClient));
     },
     async useShards(shards, shardCount) {
       if (stopped) return;
@@ -158,7 +187,7 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
       for (const [id, c] of shardClients) {
         if (shards.includes(id)) continue;
         shardClients.delete(id);
-        await c.destroy();
+        await destroyClient(c);
       }
       if (stopped) return;
       const fresh = shards.filter((id) => !shardClients.has(id));
@@ -174,7 +203,7 @@ export function createBot(app: FastifyInstance, config: DiscordConfig): ChimeBot
       let previous: Promise<unknown> = Promise.resolve();
       for (const id of fresh) {
         const c = shardClients.get(id)!;
-        const turn = previous.then(() => (c === shardClients.get(id) ? c.login(config.token) : null));
+        const turn = previous.then(() => (c === shardClients.get(id) ? logIn(c) : null));
         const up = turn.then(
           () => connected(c),
           (err: unknown) => {

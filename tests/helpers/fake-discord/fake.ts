@@ -283,6 +283,7 @@ export class FakeDiscord {
   private readonly server: http.Server;
   private readonly routes: Route[] = [];
   private readonly failures: ActiveFailure[] = [];
+  private readonly holds: Array<{ method?: string; pathPattern: RegExp; reached: () => void; released: Promise<void> }> = [];
   private readonly codes = new Map<string, OAuthCode>();
   private readonly accessTokens = new Map<string, AccessToken>();
   private readonly refreshTokens = new Map<string, RefreshToken>();
@@ -669,6 +670,19 @@ export class FakeDiscord {
     this.failures.length = 0;
   }
 
+  /**
+   * The next request matching waits, unanswered, until release(): a slow Discord at the moment a
+   * test chooses. `reached` resolves when that request has arrived.
+   */
+  holdNext(spec: { method?: string; pathPattern: RegExp }): { reached: Promise<void>; release: () => void } {
+    let release!: () => void;
+    let reached!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    this.holds.push({ ...spec, reached, released });
+    return { reached: arrived, release };
+  }
+
   // ===========================================================================================
   // inspection
 
@@ -753,6 +767,11 @@ export class FakeDiscord {
 
   // ===========================================================================================
   // gateway helpers
+
+  /** Gateway sessions started (IDENTIFYs accepted) since the fake started. */
+  get gatewaySessionsStarted(): number {
+    return this.gateway.identified;
+  }
 
   /** Number of identified gateway connections. */
   get gatewayConnections(): number {
@@ -1885,6 +1904,13 @@ export class FakeDiscord {
       at: Date.now(),
     };
     this.requests.push(record);
+
+    const hold = this.holds.find((h) => (!h.method || h.method.toUpperCase() === method) && (h.pathPattern.test(path) || (route !== null && h.pathPattern.test(route))));
+    if (hold) {
+      this.holds.splice(this.holds.indexOf(hold), 1);
+      hold.reached();
+      await hold.released;
+    }
 
     let reply: Reply;
     const failure = this.failures.find(

@@ -105,6 +105,9 @@ export class FakeGateway {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.wss.emit('connection', ws, req));
   }
 
+  /** IDENTIFYs accepted since the start: sessions started, whether still open or not. */
+  identified = 0;
+
   /** Number of open, identified (or resumed) gateway connections. */
   get readyConnections(): number {
     let n = 0;
@@ -228,6 +231,7 @@ export class FakeGateway {
     const session: Session = { id: randomHex(32), ws: conn.ws, seq: 0, intents: d.intents, shard, buffer: [], resumable: true };
     this.sessions.set(session.id, session);
     conn.session = session;
+    this.identified += 1;
 
     const guilds = this.host.guildCreatePayloads().filter((g) => Number(BigInt(g.id) >> 22n) % shard[1] === shard[0] || shard[1] === 1);
     this.sendDispatch(session, 'READY', {

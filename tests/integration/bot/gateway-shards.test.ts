@@ -145,6 +145,19 @@ it('a third instance joining gets its share: the others give shards back', async
   await checkEveryShard([a, b, c]);
 });
 
+it('an instance closed while a shard logs in leaves no gateway session behind', async () => {
+  // The login's first request (GET /gateway/bot) is still out when the instance gives the shard up.
+  const gatewayInfo = fake.holdNext({ method: 'GET', pathPattern: /\/gateway\/bot$/ });
+  const a = await start('1');
+  await gatewayInfo.reached;
+  const closing = a.close();
+  await fake.waitFor(() => a.app.bot!.shardClients.size === 0, 5000, 'the shard given up');
+  gatewayInfo.release();
+  await closing;
+  await fake.waitFor(() => fake.gatewaySessionsStarted === 1, 5000, 'the login went on once Discord answered');
+  await fake.waitFor(() => fake.gatewayConnections === 0, 5000, 'no session left open');
+});
+
 it('with DISCORD_SHARD_COUNT=auto spreads as many shards as Discord recommends', async () => {
   fake.recommendedShards = 2;
   const a = await start('auto');
