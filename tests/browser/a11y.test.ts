@@ -7,17 +7,18 @@
  * violation fails, printed as "page: rule (impact) help / target / why" lines so the failing
  * element is easy to find.
  *
- * Contexts use `reducedMotion: 'reduce'` (styles.css then ends fades at once, so axe never
- * measures a half-faded colour) and `bypassCSP` (axe is injected as a script tag; the app's CSP
- * allows only 'self' scripts).
+ * Pages use `reducedMotion: 'reduce'` (styles.css then ends fades at once, so axe never
+ * measures a half-faded colour); axe is evaluated in the page, which the app's CSP (only 'self'
+ * scripts) does not stop.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.ts';
 import { DESKTOP, MOBILE, openInApp, sessionStorageEntries, useE2E } from './helpers.ts';
 
-const AXE_PATH = path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js');
+const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 const FUTURE_DATE = `${new Date().getUTCFullYear() + 2}-06-15`;
 
 interface AxeNode {
@@ -46,7 +47,8 @@ async function audit(page: Page, label: string, onlyRules?: string[]): Promise<s
   await page.waitForLoadState('load');
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page.getByTestId('theme-menu').waitFor();
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+  // Evaluated, not added as a script tag: the page's CSP allows only its own scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async (runOnly) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'], ...(runOnly ? { runOnly: { type: 'rule', values: runOnly } } : {}) });
@@ -103,39 +105,18 @@ async function auditBothThemes(page: Page, label: string): Promise<string[]> {
 describe('accessibility (axe-core, browser)', () => {
   const e2e = useE2E();
   let sink: WebhookSink;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     sink = await startWebhookSink();
   });
-  // A test's pages close when it ends, as in useE2E (tests/browser/helpers.ts).
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => {});
-  });
-
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
     await sink?.close();
     if (knownSeen.size) console.warn(`Known accessibility issues (not failing):\n  ${[...knownSeen].join('\n  ')}`);
   });
 
   /** A page opened in the light theme (auditBothThemes shows it in dark too). */
-  async function newPage(opts: { viewport: { readonly width: number; readonly height: number }; storage?: Record<string, string> }) {
-    const context = await e2e.browser.newContext({
-      viewport: opts.viewport,
-      colorScheme: 'light',
-      reducedMotion: 'reduce',
-      bypassCSP: true,
-      locale: 'en-US',
-      timezoneId: 'UTC',
-    });
-    contexts.push(context);
-    await context.addInitScript((entries: Record<string, string>) => {
-      if (sessionStorage.getItem('__e2e_seeded')) return;
-      sessionStorage.setItem('__e2e_seeded', '1');
-      for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);
-    }, { 'vite-ui-theme': 'light', ...opts.storage });
-    return context.newPage();
+  function newPage(opts: { viewport: { readonly width: number; readonly height: number }; storage?: Record<string, string> }): Promise<Page> {
+    return e2e.newPage({ viewport: opts.viewport, storage: { 'vite-ui-theme': 'light', ...opts.storage } });
   }
 
   /** A user with a few reminders: active with a webhook, paused, daily. */

@@ -1,11 +1,12 @@
 /**
  * Browser end-to-end helpers: a real Chime server serving the built dashboard, and a headless
  * Chromium (playwright-core, Debian's chromium-headless-shell, else its chromium) shared by the
- * files of one test worker, with a fresh context per page.
+ * files of one test worker. A test's first page is the file's reusable page, emptied between tests
+ * (see ReusablePage); any other page gets a fresh context.
  *
  *   const e2e = useE2E();                      // in a describe(); starts server + browser in beforeAll
  *   it('...', async () => {
- *     const page = await e2e.newPage();        // fresh context (empty storage), 1280x800
+ *     const page = await e2e.newPage();        // empty storage, 1280x800
  *     await page.goto(e2e.url('/login'));
  *     await screenshot(page, 'login-light');
  *   });
@@ -15,7 +16,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page, type Request } from 'playwright-core';
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Locator, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config } from '../../server/config.ts';
 import type { FakeDiscord } from '../helpers/fake-discord/index.ts';
@@ -136,7 +137,7 @@ export interface E2E {
   server: TestServer;
   browser: Browser;
   url(pathname?: string): string;
-  /** A fresh isolated context + page. Closed when the test ends. */
+  /** A page with empty storage (the file's reusable page emptied, or a new context). Closed or emptied when the test ends. */
   newPage(options?: NewPageOptions): Promise<Page>;
   /** Registers + signs in through the API; returns credentials and a token-bound API client. */
   signUp: (overrides?: Parameters<typeof signUp>[1]) => ReturnType<typeof signUp>;
@@ -156,30 +157,203 @@ export function sessionStorageEntries(login: { token: string; id: string; email:
   };
 }
 
+/**
+ * The page a file's tests take turns on. A page load in a fresh context costs Chromium about two
+ * CPU-seconds on this machine (a new renderer process, no compiled code cached), one in a page
+ * that already showed the dashboard about 0.8 s. So the first page a test asks for with the default
+ * locale and time zone is this one, emptied first: the server origin's cookies, storage, caches
+ * and service worker cleared (DevTools' Storage.clearDataForOrigin), its session storage too, then
+ * seeded with what the test asked for. A test that changes what cannot be undone (an init script,
+ * an exposed function, the clock, a DevTools session, permissions, extra headers, a second page)
+ * spoils it: the context is closed when the test ends and the next test gets a new one.
+ */
+interface ReusablePage {
+  context: BrowserContext;
+  page: Page;
+  cdp: CDPSession;
+  inUse: boolean;
+  /** Changed in a way emptying it does not undo. */
+  readonly spoiled: boolean;
+  calledSpoiling: boolean;
+  /** The DevTools id of the script seeding the current test's storage. */
+  seedScript: string | null;
+  /** The listeners before the test: Playwright's own and the console watch, which stay. */
+  pageListeners: Listeners;
+  contextListeners: Listeners;
+}
+
+type Listeners = Map<string | symbol, Set<unknown>>;
+/** Runs in the page: local storage entries written once per tab and origin, so a test can still change them and reload. */
+function seedStorageOnce(entries: Record<string, string>): void {
+  if (sessionStorage.getItem('__e2e_seeded')) return;
+  sessionStorage.setItem('__e2e_seeded', '1');
+  for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);
+}
+
+/** Playwright's pages and contexts are Node-style event emitters; its types leave these out. */
+interface Emitter {
+  eventNames(): (string | symbol)[];
+  listeners(name: string | symbol): unknown[];
+  removeListener(name: string | symbol, listener: unknown): void;
+}
+
+function listenersOf(target: Page | BrowserContext): Listeners {
+  const emitter = target as unknown as Emitter;
+  return new Map(emitter.eventNames().map((name) => [name, new Set(emitter.listeners(name))]));
+}
+
+/** Removes the listeners a test added, leaving Playwright's own (closing a context waits on one). */
+function removeListenersSince(target: Page | BrowserContext, before: Listeners): void {
+  const emitter = target as unknown as Emitter;
+  for (const name of emitter.eventNames()) {
+    for (const listener of emitter.listeners(name)) {
+      if (!before.get(name)?.has(listener)) emitter.removeListener(name, listener);
+    }
+  }
+}
+
+/** What a test can change on a page or a context that resetting it does not undo. */
+const SPOILING_PAGE_CALLS = ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'routeWebSocket', 'routeFromHAR'] as const;
+const SPOILING_CONTEXT_CALLS = [...SPOILING_PAGE_CALLS, 'newCDPSession', 'grantPermissions', 'setGeolocation', 'setHTTPCredentials', 'newPage'] as const;
+const CLOCK_CALLS = ['install', 'setFixedTime', 'setSystemTime', 'pauseAt', 'fastForward', 'runFor', 'resume'] as const;
+
+function onCalls(target: object, names: readonly string[], call: () => void): void {
+  const methods = target as Record<string, unknown>;
+  for (const name of names) {
+    const original = methods[name];
+    if (typeof original !== 'function') continue;
+    methods[name] = function (this: unknown, ...args: unknown[]) {
+      call();
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    };
+  }
+}
+
 /** Starts the server and the browser for the whole file; stops both afterwards. */
 export function useE2E(options: { overrides?: Partial<Config>; env?: Record<string, string> } = {}): E2E {
   const contexts: BrowserContext[] = [];
   const state = { consoleErrors: [] as string[] } as E2E;
+  let reusable: ReusablePage | null = null;
 
   beforeAll(async () => {
     state.server = await startTestServer({ env: options.env, overrides: { serveWeb: true, ...options.overrides } });
     state.browser = await workerBrowser();
   });
 
-  // A test's pages close when it ends: left open, each keeps rendering and polling (the dashboard
-  // revalidates every 30 s) and slows every later test of the file.
+  // A test's own contexts close when it ends: left open, each keeps rendering and polling (the
+  // dashboard revalidates every 30 s) and slows every later test of the file.
   afterEach(async () => {
     for (const context of contexts.splice(0)) await context.close().catch(() => {});
+    await releaseReusable();
   });
 
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => {});
+    await reusable?.context.close().catch(() => {});
+    reusable = null;
     await state.server?.close();
   });
 
   state.url = (pathname = '/') => state.server.url + pathname;
 
+  function watchConsole(page: Page): void {
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') state.consoleErrors.push(msg.text());
+    });
+    page.on('pageerror', (err) => state.consoleErrors.push(String(err)));
+  }
+
+  /** Below the browser project's 60 s test timeout, so a step that never happens fails with its own locator and call log instead of vitest's anonymous "Test timed out". */
+  function preparePage(page: Page): void {
+    page.setDefaultTimeout(30_000);
+    page.setDefaultNavigationTimeout(30_000);
+    watchConsole(page);
+  }
+
+  async function releaseReusable(): Promise<void> {
+    const current = reusable;
+    if (!current?.inUse) return;
+    current.inUse = false;
+    const { context, page } = current;
+    if (current.spoiled || page.isClosed() || context.pages().length !== 1) {
+      reusable = null;
+      await context.close().catch(() => {});
+      return;
+    }
+    try {
+      if (current.seedScript) await current.cdp.send('Page.removeScriptToEvaluateOnNewDocument', { identifier: current.seedScript });
+      current.seedScript = null;
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await context.unrouteAll({ behavior: 'ignoreErrors' });
+      await context.setOffline(false);
+      await context.clearCookies();
+      removeListenersSince(page, current.pageListeners);
+      removeListenersSince(context, current.contextListeners);
+      page.setDefaultTimeout(30_000);
+      page.setDefaultNavigationTimeout(30_000);
+    } catch {
+      reusable = null;
+      await context.close().catch(() => {});
+    }
+  }
+
+  async function takeReusable(opts: NewPageOptions): Promise<Page | null> {
+    if ((opts.locale ?? CONTEXT_DEFAULTS.locale) !== CONTEXT_DEFAULTS.locale || (opts.timezoneId ?? CONTEXT_DEFAULTS.timezoneId) !== CONTEXT_DEFAULTS.timezoneId) return null;
+    if (reusable?.inUse) return null;
+    if (!reusable) {
+      const context = await state.browser.newContext({ viewport: DESKTOP, ...CONTEXT_DEFAULTS });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      preparePage(page);
+      await cdp.send('Page.enable');
+      // Only the server's origin is emptied between tests: a page that went elsewhere (a proxy, localhost) is not reused.
+      const serverOrigin = new URL(state.server.url).origin;
+      let wentElsewhere = false;
+      page.on('framenavigated', (frame) => {
+        if (frame === page.mainFrame() && /^https?:/.test(frame.url()) && new URL(frame.url()).origin !== serverOrigin) wentElsewhere = true;
+      });
+      const fresh: ReusablePage = {
+        context,
+        page,
+        cdp,
+        inUse: false,
+        get spoiled() {
+          return wentElsewhere || this.calledSpoiling;
+        },
+        calledSpoiling: false,
+        seedScript: null,
+        pageListeners: listenersOf(page),
+        contextListeners: listenersOf(context),
+      };
+      const spoil = () => (fresh.calledSpoiling = true);
+      onCalls(page, SPOILING_PAGE_CALLS, spoil);
+      onCalls(context, SPOILING_CONTEXT_CALLS, spoil);
+      onCalls(context.clock, CLOCK_CALLS, spoil);
+      reusable = fresh;
+    }
+    const current = reusable;
+    const { page, cdp } = current;
+    current.inUse = true;
+    await page.setViewportSize(opts.viewport ?? DESKTOP);
+    await page.emulateMedia({ colorScheme: opts.colorScheme ?? CONTEXT_DEFAULTS.colorScheme, reducedMotion: opts.reducedMotion ?? CONTEXT_DEFAULTS.reducedMotion });
+    // A document of the server's origin that runs no dashboard code, where its storage is emptied.
+    await page.goto(state.url('/healthz'));
+    await cdp.send('Storage.clearDataForOrigin', { origin: state.server.url, storageTypes: 'all' });
+    await page.evaluate(() => {
+      sessionStorage.clear();
+      localStorage.clear();
+    });
+    // Seeded like a new context's (newPage below): by the first document of whichever origin the test opens.
+    if (opts.storage) {
+      const { identifier } = await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: `(${seedStorageOnce.toString()})(${JSON.stringify(opts.storage)})` });
+      current.seedScript = identifier;
+    }
+    return page;
+  }
+
   state.newPage = async (opts: NewPageOptions = {}) => {
+    const reused = await takeReusable(opts);
+    if (reused) return reused;
     const context = await state.browser.newContext({
       viewport: opts.viewport ?? DESKTOP,
       colorScheme: opts.colorScheme ?? CONTEXT_DEFAULTS.colorScheme,
@@ -188,22 +362,9 @@ export function useE2E(options: { overrides?: Partial<Config>; env?: Record<stri
       reducedMotion: opts.reducedMotion ?? CONTEXT_DEFAULTS.reducedMotion,
     });
     contexts.push(context);
-    if (opts.storage) {
-      await context.addInitScript((entries: Record<string, string>) => {
-        // Only seed once per context, so a test can still change values and reload.
-        if (sessionStorage.getItem('__e2e_seeded')) return;
-        sessionStorage.setItem('__e2e_seeded', '1');
-        for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);
-      }, opts.storage);
-    }
+    if (opts.storage) await context.addInitScript(seedStorageOnce, opts.storage);
     const page = await context.newPage();
-    // Below the browser project's 60 s test timeout, so a step that never happens fails with its
-    // own locator and call log instead of vitest's anonymous "Test timed out".
-    page.setDefaultTimeout(30_000);
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') state.consoleErrors.push(msg.text());
-    });
-    page.on('pageerror', (err) => state.consoleErrors.push(String(err)));
+    preparePage(page);
     return page;
   };
 
