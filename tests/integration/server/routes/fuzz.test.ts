@@ -853,15 +853,15 @@ describe('fuzzing every endpoint', () => {
     expect(ENDPOINTS.map(([name]) => name).filter((n) => n !== 'random method and path' && !known.has(n))).toEqual([]);
   });
 
-  // The endpoints in four parts, each its own test: the same requests, but no one test holds a core
+  // The endpoints in eight parts, each its own test: the same requests, but no one test holds a core
   // for the whole run, so a loaded machine slows each part without bringing it near its limit. The
   // last test checks what the whole run must have done and left.
-  const PARTS = 4;
+  const PARTS = 8;
   const timings: string[] = [];
   let before: Awaited<ReturnType<typeof snapshotB>> | undefined;
   let started: number | undefined;
   let partsRun = 0;
-  // Cut where the runs add up to a quarter each, so the parts take about the same time.
+  // Cut where the runs add up to an eighth each, so the parts take about the same time.
   const totalRuns = ENDPOINTS.reduce((n, [name, , runs]) => n + runsFor(name, runs), 0);
   const cuts = [0];
   let sum = 0;
