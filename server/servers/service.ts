@@ -229,8 +229,11 @@ export async function pauseServerReminder(deps: ServerDeps, accountId: string, g
   const viewer = await manageServer(deps, accountId, guildId);
   const reminder = await serverReminder(deps, viewer, reminderId);
   if (reminder.destinations.some((d) => d.server_paused_at === null)) {
-    await setServerPaused(deps.db, guildId, reminderId, new Date().toISOString());
-    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'pause', reminderId, detail: { kind: 'pausedHere', params: { message: quoted(reminder.message) } } });
+    // One transaction: the change and its audit entry are seen together or not at all.
+    await deps.db.transaction().execute(async (trx) => {
+      await setServerPaused(trx, guildId, reminderId, new Date().toISOString());
+      await recordServerChange(trx, { guildIds: [guildId], actorAccountId: accountId, action: 'pause', reminderId, detail: { kind: 'pausedHere', params: { message: quoted(reminder.message) } } });
+    });
   }
   deps.scheduler.wake();
   return viewOf(deps, viewer, reminderId);
@@ -241,8 +244,10 @@ export async function resumeServerReminder(deps: ServerDeps, accountId: string, 
   const viewer = await manageServer(deps, accountId, guildId);
   const reminder = await serverReminder(deps, viewer, reminderId);
   if (reminder.destinations.some((d) => d.server_paused_at !== null)) {
-    await setServerPaused(deps.db, guildId, reminderId, null);
-    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'resume', reminderId, detail: { kind: 'resumedHere', params: { message: quoted(reminder.message) } } });
+    await deps.db.transaction().execute(async (trx) => {
+      await setServerPaused(trx, guildId, reminderId, null);
+      await recordServerChange(trx, { guildIds: [guildId], actorAccountId: accountId, action: 'resume', reminderId, detail: { kind: 'resumedHere', params: { message: quoted(reminder.message) } } });
+    });
   }
   deps.scheduler.wake();
   return viewOf(deps, viewer, reminderId);
@@ -267,21 +272,19 @@ export async function removeServerReminder(deps: ServerDeps, accountId: string, 
       trx,
       reminder.destinations.map((d) => d.id),
     );
-    if ((await countDestinationsOfReminder(trx, reminderId)) === 0) {
-      await endReminder(trx, reminderId, notice);
-      return true;
-    }
-    await setServerNotice(trx, reminderId, notice);
-    return false;
+    const endedNow = (await countDestinationsOfReminder(trx, reminderId)) === 0;
+    if (endedNow) await endReminder(trx, reminderId, notice);
+    else await setServerNotice(trx, reminderId, notice);
+    await recordServerChange(trx, {
+      guildIds: [guildId],
+      actorAccountId: accountId,
+      action: 'delete',
+      reminderId,
+      detail: { kind: endedNow ? 'removedEnded' : 'removed', params: { message: quoted(reminder.message), channels: channelNames(reminder.destinations) } },
+    });
+    return endedNow;
   });
   deps.scheduler.wake();
-  await recordServerChange(deps.db, {
-    guildIds: [guildId],
-    actorAccountId: accountId,
-    action: 'delete',
-    reminderId,
-    detail: { kind: ended ? 'removedEnded' : 'removed', params: { message: quoted(reminder.message), channels: channelNames(reminder.destinations) } },
-  });
   return { ended };
 }
 
@@ -322,16 +325,16 @@ export async function takeOverServerReminder(deps: ServerDeps, accountId: string
     );
     if ((await countDestinationsOfReminder(trx, source.id)) === 0) await endReminder(trx, source.id, notice);
     else await setServerNotice(trx, source.id, notice);
+    const creator = (await discordIdentitiesOf(trx, [source.account_id])).get(source.account_id);
+    await recordServerChange(trx, {
+      guildIds: [guildId],
+      actorAccountId: accountId,
+      action: 'take_over',
+      reminderId: created.id,
+      detail: { kind: 'tookOver', params: { message: quoted(source.message), creator: creator?.username ?? creator?.external_id ?? '?', source: source.id } },
+    });
     return created.id;
   });
   deps.scheduler.wake();
-  const creator = (await discordIdentitiesOf(deps.db, [source.account_id])).get(source.account_id);
-  await recordServerChange(deps.db, {
-    guildIds: [guildId],
-    actorAccountId: accountId,
-    action: 'take_over',
-    reminderId: newId,
-    detail: { kind: 'tookOver', params: { message: quoted(source.message), creator: creator?.username ?? creator?.external_id ?? '?', source: source.id } },
-  });
   return viewOf(deps, viewer, newId);
 }

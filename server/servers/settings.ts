@@ -132,12 +132,15 @@ export async function putServerSettings(deps: ServerDeps, accountId: string, gui
     allow_remind_me_too: input.allow_remind_me_too === undefined ? viewer.settings.allow_remind_me_too : input.allow_remind_me_too ? 1 : 0,
     updated_at: new Date().toISOString(),
   };
-  await saveServerSettings(deps.db, row);
   const before = presentSettings(viewer.settings);
   const after = presentSettings(row);
   const changed = (Object.keys(after) as Array<keyof ServerSettingsView>).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
-  if (changed.length > 0) {
-    await recordServerChange(deps.db, { guildIds: [guildId], actorAccountId: accountId, action: 'settings', reminderId: null, detail: { kind: 'settings', params: { fields: changed.join(',') } } });
-  }
+  // One transaction: the settings and their audit entry are seen together or not at all.
+  await deps.db.transaction().execute(async (trx) => {
+    await saveServerSettings(trx, row);
+    if (changed.length > 0) {
+      await recordServerChange(trx, { guildIds: [guildId], actorAccountId: accountId, action: 'settings', reminderId: null, detail: { kind: 'settings', params: { fields: changed.join(',') } } });
+    }
+  });
   return after;
 }

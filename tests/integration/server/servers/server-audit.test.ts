@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../../server/lib/ids.ts';
 import { fireNow, waitForMessages } from '../../../helpers/bot-harness.ts';
+import { testDialect } from '../../../helpers/test-database.ts';
 import { CH, channelReminder, type Fixture, G_MAIN, G_OTHER, linkedAccount, startServersFixture, USER, webhook, DEFAULT_SERVER_SETTINGS } from '../../../helpers/servers-fixture.ts';
 
 let f: Fixture;
@@ -116,6 +118,44 @@ describe('GET /api/servers/:guildId/audit', () => {
   it('is for managers', async () => {
     expect((await member.api.get(`/api/servers/${G_MAIN}/audit`)).body.code).toBe('NOT_SERVER_MANAGER');
     expect((await other.api.get(`/api/servers/${G_MAIN}/audit`)).body.code).toBe('SERVER_NOT_FOUND');
+  });
+});
+
+describe('a change and its audit entry', () => {
+  /** The database refuses every audit entry while `work` runs, as a full disk or a lost connection would at that moment. */
+  async function withAuditRefused(work: () => Promise<void>): Promise<void> {
+    const db = f.server.app.db;
+    const onPostgres = testDialect === 'postgres';
+    if (onPostgres) {
+      await sql`create function refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'no audit here'; end $$`.execute(db);
+      await sql`create trigger refuse_audit before insert on server_audit for each row execute function refuse_audit()`.execute(db);
+    } else {
+      await sql`create trigger refuse_audit before insert on server_audit begin select raise(abort, 'no audit here'); end`.execute(db);
+    }
+    try {
+      await work();
+    } finally {
+      await sql`drop trigger refuse_audit${sql.raw(onPostgres ? ' on server_audit' : '')}`.execute(db);
+      if (onPostgres) await sql`drop function refuse_audit()`.execute(db);
+    }
+  }
+
+  it('are written together or not at all: a refused entry leaves the pause, the settings and the removal undone', async () => {
+    const created = await member.api.post('/api/reminders', channelReminder(CH.general, { message: 'All or nothing' }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const maxBefore = (await owner.api.get(`/api/servers/${G_MAIN}/settings`)).body.max_reminders;
+    await withAuditRefused(async () => {
+      expect((await mod.api.post(`/api/servers/${G_MAIN}/reminders/${id}/pause`)).status).toBeGreaterThanOrEqual(500);
+      expect((await owner.api.put(`/api/servers/${G_MAIN}/settings`, { ...DEFAULT_SERVER_SETTINGS, max_reminders: maxBefore + 7 })).status).toBeGreaterThanOrEqual(500);
+      expect((await mod.api.delete(`/api/servers/${G_MAIN}/reminders/${id}`)).status).toBeGreaterThanOrEqual(500);
+    });
+    const destinations = await f.server.app.db.selectFrom('destinations').select('server_paused_at').where('reminder_id', '=', id).execute();
+    expect(destinations).toEqual([{ server_paused_at: null }]);
+    expect((await owner.api.get(`/api/servers/${G_MAIN}/settings`)).body.max_reminders).toBe(maxBefore);
+    // Allowed again, the same pause is made and logged.
+    expect((await mod.api.post(`/api/servers/${G_MAIN}/reminders/${id}/pause`)).status).toBe(200);
+    expect((await audit()).some((e) => e.action === 'pause' && e.reminder_id === id)).toBe(true);
   });
 });
 
