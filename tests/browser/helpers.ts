@@ -162,10 +162,12 @@ export function sessionStorageEntries(login: { token: string; id: string; email:
  * CPU-seconds on this machine (a new renderer process, no compiled code cached), one in a page
  * that already showed the dashboard about 0.8 s. So the first page a test asks for with the default
  * locale and time zone is this one, emptied first: the server origin's cookies, storage, caches
- * and service worker cleared (DevTools' Storage.clearDataForOrigin), its session storage too, then
- * seeded with what the test asked for. A test that changes what cannot be undone (an init script,
- * an exposed function, the clock, a DevTools session, permissions, extra headers, a second page)
- * spoils it: the context is closed when the test ends and the next test gets a new one.
+ * and service worker cleared (DevTools' Storage.clearDataForOrigin), its session storage too; the
+ * test's storage is then seeded by the first document of whichever origin it opens, as a new
+ * context's init script does. A test that changes what cannot be undone (an init script, an
+ * exposed function, the clock, a DevTools session, permissions, extra headers, a second page, a
+ * visit to another origin) spoils it: the context is closed when the test ends and the next test
+ * gets a new one.
  */
 interface ReusablePage {
   context: BrowserContext;
@@ -183,6 +185,7 @@ interface ReusablePage {
 }
 
 type Listeners = Map<string | symbol, Set<unknown>>;
+
 /** Runs in the page: local storage entries written once per tab and origin, so a test can still change them and reload. */
 function seedStorageOnce(entries: Record<string, string>): void {
   if (sessionStorage.getItem('__e2e_seeded')) return;
