@@ -299,6 +299,8 @@ export async function takeOverServerReminder(deps: ServerDeps, accountId: string
   const source = await serverReminder(deps, viewer, reminderId);
   if (source.account_id === accountId) return viewOf(deps, viewer, reminderId);
   const notice = `A manager of ${viewer.guild.name} (${viewer.username ?? viewer.discordUserId}) took over this reminder's messages in ${channelNames(source.destinations)}.`;
+  // Read before the transaction: it holds the write lock only for the writes.
+  const creator = (await discordIdentitiesOf(deps.db, [source.account_id])).get(source.account_id);
   const newId = await deps.db.transaction().execute(async (trx) => {
     const row: NewReminder = {
       account_id: accountId,
@@ -325,7 +327,6 @@ export async function takeOverServerReminder(deps: ServerDeps, accountId: string
     );
     if ((await countDestinationsOfReminder(trx, source.id)) === 0) await endReminder(trx, source.id, notice);
     else await setServerNotice(trx, source.id, notice);
-    const creator = (await discordIdentitiesOf(trx, [source.account_id])).get(source.account_id);
     await recordServerChange(trx, {
       guildIds: [guildId],
       actorAccountId: accountId,
