@@ -11,14 +11,11 @@
  * measures a half-faded colour); axe is evaluated in the page, which the app's CSP (only 'self'
  * scripts) does not stop.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.ts';
-import { DESKTOP, MOBILE, openInApp, sessionStorageEntries, useE2E } from './helpers.ts';
+import { DESKTOP, loadAxe, MOBILE, openInApp, sessionStorageEntries, useE2E } from './helpers.ts';
 
-const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 const FUTURE_DATE = `${new Date().getUTCFullYear() + 2}-06-15`;
 
 interface AxeNode {
@@ -47,8 +44,7 @@ async function audit(page: Page, label: string, onlyRules?: string[]): Promise<s
   await page.waitForLoadState('load');
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page.getByTestId('theme-menu').waitFor();
-  // Evaluated, not added as a script tag: the page's CSP allows only its own scripts.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  await loadAxe(page);
   const violations = await page.evaluate(async (runOnly) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'], ...(runOnly ? { runOnly: { type: 'rule', values: runOnly } } : {}) });

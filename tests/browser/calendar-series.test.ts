@@ -4,13 +4,10 @@
  * dialog; one occurrence can be skipped (and restored from the toast or the dialog) and a series
  * deleted; the phone list opens on today; axe finds nothing serious on the calendar.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chooseTheme, DESKTOP, MOBILE, SAVE_SCREENSHOTS, screenshot, useE2E, waitForSettledColours } from './helpers.ts';
+import { chooseTheme, DESKTOP, loadAxe, MOBILE, SAVE_SCREENSHOTS, screenshot, useE2E, waitForSettledColours } from './helpers.ts';
 
-const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 
 type User = Awaited<ReturnType<ReturnType<typeof useE2E>['signUp']>>;
 interface ReminderBody {
@@ -40,7 +37,7 @@ async function openHome(page: Page, url: string) {
 async function calendarAxe(page: Page): Promise<string[]> {
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await waitForSettledColours(page);
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  await loadAxe(page);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: object, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; html: string }[] }[] }> } }).axe;
     const include = [['[data-testid="calendar"]'], ['[role="dialog"]'], ['[role="alertdialog"]']].filter(([s]) => document.querySelector(s!));

@@ -175,8 +175,7 @@ interface ReusablePage {
   cdp: CDPSession;
   inUse: boolean;
   /** Changed in a way emptying it does not undo. */
-  readonly spoiled: boolean;
-  calledSpoiling: boolean;
+  spoiled: boolean;
   /** The DevTools id of the script seeding the current test's storage. */
   seedScript: string | null;
   /** The listeners before the test: Playwright's own and the console watch, which stay. */
@@ -267,9 +266,13 @@ export function useE2E(options: { overrides?: Partial<Config>; env?: Record<stri
   }
 
   /** Below the browser project's 60 s test timeout, so a step that never happens fails with its own locator and call log instead of vitest's anonymous "Test timed out". */
-  function preparePage(page: Page): void {
+  function setStepTimeouts(page: Page): void {
     page.setDefaultTimeout(30_000);
     page.setDefaultNavigationTimeout(30_000);
+  }
+
+  function preparePage(page: Page): void {
+    setStepTimeouts(page);
     watchConsole(page);
   }
 
@@ -292,8 +295,7 @@ export function useE2E(options: { overrides?: Partial<Config>; env?: Record<stri
       await context.clearCookies();
       removeListenersSince(page, current.pageListeners);
       removeListenersSince(context, current.contextListeners);
-      page.setDefaultTimeout(30_000);
-      page.setDefaultNavigationTimeout(30_000);
+      setStepTimeouts(page);
     } catch {
       reusable = null;
       await context.close().catch(() => {});
@@ -307,28 +309,18 @@ export function useE2E(options: { overrides?: Partial<Config>; env?: Record<stri
       const context = await state.browser.newContext({ viewport: DESKTOP, ...CONTEXT_DEFAULTS });
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
-      preparePage(page);
       await cdp.send('Page.enable');
+      const fresh: ReusablePage = { context, page, cdp, inUse: false, spoiled: false, seedScript: null, pageListeners: new Map(), contextListeners: new Map() };
+      preparePage(page);
       // Only the server's origin is emptied between tests: a page that went elsewhere (a proxy, localhost) is not reused.
       const serverOrigin = new URL(state.server.url).origin;
-      let wentElsewhere = false;
       page.on('framenavigated', (frame) => {
-        if (frame === page.mainFrame() && /^https?:/.test(frame.url()) && new URL(frame.url()).origin !== serverOrigin) wentElsewhere = true;
+        if (frame === page.mainFrame() && /^https?:/.test(frame.url()) && new URL(frame.url()).origin !== serverOrigin) fresh.spoiled = true;
       });
-      const fresh: ReusablePage = {
-        context,
-        page,
-        cdp,
-        inUse: false,
-        get spoiled() {
-          return wentElsewhere || this.calledSpoiling;
-        },
-        calledSpoiling: false,
-        seedScript: null,
-        pageListeners: listenersOf(page),
-        contextListeners: listenersOf(context),
-      };
-      const spoil = () => (fresh.calledSpoiling = true);
+      // Taken once ours are on: they stay from one test to the next.
+      fresh.pageListeners = listenersOf(page);
+      fresh.contextListeners = listenersOf(context);
+      const spoil = () => (fresh.spoiled = true);
       onCalls(page, SPOILING_PAGE_CALLS, spoil);
       onCalls(context, SPOILING_CONTEXT_CALLS, spoil);
       onCalls(context.clock, CLOCK_CALLS, spoil);
@@ -411,13 +403,21 @@ export async function waitForSettledColours(page: Page): Promise<void> {
 const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 
 /**
+ * Makes axe-core available in the page as `window.axe`. Evaluated, not added as a script tag: the
+ * page's CSP allows only its own scripts. Loaded once per page load: a second evaluation would
+ * parse its half-megabyte again.
+ */
+export async function loadAxe(page: Page): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+}
+
+/**
  * axe-core violations inside <main> (the header belongs to the layout and has its own sweep in
  * a11y.test.ts), as "rule: target" lines. Colour contrast is checked in both themes.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   await waitForSettledColours(page);
-  // Loaded once per page load: a second evaluation would parse its half-megabyte again.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  await loadAxe(page);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const result = await axe.run('#main', { resultTypes: ['violations'] });

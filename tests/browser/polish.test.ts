@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { chooseLanguage, chooseTheme, DESKTOP, MOBILE, openInApp, screenshot, useE2E } from './helpers.ts';
+import { chooseLanguage, chooseTheme, DESKTOP, loadAxe, MOBILE, openInApp, screenshot, useE2E } from './helpers.ts';
 
 /**
  * Issue 14, "what a new user trips over": one time-zone wording, one date/time format per
@@ -12,7 +10,6 @@ import { chooseLanguage, chooseTheme, DESKTOP, MOBILE, openInApp, screenshot, us
 
 const SUPPORT = 'https://support.example.org/chime/issues';
 const COMMUNITY = 'https://forum.example.org/c/chime';
-const AXE_SOURCE = readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
 const NEXT_YEAR = new Date().getUTCFullYear() + 1;
 
 /** The looks a public page is checked in: one page, the theme from the header menu, the phone by resizing. */
@@ -230,7 +227,7 @@ describe('issue 14 polish (browser)', () => {
     await page.goto(e2e.url('/home'));
     await page.getByTestId('dashboard').waitFor();
     await page.getByText('Heading check').first().waitFor();
-    await page.evaluate(AXE_SOURCE);
+    await loadAxe(page);
     for (const theme of ['light', 'dark'] as const) {
       if (theme === 'dark') await chooseTheme(page, 'dark');
       for (const viewport of [DESKTOP, MOBILE]) {

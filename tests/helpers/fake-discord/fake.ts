@@ -1905,7 +1905,9 @@ export class FakeDiscord {
     };
     this.requests.push(record);
 
-    const hold = this.holds.find((h) => (!h.method || h.method.toUpperCase() === method) && (h.pathPattern.test(path) || (route !== null && h.pathPattern.test(route))));
+    const matches = (spec: { method?: string; pathPattern: RegExp }) =>
+      (!spec.method || spec.method.toUpperCase() === method) && (spec.pathPattern.test(path) || (route !== null && spec.pathPattern.test(route)));
+    const hold = this.holds.find(matches);
     if (hold) {
       this.holds.splice(this.holds.indexOf(hold), 1);
       hold.reached();
@@ -1913,9 +1915,7 @@ export class FakeDiscord {
     }
 
     let reply: Reply;
-    const failure = this.failures.find(
-      (f) => f.remaining > 0 && (!f.method || f.method.toUpperCase() === method) && (f.pathPattern.test(path) || (route !== null && f.pathPattern.test(route))),
-    );
+    const failure = this.failures.find((f) => f.remaining > 0 && matches(f));
     if (failure) {
       failure.remaining -= 1;
       if (failure.remaining <= 0) this.failures.splice(this.failures.indexOf(failure), 1);
