@@ -70,10 +70,44 @@ export async function dropPostgresDatabase(url: string): Promise<void> {
   created.delete(name);
 }
 
-/** DATABASE_URL for a test server whose files live in `dir`: `dir/chime.db`, or a PostgreSQL database tied to `dir`. */
+let sqliteTemplate: Promise<Buffer> | undefined;
+
+/**
+ * The bytes of a SQLite database with every migration applied, made once per test process
+ * (vitest.config.ts keeps a worker's modules from one file to the next): a test server's database
+ * starts as a copy of it, as PostgreSQL's start as a copy of the project's template, instead of
+ * running every migration again.
+ */
+function migratedSqliteTemplate(): Promise<Buffer> {
+  sqliteTemplate ??= (async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'chime-template-'));
+    try {
+      const database = createDatabase(path.join(dir, 'chime.db'));
+      try {
+        await migrateToLatest(database.db);
+      } finally {
+        // Closing the last connection checkpoints the write-ahead log into the file: one file to copy.
+        await database.db.destroy();
+      }
+      return readFileSync(path.join(dir, 'chime.db'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  })();
+  return sqliteTemplate;
+}
+
+/**
+ * DATABASE_URL for a test server whose files live in `dir`: `dir/chime.db`, or a PostgreSQL
+ * database tied to `dir`; migrated either way, and kept when a second server opens the same folder.
+ */
 export async function testDatabaseUrl(dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  if (!onPostgres) return path.join(dir, 'chime.db');
+  if (!onPostgres) {
+    const file = path.join(dir, 'chime.db');
+    if (!existsSync(file)) writeFileSync(file, await migratedSqliteTemplate());
+    return file;
+  }
   const file = path.join(dir, URL_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const url = await createPostgresDatabase({ migrated: true });
