@@ -7,6 +7,7 @@ import botPlugin from '../../bot/plugin.ts';
 import { buildApp } from '../../server/app.ts';
 import { type Config, DEFAULT_PASSKEY_OPTIONS_THROTTLE, loadConfig } from '../../server/config.ts';
 import { DEFAULT_LOGIN_THROTTLE } from '../../server/accounts/login-throttle.ts';
+import { sendRequest } from './http.ts';
 import { releaseTestDatabase, testDatabaseUrl } from './test-database.ts';
 
 export interface TestServer {
@@ -70,7 +71,7 @@ export interface ApiResponse<T = any> {
 /** Small JSON client over real HTTP. */
 export function client(baseUrl: string, token?: string) {
   async function call<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
-    const res = await fetch(baseUrl + url, {
+    const res = await sendRequest(baseUrl + url, {
       method,
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -79,7 +80,7 @@ export function client(baseUrl: string, token?: string) {
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-    const text = await res.text();
+    const text = res.text;
     let parsed: any = text;
     try {
       parsed = text ? JSON.parse(text) : null;

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
+import { sendRequest } from '../../../helpers/http.ts';
 import { signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { startWebhookSink, type WebhookSink } from '../../../helpers/webhook-sink.ts';
 import { type SmtpSink, startSmtpSink } from '../../../helpers/smtp-sink.ts';
@@ -810,8 +811,8 @@ describe('fuzzing every endpoint', () => {
     if (!['none', 'bogus', 'throwaway'].includes(spec.auth) && ((spec.method === 'DELETE' && /^\/api\/account$/i.test(sent)) || /^\/api\/auth\/logout$/i.test(sent))) return;
     const withBody = spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'HEAD';
     const body = withBody ? spec.body!.replaceAll('{sink}', sink.url) : undefined;
-    const res = await fetch(url, { method: spec.method, headers: await headersFor(spec), body });
-    const text = await res.text();
+    const res = await sendRequest(url, { method: spec.method, headers: await headersFor(spec), body });
+    const text = res.text;
     requests += 1;
     const byStatus = stats.get(name) ?? new Map<number, number>();
     byStatus.set(res.status, (byStatus.get(res.status) ?? 0) + 1);
@@ -975,12 +976,12 @@ describe('fuzzing every endpoint', () => {
     ];
     const failures: string[] = [];
     const check = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${path}`, {
+      const { status, text } = await sendRequest(`${server.url}${path}`, {
         method,
         headers: { authorization: `Bearer ${a.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      const text = await res.text();
+      const res = { status };
       if (res.status >= 500) failures.push(`${res.status} ${method} ${path} ${JSON.stringify(body ?? null)}: ${text.slice(0, 200)}`);
       return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
     };
