@@ -132,8 +132,8 @@ export function useMigratedDatabase(prefix: string): () => DatabaseHandle {
   let database: DatabaseHandle | undefined;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), prefix));
+    // Migrated already, on either database (testDatabaseUrl).
     database = createDatabase(await testDatabaseUrl(dir));
-    await migrateToLatest(database.db);
   });
   afterAll(async () => {
     await database?.db.destroy();

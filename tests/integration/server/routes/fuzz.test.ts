@@ -700,13 +700,13 @@ describe('fuzzing every endpoint', () => {
 
   async function snapshotB() {
     const db = server.app.db;
-    const list = await fetch(`${server.url}/api/reminders`, { headers: { authorization: `Bearer ${b.token}` } });
-    const account = await fetch(`${server.url}/api/account`, { headers: { authorization: `Bearer ${b.token}` } });
+    const list = await sendRequest(`${server.url}/api/reminders`, { method: 'GET', headers: { authorization: `Bearer ${b.token}` } });
+    const account = await sendRequest(`${server.url}/api/account`, { method: 'GET', headers: { authorization: `Bearer ${b.token}` } });
     return {
       listStatus: list.status,
-      list: await list.text(),
+      list: list.text,
       accountStatus: account.status,
-      account: await account.text(),
+      account: account.text,
       accounts: await db.selectFrom('accounts').selectAll().where('id', '=', b.id).execute(),
       identities: await db.selectFrom('identities').selectAll().where('account_id', '=', b.id).execute(),
       reminders: await db.selectFrom('reminders').selectAll().where('account_id', '=', b.id).orderBy('id').execute(),

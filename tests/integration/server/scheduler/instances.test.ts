@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDatabase } from '../../../../server/db/connection.ts';
-import { migrateToLatest } from '../../../../server/db/migrate.ts';
 import { startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { testDatabaseUrl } from '../../../helpers/test-database.ts';
 import { seedAccount, seedReminder, startWebhookSink, type WebhookSink } from '../../../helpers/webhook-sink.ts';
@@ -40,8 +39,8 @@ function tempDir() {
 }
 
 async function seedDue(databaseUrl: string, count: number) {
+  // A testDatabaseUrl database: migrated already.
   const database = createDatabase(databaseUrl);
-  await migrateToLatest(database.db);
   const accountId = await seedAccount(database.db);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) ids.push((await seedReminder(database.db, { accountId, at: Date.now() - 1000, destinations: [{ url: sink.url }] })).id);
