@@ -61,7 +61,7 @@ const API_PHASE = { sequence: { groupOrder: 1 }, maxWorkers: 4 };
 export default defineConfig({
   test: {
     maxWorkers: 2,
-    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    reporters: process.env.CI ? ['default', 'json', './tests/helpers/timeout-margin-reporter.ts'] : ['default', './tests/helpers/timeout-margin-reporter.ts'],
     outputFile: { json: 'test-artifacts/vitest-results.json' },
     projects: [
       {
