@@ -25,6 +25,8 @@ export class FailureLog {
   constructor(
     private readonly log: FailureLogger,
     private readonly now: () => number,
+    /** Called on every failure, logged or not (the scheduler's error counter in /metrics). */
+    private readonly counted: () => void = () => {},
   ) {}
 
   /**
@@ -32,6 +34,7 @@ export class FailureLog {
    * first failure of its streak or a minute after the last line, else only counted.
    */
   failed(what: string, err: unknown, extra: object = {}): void {
+    this.counted();
     const now = this.now();
     const streak = this.streaks.get(what);
     if (!streak) {

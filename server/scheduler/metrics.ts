@@ -5,6 +5,7 @@ export interface SchedulerMetrics {
   deliveries: Counter<'platform' | 'outcome'>;
   retries: Counter;
   lateness: Histogram;
+  databaseErrors: Counter;
 }
 
 /** The figures the delivery loop counts, wherever it runs (main thread or worker thread). */
@@ -12,6 +13,11 @@ const DELIVERY_METRICS = {
   deliveries: { name: 'chime_deliveries_total', help: 'Delivery attempts by destination platform and outcome (delivered, retrying, failed)', type: 'counter' },
   retries: { name: 'chime_delivery_retries_total', help: 'Delivery attempts that failed and were scheduled to be tried again', type: 'counter' },
   lateness: { name: 'chime_delivery_lateness_seconds', help: 'Time between when an occurrence was due and when the scheduler fired it', type: 'histogram' },
+  databaseErrors: {
+    name: 'chime_scheduler_database_errors_total',
+    help: 'Times the delivery loop could not read or write the database; it tries again within a second',
+    type: 'counter',
+  },
 } as const;
 
 /** The delivery loop's counters and histogram, registered in `registry`. */
@@ -23,7 +29,8 @@ export function createDeliveryMetrics(registry: Registry): SchedulerMetrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600],
     registers: [registry],
   });
-  return { registry, deliveries, retries, lateness };
+  const databaseErrors = new Counter({ ...DELIVERY_METRICS.databaseErrors, registers: [registry] });
+  return { registry, deliveries, retries, lateness, databaseErrors };
 }
 
 /**
@@ -39,7 +46,10 @@ export function createAppRegistry(countDue: () => Promise<number>): Registry {
     help: 'Reminders that are due but not claimed by the scheduler yet',
     registers: [registry],
     async collect() {
-      this.set(await countDue());
+      // Without the database (PostgreSQL restarting, SQLite locked) the scrape still answers, with
+      // the last figure: chime_scheduler_database_errors_total is what says the loop cannot read.
+      const due = await countDue().catch(() => null);
+      if (due !== null) this.set(due);
     },
   });
   return registry;

@@ -38,7 +38,7 @@ export interface ResultRecorderDeps {
   write(records: AttemptRecord[]): Promise<void>;
   /** After a batch is in the database: the pump may forget those deliveries, retries re-arm the timer. */
   onWritten(batch: AttemptRecord[]): void;
-  metrics: Pick<SchedulerMetrics, 'deliveries' | 'retries'>;
+  metrics: Pick<SchedulerMetrics, 'deliveries' | 'retries' | 'databaseErrors'>;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** [0, 1); Math.random by default (the retry jitter). */
   random?: () => number;
@@ -52,7 +52,7 @@ export class ResultRecorder {
   private readonly failures: FailureLog;
 
   constructor(private readonly deps: ResultRecorderDeps) {
-    this.failures = new FailureLog(deps.log, () => deps.clock.now());
+    this.failures = new FailureLog(deps.log, () => deps.clock.now(), () => deps.metrics.databaseErrors.inc());
   }
 
   /** Results not written yet. */

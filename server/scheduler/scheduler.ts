@@ -97,7 +97,7 @@ export class Scheduler {
   ) {
     this.options = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
     this.leaseOwner = this.options.leaseOwner || `${instanceId}:${randomBytes(3).toString('hex')}:t0`;
-    this.failures = new FailureLog(log, () => clock.now());
+    this.failures = new FailureLog(log, () => clock.now(), () => metrics.databaseErrors.inc());
     this.recorder = new ResultRecorder({
       clock,
       options: this.options,

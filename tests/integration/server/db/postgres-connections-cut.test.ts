@@ -16,14 +16,12 @@ import { signUp, startTestServer, type TestServer } from '../../../helpers/serve
 import { admin, onPostgres, testDatabaseUrl } from '../../../helpers/test-database.ts';
 import { seedAccount, seedReminder, startWebhookSink, type WebhookSink } from '../../../helpers/webhook-sink.ts';
 import { waitFor } from '../../../helpers/fake-discord/util.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sendRequest } from '../../../helpers/http.ts';
 
 let dir: string;
 let url: string;
 let sink: WebhookSink;
 let writer: DatabaseHandle;
-const servers: TestServer[] = [];
 
 beforeAll(async () => {
   if (!onPostgres) throw new Error('run this file in the postgres project (CHIME_TEST_DB=postgres)');
@@ -34,10 +32,16 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await writer?.db.destroy();
-  for (const s of servers) await s.close();
   await sink?.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The servers of the running describe block: each block closes its own, so only they listen. */
+let servers: TestServer[] = [];
+const closeServers = async () => {
+  for (const s of servers) await s.close();
+  servers = [];
+};
 
 /** Same folder, same database (test-database.ts). */
 async function start(overrides: Partial<Config> = {}) {
@@ -59,6 +63,25 @@ const cutEveryConnection = () =>
 /** Whether the test database accepts new connections (false: as while PostgreSQL starts up). */
 const allowConnections = (allow: boolean) => onMaintenanceDb((c, name) => c.query(`alter database ${name} allow_connections ${allow}`));
 
+/** PostgreSQL's clock now: sessions started later are newer than this. */
+const databaseNow = () => onMaintenanceDb(async (c) => (await c.query('select now() as now')).rows[0].now as Date);
+
+/**
+ * Resolves once a scheduler listens again: a LISTEN session (server/db/pg-changes.ts) that started
+ * after `since`. Only a feed with a scheduler subscribed reconnects by itself; the API's feeds
+ * reconnect on their next request, and none comes meanwhile.
+ */
+const listeningSince = (since: Date) =>
+  waitFor(
+    () =>
+      onMaintenanceDb(async (c, name) => {
+        const { rows } = await c.query("select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'chime-listen' and backend_start > $2", [name, since]);
+        return rows[0].n > 0;
+      }),
+    10_000,
+    'a scheduler listening again',
+  );
+
 /** A reminder written by another instance, due in 2 s, arrives on time: the wake-ups work. */
 async function firesOnTime() {
   const accountId = await seedAccount(writer.db);
@@ -76,6 +99,7 @@ describe('PostgreSQL cuts every connection', () => {
     web = await start({ schedulerEnabled: false });
     await start();
   });
+  afterAll(closeServers);
 
   it('answers no 500 to requests in flight, and serves the next ones', async () => {
     const user = await signUp(web.url);
@@ -92,24 +116,28 @@ describe('PostgreSQL cuts every connection', () => {
       }
     };
     const loops = Array.from({ length: 10 }, (_, i) => loop(i % 2 === 0));
-    await sleep(300);
-    // Several cuts, so some land on a connection between its checkout and its first statement.
+    await waitFor(() => statuses.length >= 10, 10_000, 'the first answers');
+    // Several cuts, each after more requests went out, so some land on a connection between its
+    // checkout and its first statement.
     expect(await cutEveryConnection()).toBeGreaterThanOrEqual(2);
     for (let i = 0; i < 5; i++) {
-      await sleep(150);
+      const answered = statuses.length;
+      await waitFor(() => statuses.length >= answered + 5, 10_000, 'answers after a cut');
       await cutEveryConnection();
     }
-    await sleep(1000);
+    // The next ones are served: ten answers in a row that are not errors.
+    const afterCuts = statuses.length;
+    await waitFor(() => statuses.length >= afterCuts + 10 && statuses.slice(-10).every((s) => s === 200 || s === 201), 10_000, 'ten successes in a row');
     stop = true;
     await Promise.all(loops);
     expect(statuses.filter((s) => s >= 500 && s !== 503)).toEqual([]);
-    expect(statuses.slice(-10).every((s) => s === 200 || s === 201)).toBe(true);
   });
 
   it('listens again: a reminder written by another instance fires on time', async () => {
-    await sleep(300);
+    await listeningSince(new Date(0));
+    const cutAt = await databaseNow();
     expect(await cutEveryConnection()).toBeGreaterThanOrEqual(2);
-    await sleep(1500);
+    await listeningSince(cutAt);
     await firesOnTime();
   });
 });
@@ -129,14 +157,27 @@ describe('PostgreSQL refuses connections for a while (starting up, failing over)
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ code: 'DATABASE_BUSY' });
       expect(res.headers.get('retry-after')).toBe('2');
-      // Re-arming reads the database: the thread must log the failure and retry, not die.
+      // Re-arming reads the database: the thread must count the failure and retry, not die.
+      const errorsBefore = await databaseErrors(scheduler);
       scheduler.app.scheduler.wake();
-      await sleep(1500);
+      await waitFor(async () => (await databaseErrors(scheduler)) > errorsBefore, 10_000, 'the delivery thread failing to re-arm');
     } finally {
       await allowConnections(true);
     }
+    const allowedAt = await databaseNow();
     expect(scheduler.app.scheduler.worker!.starts).toBe(startsBefore);
-    await sleep(1500);
+    await listeningSince(allowedAt);
     await firesOnTime();
   });
+  afterAll(closeServers);
 });
+
+/**
+ * chime_scheduler_database_errors_total in the server's /metrics (its delivery threads' sum).
+ * /metrics answers while the database refuses connections: that is when an operator needs it.
+ */
+async function databaseErrors(server: TestServer): Promise<number> {
+  const res = await sendRequest(`${server.url}/metrics`, { method: 'GET' });
+  expect(res.status).toBe(200);
+  return Number(/^chime_scheduler_database_errors_total (\d+)/m.exec(res.text)?.[1] ?? Number.NaN);
+}

@@ -12,13 +12,14 @@ function setup() {
     error: (obj: object, msg: string) => lines.push({ level: 'error', msg, obj: obj as Record<string, unknown> }),
     info: (obj: object, msg: string) => lines.push({ level: 'info', msg, obj: obj as Record<string, unknown> }),
   };
-  const failures = new FailureLog(log, () => now);
-  return { failures, lines, advance: (ms: number) => (now += ms) };
+  let counted = 0;
+  const failures = new FailureLog(log, () => now, () => counted++);
+  return { failures, lines, advance: (ms: number) => (now += ms), counted: () => counted };
 }
 
 describe('FailureLog', () => {
   it('logs the first failure with its error, counts the next ones, and logs again a minute later', () => {
-    const { failures, lines, advance } = setup();
+    const { failures, lines, advance, counted } = setup();
     const err = new Error('Cannot connect to PostgreSQL');
     failures.failed('scheduler tick', err);
     for (let i = 0; i < 59; i++) {
@@ -30,6 +31,8 @@ describe('FailureLog', () => {
     failures.failed('scheduler tick', err);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toEqual({ level: 'error', msg: 'scheduler tick failed (still failing)', obj: { err, failures: 61, failingForMs: STILL_FAILING_EVERY_MS } });
+    // Every failure is counted (for /metrics), logged or not.
+    expect(counted()).toBe(61);
   });
 
   it('says once when it works again, and a later failure starts a new streak', () => {

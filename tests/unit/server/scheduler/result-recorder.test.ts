@@ -19,6 +19,7 @@ function setup(options: Partial<SchedulerOptions> = {}, random = () => 0.5) {
   let failNext = 0;
   const counted: Array<Record<string, string>> = [];
   let retries = 0;
+  let databaseErrors = 0;
   const logs: string[] = [];
   const recorder = new ResultRecorder({
     clock,
@@ -34,11 +35,12 @@ function setup(options: Partial<SchedulerOptions> = {}, random = () => 0.5) {
     metrics: {
       deliveries: { inc: (labels: Record<string, string>) => counted.push(labels) } as never,
       retries: { inc: () => (retries += 1) } as never,
+      databaseErrors: { inc: () => (databaseErrors += 1) } as never,
     },
     log: { info: (_o, msg) => logs.push(msg), error: (_o, msg) => logs.push(msg) },
     random,
   });
-  return { clock, opts, recorder, writes, written, counted, logs, failWrites: (n: number) => (failNext = n), retries: () => retries };
+  return { clock, opts, recorder, writes, written, counted, logs, failWrites: (n: number) => (failNext = n), retries: () => retries, databaseErrors: () => databaseErrors };
 }
 
 let seq = 0;
@@ -124,13 +126,14 @@ describe('ResultRecorder: batched writes', () => {
   });
 
   it('a failed write keeps the results, in order, and tries again later', async () => {
-    const { recorder, clock, writes, written, failWrites, logs } = setup();
+    const { recorder, clock, writes, written, failWrites, logs, databaseErrors } = setup();
     failWrites(1);
     const a = recorder.record(attempt(ok));
     await clock.advance(100);
     expect(writes).toHaveLength(1);
     expect(written).toHaveLength(0);
     expect(logs.some((l) => l.includes('writing delivery results failed'))).toBe(true);
+    expect(databaseErrors()).toBe(1);
     const b = recorder.record(attempt(ok));
     expect(recorder.pending).toBe(2);
     await clock.advance(WRITE_RETRY_MS - 1);
