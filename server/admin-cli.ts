@@ -20,31 +20,23 @@
  * Exit codes: 0 done (doctor: nothing failed), 1 nothing done or a check failed, 2 bad usage.
  */
 import { parseArgs } from 'node:util';
-import { ACCOUNTS_USAGE, accountsCommand } from './admin/accounts.ts';
-import { backupCommand, restoreCommand } from './admin/backup.ts';
-import { doctorCommand } from './admin/doctor.ts';
 import { AdminFailure, type CommandResult } from './admin/result.ts';
-import { statsCommand } from './admin/stats.ts';
+import { USAGE } from './admin/usage.ts';
 import { type Config, ConfigError, loadConfig, loadDotEnv } from './config.ts';
-import { createDatabase, isPostgresUrl } from './db/connection.ts';
-import { CopyRefused, copySqliteToPostgres } from './db/copy-from-sqlite.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { issueResetLink, RESET_TTL_MS } from './mail/password-reset.ts';
-import { createMailService, type MailService } from './mail/service.ts';
-import { createMailer } from './mail/transport.ts';
-import { findAccountByEmail } from './repositories/accounts.ts';
+import type { DB } from './db/connection.ts';
+import type { MailService } from './mail/service.ts';
 
-const USAGE = [
-  `Usage: npm run admin -- [--json] ${ACCOUNTS_USAGE.split(' | ').join('\n       npm run admin -- [--json] ')}`,
-  'stats',
-  'doctor',
-  'backup [file]',
-  'restore <file>',
-  'reset-password <email>',
-  'copy-from-sqlite <sqlite-file>',
-].join('\n       npm run admin -- [--json] ');
+// Each command imports what it needs when it runs: loading every command's packages (the mailer,
+// the HTTP client of doctor's checks, two-factor's QR codes, the password hasher) took most of
+// the second a command needed before it did anything.
 
 async function resetPassword(email: string): Promise<number> {
+  const [{ createDatabase }, { migrateToLatest }, { findAccountByEmail }, { issueResetLink, RESET_TTL_MS }] = await Promise.all([
+    import('./db/connection.ts'),
+    import('./db/migrate.ts'),
+    import('./repositories/accounts.ts'),
+    import('./mail/password-reset.ts'),
+  ]);
   const config = loadConfig();
   const { db } = createDatabase(config.databaseUrl);
   try {
@@ -67,6 +59,7 @@ async function resetPassword(email: string): Promise<number> {
 }
 
 async function copyFromSqlite(file: string): Promise<number> {
+  const [{ createDatabase, isPostgresUrl }, { CopyRefused, copySqliteToPostgres }] = await Promise.all([import('./db/connection.ts'), import('./db/copy-from-sqlite.ts')]);
   const config = loadConfig();
   if (!isPostgresUrl(config.databaseUrl)) {
     console.error('DATABASE_URL names a SQLite file. Set it to the new PostgreSQL database (docs/operations.md "Running on PostgreSQL"), then run this again.');
@@ -95,7 +88,8 @@ async function copyFromSqlite(file: string): Promise<number> {
 }
 
 /** A subcommand over the migrated database, closed afterwards. */
-async function withMigratedDatabase(config: Config, run: (db: ReturnType<typeof createDatabase>['db']) => Promise<CommandResult>): Promise<CommandResult> {
+async function withMigratedDatabase(config: Config, run: (db: DB) => Promise<CommandResult>): Promise<CommandResult> {
+  const [{ createDatabase }, { migrateToLatest }] = await Promise.all([import('./db/connection.ts'), import('./db/migrate.ts')]);
   const { db } = createDatabase(config.databaseUrl);
   try {
     await migrateToLatest(db);
@@ -106,8 +100,9 @@ async function withMigratedDatabase(config: Config, run: (db: ReturnType<typeof 
 }
 
 /** The mail service of the server's settings (null without them), closed afterwards: security notices wait for their send. */
-async function withMail<T>(config: Config, db: ReturnType<typeof createDatabase>['db'], run: (mail: MailService | null) => Promise<T>): Promise<T> {
+async function withMail<T>(config: Config, db: DB, run: (mail: MailService | null) => Promise<T>): Promise<T> {
   if (!config.mail) return run(null);
+  const [{ createMailService }, { createMailer }] = await Promise.all([import('./mail/service.ts'), import('./mail/transport.ts')]);
   const mailer = createMailer(config.mail);
   try {
     return await run(createMailService(db, config.mail, mailer));
@@ -119,12 +114,16 @@ async function withMail<T>(config: Config, db: ReturnType<typeof createDatabase>
 async function structured(command: string, rest: string[], flags: { json?: boolean; yes?: boolean; limit?: string; offset?: string }): Promise<CommandResult | null> {
   if (command === 'accounts') {
     const config = loadConfig();
+    const { accountsCommand } = await import('./admin/accounts.ts');
     return withMigratedDatabase(config, (db) => withMail(config, db, (mail) => accountsCommand(db, rest, flags, { mail })));
   }
-  if (command === 'stats' && rest.length === 0) return withMigratedDatabase(loadConfig(), (db) => statsCommand(db));
-  if (command === 'doctor' && rest.length === 0) return doctorCommand(loadConfig());
-  if (command === 'backup') return backupCommand(loadConfig(), rest);
-  if (command === 'restore') return restoreCommand(loadConfig(), rest);
+  if (command === 'stats' && rest.length === 0) {
+    const { statsCommand } = await import('./admin/stats.ts');
+    return withMigratedDatabase(loadConfig(), (db) => statsCommand(db));
+  }
+  if (command === 'doctor' && rest.length === 0) return (await import('./admin/doctor.ts')).doctorCommand(loadConfig());
+  if (command === 'backup') return (await import('./admin/backup.ts')).backupCommand(loadConfig(), rest);
+  if (command === 'restore') return (await import('./admin/backup.ts')).restoreCommand(loadConfig(), rest);
   return null;
 }
 

@@ -15,22 +15,20 @@
  * - A sign-in goes through the login throttle like a password: a failed check counts, under the
  *   account's email when the passkey is known, so spraying networks are slowed the same way.
  */
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+  VerifiedAuthenticationResponse,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
-import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { DB } from '../db/connection.ts';
 import type { Account } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
+import { importWebAuthn } from '../lib/load-on-use.ts';
 import type { RateWindow } from '../coordination/rate-window.ts';
 import type { SharedRecordStore } from '../coordination/shared-records.ts';
 import { findAccountById, isUniqueViolation, lockAccountForWrites } from '../repositories/accounts.ts';
@@ -97,7 +95,7 @@ const notFound = () => new AppError('PASSKEY_NOT_FOUND', 'Passkey not found');
 const challengeInvalid = () => new AppError('PASSKEY_CHALLENGE_INVALID', 'This passkey request has expired or was already used. Try again.');
 
 /** The user handle of an account's passkeys: its id, so a sign-in can check whose passkey answered. */
-const userHandleOf = (accountId: string) => isoUint8Array.fromUTF8String(accountId);
+const userHandleOf = (accountId: string) => new TextEncoder().encode(accountId);
 
 function requireName(value: string): string {
   const name = value.trim();
@@ -123,6 +121,7 @@ export async function startPasskeyRegistration(
   if (wait !== null) throw attemptRefused(wait, 'Too many passkey registrations were started.');
   const existing = await listPasskeys(db, account.id);
   if (existing.length >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT', `An account has at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
+  const { generateRegistrationOptions } = await importWebAuthn();
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: rp.rpID,
@@ -163,7 +162,8 @@ export async function finishPasskeyRegistration(db: DB, challenges: PasskeyChall
   // Taken whatever happens next: a challenge is answered once.
   const pending = await challenges.take(input.ticket);
   if (!pending || pending.accountId !== input.accountId) throw challengeInvalid();
-  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  const { verifyRegistrationResponse } = await importWebAuthn();
+  let verification: VerifiedRegistrationResponse;
   try {
     verification = await verifyRegistrationResponse({
       response: input.response,
@@ -182,7 +182,7 @@ export async function finishPasskeyRegistration(db: DB, challenges: PasskeyChall
     id: newId(),
     account_id: input.accountId,
     credential_id: info.credential.id,
-    public_key: isoBase64URL.fromBuffer(info.credential.publicKey),
+    public_key: Buffer.from(info.credential.publicKey).toString('base64url'),
     counter: info.credential.counter,
     transports: info.credential.transports?.length ? JSON.stringify(info.credential.transports) : null,
     device_type: info.credentialDeviceType,
@@ -238,6 +238,7 @@ export async function startPasskeySignIn(
 ): Promise<{ ticket: string; options: PublicKeyCredentialRequestOptionsJSON }> {
   const wait = await from.perNetwork.hit(networkOf(from.ip));
   if (wait !== null) throw attemptRefused(wait, 'Too many passkey sign-ins were started from this network.');
+  const { generateAuthenticationOptions } = await importWebAuthn();
   const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'preferred', timeout: PASSKEY_CHALLENGE_TTL_MS });
   const ticket = await challenges.create({ challenge: options.challenge, accountId: null });
   return { ticket, options };
@@ -272,15 +273,16 @@ export async function finishPasskeySignIn(db: DB, throttle: AttemptThrottle, cha
     if (!pending || pending.accountId !== null) throw challengeInvalid();
     if (!passkey || !owner) throw new AppError('PASSKEY_UNKNOWN', 'This passkey is not known here. It may have been removed from the account.');
     const handle = input.response.response.userHandle;
-    if (handle && handle !== isoBase64URL.fromBuffer(userHandleOf(owner.id))) throw new AppError('PASSKEY_SIGN_IN_FAILED', 'The passkey could not be checked');
-    let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+    if (handle && handle !== Buffer.from(userHandleOf(owner.id)).toString('base64url')) throw new AppError('PASSKEY_SIGN_IN_FAILED', 'The passkey could not be checked');
+    const { verifyAuthenticationResponse } = await importWebAuthn();
+    let verification: VerifiedAuthenticationResponse;
     try {
       verification = await verifyAuthenticationResponse({
         response: input.response,
         expectedChallenge: pending.challenge,
         expectedOrigin: rp.origin,
         expectedRPID: rp.rpID,
-        credential: { id: passkey.credential_id, publicKey: isoBase64URL.toBuffer(passkey.public_key), counter: Number(passkey.counter), transports: parseTransports(passkey.transports) },
+        credential: { id: passkey.credential_id, publicKey: new Uint8Array(Buffer.from(passkey.public_key, 'base64url')), counter: Number(passkey.counter), transports: parseTransports(passkey.transports) },
         requireUserVerification: false,
       });
     } catch (err) {

@@ -7,6 +7,7 @@ import type { MailService } from '../mail/service.ts';
 import { nowIso } from '../lib/ids.ts';
 import { type AdminAccountRow, findAccountsByKey, listAccountsWithCounts, setAccountDisabledAt } from '../repositories/admin.ts';
 import { revokeOtherSessions } from '../repositories/sessions.ts';
+import { ACCOUNTS_USAGE } from './usage.ts';
 import { AdminFailure, type CommandResult, done, table } from './result.ts';
 
 /*
@@ -72,9 +73,6 @@ const describe = (a: AdminAccountRow) =>
     `status:     ${a.disabled_at ? `disabled since ${a.disabled_at}` : 'enabled'}`,
     `reminders:  ${a.reminders}`,
   ].join('\n');
-
-export const ACCOUNTS_USAGE =
-  'accounts list [--limit N] [--offset N] | accounts show <account> | accounts disable <account> | accounts enable <account> | accounts delete <account> --yes | accounts remove-2fa <account> --yes | accounts remove-passkeys <account> --yes';
 
 export async function accountsCommand(
   db: DB,

@@ -1,7 +1,7 @@
 /**
  * What a start without Discord, SMTP or PostgreSQL settings loads (the RSS goal of README
- * "Performance"): `pg`, `nodemailer`, `@discordjs/rest` (with its own undici) and discord.js are
- * loaded on first use (server/lib/load-on-use.ts, the bot's lazy import), since each costs about
+ * "Performance"): `pg`, `nodemailer`, `@discordjs/rest` (with its own undici), discord.js and
+ * @simplewebauthn/server are loaded on first use (server/lib/load-on-use.ts, the bot's lazy import), since each costs about
  * 10 MB in every thread that loads it. The production bundle runs as `npm start` runs it, with a
  * preload that lists every module each thread loads.
  */
@@ -16,7 +16,7 @@ import { REPO_ROOT } from '../helpers/repo-root.ts';
 const ROOT = REPO_ROOT;
 const PRELOAD = fileURLToPath(new URL('../helpers/module-trace/preload.mjs', import.meta.url));
 /** The packages a deployment may never use; none may load at start without its settings. */
-const ON_USE = /(?:^require |\/node_modules\/)(pg|pg-pool|nodemailer|@discordjs\/[\w-]+|discord\.js)(?:\/|$)/m;
+const ON_USE = /(?:^require |\/node_modules\/)(pg|pg-pool|nodemailer|@discordjs\/[\w-]+|discord\.js|@simplewebauthn\/server)(?:\/|$)/m;
 
 let dir: string;
 beforeAll(async () => {
