@@ -29,7 +29,8 @@ export async function buildServer({ outdir = path.join(root, 'dist') } = {}) {
   // splitting keeps lazily imported parts (the Discord bot) and their packages out of memory until used.
   // The scheduler's worker thread is an entry of its own (dist/scheduler-worker.mjs, found by
   // server/scheduler/worker/host.ts), sharing chunks with the server; so is `npm run admin`
-  // (dist/admin.mjs, scripts/admin.mjs), and so is each migration (dist/migrations/, which
+  // (dist/admin.mjs, scripts/admin.mjs) and `npm run migrate` (dist/migrate.mjs, scripts/migrate.mjs),
+  // and so is each migration (dist/migrations/, which
   // server/db/migrate.ts reads): all of them share the one copy of Kysely.
   const migrations = readdirSync(`${root}/migrations`).filter((f) => f.endsWith('.ts'));
   const result = await build({
@@ -47,6 +48,7 @@ export async function buildServer({ outdir = path.join(root, 'dist') } = {}) {
       main: 'main.ts',
       'scheduler-worker': 'server/scheduler/worker/entry.ts',
       admin: 'server/admin-cli.ts',
+      migrate: 'server/db/migrate-cli.ts',
       ...Object.fromEntries(migrations.map((f) => [`migrations/${f.replace(/\.ts$/, '')}`, `migrations/${f}`])),
     },
     outdir,
@@ -70,7 +72,7 @@ export function newestMtime(dir) {
 /** Builds dist/ when it is missing or older than the sources; says so on stderr (stdout may be JSON). */
 export async function buildServerIfStale() {
   const at = (...p) => path.join(root, ...p);
-  const entries = ['main.mjs', 'scheduler-worker.mjs', 'admin.mjs'].map((name) => at('dist', name));
+  const entries = ['main.mjs', 'scheduler-worker.mjs', 'admin.mjs', 'migrate.mjs'].map((name) => at('dist', name));
   const sourcesChanged = Math.max(statSync(at('main.ts')).mtimeMs, newestMtime(at('server')), newestMtime(at('bot')), newestMtime(at('migrations')));
   if (entries.every((file) => existsSync(file) && statSync(file).mtimeMs >= sourcesChanged)) return;
   console.warn('Compiling the server...');
