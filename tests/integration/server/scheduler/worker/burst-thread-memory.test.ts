@@ -11,10 +11,14 @@ import { DELIVERY_SEMI_SPACE_MB, processSemiSpaceMb } from '../../../../../serve
 
 const MODULE = fileURLToPath(new URL('../../../../../server/scheduler/worker/burst-thread-memory.ts', import.meta.url));
 
-/** Allocates short-lived objects; newSpaceMb() then says the isolate's new space in MB (needs v8 in scope). */
+/**
+ * Allocates short-lived objects, enough to grow a new space to its limit (a 16 MB semi-space is
+ * full size after about 200,000 of them); newSpaceMb() then says the isolate's new space in MB
+ * (needs v8 in scope).
+ */
 const CHURN = `
   let keep = [];
-  for (let i = 0; i < 2e6; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 200000) keep = []; }
+  for (let i = 0; i < 5e5; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 200000) keep = []; }
   const newSpaceMb = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 2 ** 20;
 `;
 
