@@ -82,10 +82,10 @@ const listeningSince = (since: Date) =>
     'a scheduler listening again',
   );
 
-/** A reminder written by another instance, due in 2 s, arrives on time: the wake-ups work. */
+/** A reminder written by another instance, due in 1 s, arrives on time: the wake-ups work. */
 async function firesOnTime() {
   const accountId = await seedAccount(writer.db);
-  const dueAt = Date.now() + 2000;
+  const dueAt = Date.now() + 1000;
   const { id } = await seedReminder(writer.db, { accountId, at: dueAt, destinations: [{ url: sink.url }] });
   const got = await waitFor(() => sink.requests.find((r) => r.json.reminder_id === id), 10_000, `reminder ${id} delivered`);
   // The scheduler's safety net is 30 s: only a working LISTEN makes it this early.
