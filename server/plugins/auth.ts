@@ -6,7 +6,8 @@ import { authenticateAccessToken, checkTokenScope, isAccessToken, type TokenScop
 import { attemptRefused, networkOf } from '../accounts/login-throttle.ts';
 import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_TTL_MS } from '../accounts/known-devices.ts';
 import { RateWindow } from '../coordination/rate-window.ts';
-import { deleteExpiredSessions, findLiveSessionByToken, touchSession } from '../repositories/sessions.ts';
+import { createSessionLookup } from '../accounts/session-lookup.ts';
+import { deleteExpiredSessions, touchSession } from '../repositories/sessions.ts';
 
 export const SESSION_COOKIE = 'chime_session';
 
@@ -16,6 +17,8 @@ export interface AuthContext {
   sessionId: string | null;
   /** bearer: a session token in Authorization; token: a personal access token (docs/api.md). */
   via: 'bearer' | 'cookie' | 'token';
+  /** The account's change token as the session lookup read it (server/accounts/session-lookup.ts). */
+  accountChangeToken?: string;
 }
 
 /** A route's decision about personal access tokens; without one, no token may use it. */
@@ -83,6 +86,7 @@ export default fp(
       return !!host && (origin === `http://${host}` || origin === `https://${host}`);
     }
 
+    const sessions = createSessionLookup({ db: app.db, dialect: app.dbDialect, accountChangeToken: app.dbAccountChangeToken });
     const tokenThrottle = new RateWindow(app.db, 'access_token', app.config.tokenThrottle.limit, app.config.tokenThrottle.windowMs);
 
     /**
@@ -106,8 +110,9 @@ export default fp(
       const cookieToken = request.cookies?.[SESSION_COOKIE];
       const token = bearer ?? cookieToken ?? null;
       if (!token) return null;
-      const session = await findLiveSessionByToken(app.db, token);
-      if (!session) return null;
+      const found = await sessions.find(token);
+      if (!found) return null;
+      const { session } = found;
       const via = bearer ? 'bearer' : 'cookie';
       if (via === 'cookie' && !SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
         throw new AppError('CSRF_REJECTED', 'Cross-site request refused. Reload the page and try again.');
@@ -116,9 +121,13 @@ export default fp(
       if (!session.last_used_at || Date.now() - Date.parse(session.last_used_at) > TOUCH_INTERVAL_MS || session.network !== network) {
         // Where and when it was last seen (the account page's list of sessions). Bookkeeping, not what the request asked for: a read must not wait for the write lock
         // (another process may hold it for a while) nor fail when that write cannot be made.
-        touchSession(app.db, session.id, network).catch((err: unknown) => request.log.debug({ err }, 'could not record the session as used'));
+        const usedAt = new Date().toISOString();
+        touchSession(app.db, session.id, network, usedAt).then(
+          () => sessions.touched(token, usedAt, network),
+          (err: unknown) => request.log.debug({ err }, 'could not record the session as used'),
+        );
       }
-      request.auth = { accountId: session.account_id, sessionId: session.id, via };
+      request.auth = { accountId: session.account_id, sessionId: session.id, via, accountChangeToken: found.accountChangeToken };
       return request.auth;
     }
 

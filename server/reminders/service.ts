@@ -101,8 +101,13 @@ export function listReminders(deps: Pick<ReminderDeps, 'db'>, accountId: string)
  * one account wait for each other. Read it before the list: a change racing the read then makes
  * the copy stale, never wrong.
  */
-export async function reminderListToken(deps: Pick<FastifyInstance, 'db' | 'dbDialect' | 'dbAccountChangeToken'>, accountId: string): Promise<string> {
-  if (deps.dbDialect !== 'sqlite') return deps.dbAccountChangeToken(accountId);
+export async function reminderListToken(
+  deps: Pick<FastifyInstance, 'db' | 'dbDialect' | 'dbAccountChangeToken'>,
+  accountId: string,
+  /** The token this request already read for the account (its authentication did, on PostgreSQL). */
+  readThisRequest?: string,
+): Promise<string> {
+  if (deps.dbDialect !== 'sqlite') return readThisRequest ?? deps.dbAccountChangeToken(accountId);
   return `account:${(await reminderListVersion(deps.db, accountId)) ?? 'gone'}`;
 }
 

@@ -1,5 +1,5 @@
 import type { Session } from '../db/database.ts';
-import { newId, nowIso, sha256Hex } from '../lib/ids.ts';
+import { newId, nowIso } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
 import { prepared } from './prepared.ts';
 
@@ -21,12 +21,16 @@ const liveSessionByHash = prepared(['tokenHash', 'now'], (db, p: { tokenHash: st
   db.selectFrom('sessions').select(['id', 'account_id', 'expires_at', 'last_used_at', 'network']).where('token_hash', '=', p.tokenHash).where('expires_at', '>', p.now),
 );
 
-export async function findLiveSessionByToken(db: Executor, token: string) {
-  return (await liveSessionByHash(db, { tokenHash: sha256Hex(token), now: nowIso() })).rows[0];
+/** A live session as a request's authentication reads it (liveSessionByHash's columns). */
+export type LiveSession = Awaited<ReturnType<typeof liveSessionByHash>>['rows'][number];
+
+/** The session whose token hashes to `tokenHash`, if it has not expired at `now`. */
+export async function findLiveSessionByHash(db: Executor, tokenHash: string, now: string): Promise<LiveSession | undefined> {
+  return (await liveSessionByHash(db, { tokenHash, now })).rows[0];
 }
 
-export async function touchSession(db: Executor, id: string, network: string | null) {
-  await db.updateTable('sessions').set({ last_used_at: nowIso(), network }).where('id', '=', id).execute();
+export async function touchSession(db: Executor, id: string, network: string | null, at: string = nowIso()) {
+  await db.updateTable('sessions').set({ last_used_at: at, network }).where('id', '=', id).execute();
 }
 
 /** The live sessions of the account, newest first. */

@@ -30,9 +30,9 @@ const reminders: FastifyPluginAsyncTypebox = async (app) => {
   // The dashboard polls this list; while nothing of the account's changed, the serialized answer is reused.
   const listCache = new ResponseCache();
   app.get('/api/reminders', { config: read, schema: { response: { 200: Type.Array(ReminderOut), ...errorResponses } } }, async (request, reply) => {
-    const accountId = request.auth!.accountId;
+    const { accountId, accountChangeToken } = request.auth!;
     // Read the token before the query: a write racing the query then invalidates the entry.
-    const token = await reminderListToken(app, accountId);
+    const token = await reminderListToken(app, accountId, accountChangeToken);
     const language = lang(request);
     const key = `${accountId}|${language}`;
     let body = listCache.get(key, token);
