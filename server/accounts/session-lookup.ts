@@ -2,7 +2,7 @@
  * The live session a request's token names, read for every signed-in request.
  *
  * On PostgreSQL each lookup was a statement of its own on a pooled connection, ahead of whatever
- * the request asked for: a third of the statements of a mixed load. The instance remembers the
+ * the request asked for. The instance remembers the
  * sessions it read, each with the account's change token read before it (server/db/pg-changes.ts),
  * and answers from memory while that token has not moved. A session that ends or changes notifies
  * its account (migration 2026-11-30-001), and the token comes back only after every notice of a
