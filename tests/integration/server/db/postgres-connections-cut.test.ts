@@ -143,10 +143,16 @@ describe('PostgreSQL cuts every connection', () => {
 });
 
 describe('PostgreSQL refuses connections for a while (starting up, failing over)', () => {
-  it('answers 503 DATABASE_BUSY meanwhile; the delivery thread survives a wake-up and delivers after', async () => {
-    const web = await start({ schedulerEnabled: false });
-    const scheduler = await start({ schedulerMode: 'worker', deliveryThreads: 1 });
+  let web: TestServer;
+  let scheduler: TestServer;
+  beforeAll(async () => {
+    // One API instance, one whose delivery loop runs in its thread, as `npm start` runs it.
+    web = await start({ schedulerEnabled: false });
+    scheduler = await start({ schedulerMode: 'worker', deliveryThreads: 1 });
     await scheduler.app.scheduler.worker!.ready();
+  });
+
+  it('answers 503 DATABASE_BUSY meanwhile; the delivery thread survives a wake-up and delivers after', async () => {
     const user = await signUp(web.url);
     const startsBefore = scheduler.app.scheduler.worker!.starts;
 
