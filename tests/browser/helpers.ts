@@ -43,7 +43,6 @@ export const CHROMIUM_ARGS = [
   // browser tests (dashboard and deliveries files: 62 -> 52 CPU-s). The interpreter and Sparkplug
   // run the same JavaScript with the same results.
   '--js-flags=--no-maglev --no-opt',
-  ...(process.env.XARGS ? process.env.XARGS.split(' ') : []),
 ];
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-artifacts/screenshots');
 
