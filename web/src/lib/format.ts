@@ -101,12 +101,6 @@ export function todayInZone(timeZone = 'UTC'): string {
   return wallClock(Date.now(), timeZone).date;
 }
 
-/**
- * Kept for callers not yet moved to `timeZoneLabel` (./time-zone-label): the same readable form,
- * "Tokyo (UTC+09:00)".
- */
-export { timeZoneLabel as zoneLabel, zoneOffset } from './time-zone-label';
-
 export function formatRelative(value: string | number | Date, now = Date.now()): string {
   const { amount, unit } = relativeParts(toDate(value), new Date(now));
   return new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' }).format(amount, unit);

@@ -6,7 +6,8 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { RECURRENCES, type Recurrence } from '@/lib/api/reminders';
-import { wallClock, zoneLabel } from '@/lib/format';
+import { wallClock } from '@/lib/format';
+import { timeZoneLabel } from '@/lib/time-zone-label';
 import { cn } from '@/lib/utils';
 import { defaultCustom, type CustomRepeat, type Repeat, type RepeatEnd, repetitionPayload } from '../lib/repeat-rule';
 import { CustomRepeatEditor } from './custom-repeat-editor';
@@ -189,7 +190,7 @@ export function ReminderFormFields({ value, onChange, timezone, zonePicker, disa
           {timezone && !zonePicker && (
             <p id={ids.zone} className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="reminder-timezone">
               <Globe className="size-3.5 shrink-0" aria-hidden />
-              <span>{t('form.timezoneHint', { zone: zoneLabel(timezone) })}</span>
+              <span>{t('form.timezoneHint', { zone: timeZoneLabel(timezone) })}</span>
             </p>
           )}
         </div>
