@@ -5,6 +5,7 @@
  * reminder, delivery or destination is "not found".
  */
 import type { FastifyInstance } from 'fastify';
+import type { DestinationType } from '../db/database.ts';
 import { destinationLabel } from '../destinations/validate.ts';
 import { AppError } from '../errors.ts';
 import { findDestinationOfAccount } from '../repositories/destinations.ts';
@@ -46,7 +47,7 @@ export interface DeliveryView {
   id: string;
   occurrence_utc: string;
   destination_id: string;
-  destination_type: string;
+  destination_type: DestinationType;
   destination_label: string;
   status: 'pending' | 'retrying' | 'delivered' | 'failed';
   late: boolean;
@@ -186,7 +187,7 @@ export interface ProblemView {
   reminder_id: string;
   reminder_message: string;
   destination_id: string;
-  destination_type: string;
+  destination_type: DestinationType;
   destination_label: string;
   occurrence_utc: string;
   status: 'failed' | 'retrying';

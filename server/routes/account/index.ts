@@ -20,7 +20,7 @@ export const AccountResponse = Type.Object({
   identities: Type.Array(Type.Object({ provider: Type.String(), username: Nullable(Type.String()), external_id: Type.String() })),
 });
 
-const Capabilities = Type.Object({
+export const Capabilities = Type.Object({
   hasDiscordIdentity: Type.Boolean(),
   hasAppIdentity: Type.Boolean(),
   discordConfigured: Type.Boolean(),

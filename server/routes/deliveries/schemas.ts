@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../schemas/common.ts';
+import { DestinationTypeOut } from '../../schemas/destination-type.ts';
 
 const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('retrying'), Type.Literal('delivered'), Type.Literal('failed')]);
 
@@ -20,7 +21,7 @@ export const DeliveryOut = Type.Object({
   id: Type.String(),
   occurrence_utc: Type.String(),
   destination_id: Type.String(),
-  destination_type: Type.String(),
+  destination_type: DestinationTypeOut,
   destination_label: Type.String(),
   status: DeliveryStatus,
   late: Type.Boolean(),
@@ -60,7 +61,7 @@ export const DeliveryProblemOut = Type.Object({
   reminder_id: Type.String(),
   reminder_message: Type.String(),
   destination_id: Type.String(),
-  destination_type: Type.String(),
+  destination_type: DestinationTypeOut,
   destination_label: Type.String(),
   occurrence_utc: Type.String(),
   status: Type.Union([Type.Literal('failed'), Type.Literal('retrying')]),

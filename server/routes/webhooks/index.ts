@@ -5,7 +5,7 @@ import { rotateDestinationSecret, testSavedDestination, testUnsavedWebhook } fro
 import { errorResponses } from '../../schemas/common.ts';
 import { DestinationMetadataBody } from '../../schemas/destination-metadata.ts';
 
-const TestResult = Type.Object({
+export const TestResult = Type.Object({
   ok: Type.Boolean(),
   http_status: Type.Optional(Type.Integer()),
   error: Type.Optional(Type.String()),

@@ -1,6 +1,6 @@
 import useSWR from 'swr';
 import { api, idempotencyHeaders } from '@/lib/api-client';
-import type { Account, Delivery, DeliveryProblem, DestinationCheck, DestinationInput, DestinationMetadata, Occurrences, Ok, Preview, Reminder, ScheduleFromText, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform } from './types';
+import type { Account, Capabilities, Delivery, DeliveryProblem, DestinationCheck, DestinationInput, DestinationMetadata, Occurrences, Ok, Preview, Reminder, ScheduleFromText, ReminderPayload, Repetition, SnoozePayload, WebhookPlatform, WebhookTestResult } from './types';
 
 /*
  * The reminders and account API (docs/architecture.md), shared by the dashboard, the wizard, the
@@ -11,6 +11,7 @@ import type { Account, Delivery, DeliveryProblem, DestinationCheck, DestinationI
 export { RECURRENCES } from './types';
 export type {
   Account,
+  Capabilities,
   Delivery,
   DeliveryPage,
   DeliveryProblem,
@@ -28,24 +29,8 @@ export type {
   Repetition,
   SnoozePayload,
   WebhookPlatform,
+  WebhookTestResult,
 } from './types';
-
-// Hand-typed: the server declares these schemas inline in its route files (not exported).
-export interface Capabilities {
-  hasDiscordIdentity: boolean;
-  hasAppIdentity: boolean;
-  discordConfigured: boolean;
-}
-
-export interface WebhookTestResult {
-  ok: boolean;
-  http_status?: number;
-  error?: string;
-  /** A delivery code, translated by the dashboard when it knows it. */
-  code?: string;
-  /** An unsaved webhook's test: the secret it was signed with, which the save then keeps. */
-  secret?: string;
-}
 
 export const remindersKey = '/api/reminders';
 export const reminderKey = (id: string) => `/api/reminders/${id}`;

@@ -5,16 +5,18 @@
  * Type-only imports: `import type` is erased by the compiler, so nothing from server/ (nor TypeBox)
  * ends up in the bundle.
  *
- * Where the UI needs a narrower value than the schema's `string` (a destination type, a webhook
- * platform, a delivery outcome), the narrow union is intersected with the derived field type, so it
- * still follows the server: a field that disappears or changes type breaks the build here.
+ * Where the UI needs a narrower value than the schema's `string` (a reminder's destination type, a
+ * webhook platform, an identity's provider), the narrow union is intersected with the derived field
+ * type, so it still follows the server: a field that disappears or changes type breaks the build
+ * here. A delivery's destination type is an enum in its schema (server/schemas/destination-type.ts).
  *
- * Still hand-typed (their schemas are inline, unexported consts in route files): Capabilities,
- * WebhookTestResult, Guild/Channel/Role, PublicConfig, the login/register bodies and LoginResponse
- * (web/src/lib/session.ts: it also covers the Discord callback and setup answers).
+ * Still hand-typed (their schemas are inline, unexported consts in route files): Guild/Channel/Role,
+ * PublicConfig, the login/register bodies and LoginResponse (web/src/lib/session.ts: it also
+ * covers the Discord callback and setup answers).
  */
 import type { Static } from '@sinclair/typebox';
-import type { AccountResponse } from '../../../../server/routes/account/index.ts';
+import type { AccountResponse, Capabilities as CapabilitiesSchema } from '../../../../server/routes/account/index.ts';
+import type { TestResult as WebhookTestResultSchema } from '../../../../server/routes/webhooks/index.ts';
 import type { DeliveryOut, DeliveryPage as DeliveryPageSchema, DeliveryProblemOut, DestinationCheckOut } from '../../../../server/routes/deliveries/schemas.ts';
 import type {
   DestinationBody,
@@ -71,10 +73,15 @@ export type ReminderPayload = Omit<Static<typeof ReminderBody>, 'recurrence' | '
 export type SnoozePayload = Static<typeof SnoozeBody>;
 
 /** One failed or retrying delivery of "Delivery problems" (GET /api/reminders/errors). */
-export type DeliveryProblem = Omit<Static<typeof DeliveryProblemOut>, 'destination_type'> & { destination_type: DestinationType };
-/** One delivery of a reminder's history, with its attempts. */
-export type Delivery = Omit<Static<typeof DeliveryOut>, 'destination_type'> & { destination_type: DestinationType };
-export type DeliveryPage = Omit<Static<typeof DeliveryPageSchema>, 'deliveries'> & { deliveries: Delivery[] };
+export type DeliveryProblem = Static<typeof DeliveryProblemOut>;
+/** One delivery of a reminder's history (a subscriber's too), with its attempts. */
+export type Delivery = Static<typeof DeliveryOut>;
+export type DeliveryPage = Static<typeof DeliveryPageSchema>;
+
+/** GET /api/account/capabilities. */
+export type Capabilities = Static<typeof CapabilitiesSchema>;
+/** POST /api/webhooks/test and a saved destination's test. */
+export type WebhookTestResult = Static<typeof WebhookTestResultSchema>;
 /** POST /api/destinations/check. */
 export type DestinationCheck = Static<typeof DestinationCheckOut>;
 
