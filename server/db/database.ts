@@ -109,6 +109,8 @@ export interface RemindersTable {
 }
 
 export type DestinationType = 'discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram' | 'web_push' | 'discord_subscriber';
+/** What an owner chooses: every type but a subscriber's ("Remind me too"), which only counts. */
+export type OwnerDestinationType = Exclude<DestinationType, 'discord_subscriber'>;
 
 export interface DestinationsTable {
   id: string;

@@ -1,4 +1,4 @@
-import type { Destination, RecurrenceType, Reminder } from '../db/database.ts';
+import type { Destination, OwnerDestinationType, RecurrenceType, Reminder } from '../db/database.ts';
 import { newId, nowIso } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
 import { prepared } from './prepared.ts';
@@ -6,13 +6,18 @@ import { idLists, takesRowLocks } from './statement-batches.ts';
 
 export interface ReminderWithDestinations extends Reminder {
   /** The owner's destinations: never the subscribers' own (discord_subscriber), which only count. */
-  destinations: Destination[];
+  destinations: OwnerDestination[];
   /** People who pressed "Remind me too" (their discord_subscriber destinations); read with the reminder. */
   subscriber_count?: number;
 }
 
+/** A destination the owner chose. */
+export type OwnerDestination = Destination & { type: OwnerDestinationType };
+
 /** A subscriber's DM target is the subscription's, not the owner's: counted, not listed. */
 const SUBSCRIBER = 'discord_subscriber';
+
+export const isOwnerDestination = (d: Destination): d is OwnerDestination => d.type !== SUBSCRIBER;
 
 export async function listRemindersOfAccount(db: Executor, accountId: string): Promise<ReminderWithDestinations[]> {
   // One joined query instead of reminders + destinations: this is the dashboard's hottest read.
@@ -54,12 +59,13 @@ export async function listRemindersOfAccount(db: Executor, accountId: string): P
       current = reminder as unknown as ReminderWithDestinations;
       out.push(current);
     }
-    if (d_id !== null && d_type === SUBSCRIBER) current.subscriber_count = (current.subscriber_count ?? 0) + 1;
-    else if (d_id !== null) {
+    if (d_id === null || d_type === null) continue;
+    if (d_type === SUBSCRIBER) current.subscriber_count = (current.subscriber_count ?? 0) + 1;
+    else {
       current.destinations.push({
         id: d_id,
         reminder_id: row.id,
-        type: d_type!,
+        type: d_type,
         metadata: d_metadata!,
         secret: d_secret,
         position: d_position!,
@@ -87,7 +93,7 @@ export async function findReminderOfAccount(db: Executor, accountId: string, id:
   const [reminder] = (await reminderOfAccount(db, { id, accountId })).rows;
   if (!reminder) return undefined;
   const all = (await destinationsOfReminder(db, { reminderId: id })).rows;
-  const destinations = all.filter((d) => d.type !== SUBSCRIBER);
+  const destinations = all.filter(isOwnerDestination);
   return { ...reminder, destinations, subscriber_count: all.length - destinations.length };
 }
 
@@ -102,8 +108,8 @@ export async function findRemindersOfAccount(db: Executor, accountId: string, id
   for (const part of idLists([...byId.keys()])) {
     for (const d of await db.selectFrom('destinations').selectAll().where('reminder_id', 'in', part).orderBy('reminder_id').orderBy('position').execute()) {
       const reminder = byId.get(d.reminder_id)!;
-      if (d.type === SUBSCRIBER) reminder.subscriber_count! += 1;
-      else reminder.destinations.push(d);
+      if (isOwnerDestination(d)) reminder.destinations.push(d);
+      else reminder.subscriber_count! += 1;
     }
   }
   return ids.flatMap((id) => byId.get(id) ?? []);

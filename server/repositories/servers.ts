@@ -3,13 +3,14 @@
  * `discord_channel` destination in it, found by destinations.guild_id), their creators' Discord
  * identities, the pause of a server's part, and the server's settings.
  */
-import type { Destination, Identity, Reminder, ServerAuditEntry, ServerSettings } from '../db/database.ts';
+import type { Identity, Reminder, ServerAuditEntry, ServerSettings } from '../db/database.ts';
 import { nowIso } from '../lib/ids.ts';
 import type { Executor } from './executor.ts';
+import { isOwnerDestination, type OwnerDestination } from './reminders.ts';
 
 export interface ServerReminder extends Reminder {
   /** Only this server's channel destinations. */
-  destinations: Destination[];
+  destinations: OwnerDestination[];
 }
 
 /** How many reminders have a channel destination in each of these servers. */
@@ -27,11 +28,12 @@ export async function countServerReminders(db: Executor, guildIds: string[]): Pr
 }
 
 /** The server's destinations of these reminders, in each reminder's order. */
-async function serverDestinationsOf(db: Executor, guildId: string, reminderIds: string[]): Promise<Map<string, Destination[]>> {
-  const byReminder = new Map<string, Destination[]>();
+async function serverDestinationsOf(db: Executor, guildId: string, reminderIds: string[]): Promise<Map<string, OwnerDestination[]>> {
+  const byReminder = new Map<string, OwnerDestination[]>();
   if (reminderIds.length === 0) return byReminder;
   const rows = await db.selectFrom('destinations').selectAll().where('guild_id', '=', guildId).where('reminder_id', 'in', reminderIds).orderBy('position').execute();
-  for (const row of rows) {
+  // A subscriber's destination has no server (guild_id is null): none is among these rows.
+  for (const row of rows.filter(isOwnerDestination)) {
     const list = byReminder.get(row.reminder_id) ?? [];
     list.push(row);
     byReminder.set(row.reminder_id, list);

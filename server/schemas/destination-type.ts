@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { DestinationType } from '../db/database.ts';
+import type { DestinationType, OwnerDestinationType } from '../db/database.ts';
 
 /**
- * A delivery's destination type in an answer, as a string enum: clients get the union (the
- * dashboard's types are derived from these schemas, docs/architecture.md) and the OpenAPI document
- * lists the values. A subscriber's deliveries ("Remind me too") show in the reminder's history too.
+ * Destination types in answers, as string enums: clients get the union (the dashboard's types are
+ * derived from these schemas, docs/architecture.md) and the OpenAPI document lists the values.
+ * Bodies keep plain strings: the destinations' validation refuses an unknown type with its own code
+ * and message (server/destinations/validate.ts).
  */
 const DESTINATION_TYPES = [
   'discord_dm',
@@ -24,4 +25,8 @@ const DESTINATION_TYPES = [
 const everyType: [Exclude<DestinationType, (typeof DESTINATION_TYPES)[number]>] extends [never] ? true : never = true;
 void everyType;
 
+/** Any delivery's: a subscriber's deliveries ("Remind me too") show in the reminder's history too. */
 export const DestinationTypeOut = Type.Unsafe<DestinationType>({ type: 'string', enum: [...DESTINATION_TYPES] });
+
+/** A reminder's own destinations (never a subscriber's: those only count). */
+export const OwnerDestinationTypeOut = Type.Unsafe<OwnerDestinationType>({ type: 'string', enum: DESTINATION_TYPES.filter((t) => t !== 'discord_subscriber') });

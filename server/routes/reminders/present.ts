@@ -1,13 +1,12 @@
 import type { Static } from '@sinclair/typebox';
-import type { Destination } from '../../db/database.ts';
-import type { ReminderWithDestinations } from '../../repositories/reminders.ts';
+import type { OwnerDestination, ReminderWithDestinations } from '../../repositories/reminders.ts';
 import type { Language } from '../../lib/language.ts';
 import { recurrenceSummary } from '../../reminders/recurrence-summary.ts';
 import { exceptionsOf, firstOccurrenceOf, reminderStatus } from '../../reminders/schedule.ts';
 import { parseStoredAlerts } from '../../scheduler/alerts.ts';
 import type { ReminderOut } from './schemas.ts';
 
-function presentDestination(d: Destination, secret?: string) {
+function presentDestination(d: OwnerDestination, secret?: string) {
   return {
     id: d.id,
     type: d.type,

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { RECURRENCES } from '../../reminders/input.ts';
 import { Nullable } from '../../schemas/common.ts';
 import { DestinationMetadataBody } from '../../schemas/destination-metadata.ts';
+import { OwnerDestinationTypeOut } from '../../schemas/destination-type.ts';
 
 export const DestinationBody = Type.Object({
   id: Type.Optional(Type.String({ maxLength: 64 })),
@@ -30,7 +31,7 @@ export const ReminderBody = Type.Object({
 
 const DestinationOut = Type.Object({
   id: Type.String(),
-  type: Type.String(),
+  type: OwnerDestinationTypeOut,
   metadata: Type.Object({
     guild_id: Type.Optional(Type.String()),
     channel_id: Type.Optional(Type.String()),

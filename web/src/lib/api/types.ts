@@ -5,10 +5,10 @@
  * Type-only imports: `import type` is erased by the compiler, so nothing from server/ (nor TypeBox)
  * ends up in the bundle.
  *
- * Where the UI needs a narrower value than the schema's `string` (a reminder's destination type, a
- * webhook platform, an identity's provider), the narrow union is intersected with the derived field
- * type, so it still follows the server: a field that disappears or changes type breaks the build
- * here. A delivery's destination type is an enum in its schema (server/schemas/destination-type.ts).
+ * Where the UI needs a narrower value than the schema's `string` (a webhook platform, an identity's
+ * provider), the narrow union is intersected with the derived field type, so it still follows the
+ * server: a field that disappears or changes type breaks the build here. Destination types are
+ * enums in the answers' schemas (server/schemas/destination-type.ts) and need no narrowing.
  *
  * Still hand-typed (their schemas are inline, unexported consts in route files): Guild/Channel/Role,
  * PublicConfig, the login/register bodies and LoginResponse (web/src/lib/session.ts: it also
@@ -47,7 +47,7 @@ export type Recurrence = Exclude<Repetition, 'CUSTOM'>;
 export const RECURRENCES = ['ONCE', 'DAILY', 'WEEKLY', 'WORKDAYS', 'WEEKEND', 'MONTHLY', 'YEARLY', 'HOURLY'] as const satisfies readonly Recurrence[];
 type _EveryRecurrence = Accepts<[never], [Exclude<Recurrence, (typeof RECURRENCES)[number]>]>;
 
-export type DestinationType = DestinationOutput['type'] & ('discord_dm' | 'discord_channel' | 'webhook' | 'email' | 'ntfy' | 'gotify' | 'pushover' | 'matrix' | 'telegram' | 'web_push');
+export type DestinationType = DestinationOutput['type'];
 export type WebhookPlatform = NonNullable<DestinationOutput['metadata']['platform']> & ('generic' | 'discord' | 'slack');
 
 /**
@@ -56,7 +56,7 @@ export type WebhookPlatform = NonNullable<DestinationOutput['metadata']['platfor
  */
 export type DestinationMetadata = Omit<DestinationOutput['metadata'], 'platform'> & { platform?: WebhookPlatform; access_token?: string; app_token?: string; secret?: string; user_agent?: string };
 
-export type Destination = Omit<DestinationOutput, 'type' | 'metadata'> & { type: DestinationType; metadata: DestinationMetadata };
+export type Destination = Omit<DestinationOutput, 'metadata'> & { metadata: DestinationMetadata };
 
 /** A reminder as every reminder route answers it (`status` and `first_occurrence_utc` are computed by the server). */
 export type Reminder = Omit<ReminderOutput, 'destinations'> & { destinations: Destination[] };
