@@ -2,7 +2,7 @@
 // plain node: no TypeScript loader in memory (about 40 MB less RSS) and faster start.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -67,6 +67,12 @@ export function newestMtime(dir) {
     newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
   }
   return newest;
+}
+
+/** Runs one of the build's entries (dist/<entry>.mjs) in this process, compiling it first when stale. */
+export async function runCompiled(entry) {
+  await buildServerIfStale();
+  await import(pathToFileURL(path.join(root, 'dist', `${entry}.mjs`)).href);
 }
 
 /** Builds dist/ when it is missing or older than the sources; says so on stderr (stdout may be JSON). */

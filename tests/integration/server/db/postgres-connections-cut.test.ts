@@ -12,11 +12,10 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { Config } from '../../../../server/config.ts';
 import { createDatabase, type DatabaseHandle } from '../../../../server/db/connection.ts';
-import { signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
+import { client, signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { admin, onPostgres, testDatabaseUrl } from '../../../helpers/test-database.ts';
 import { seedAccount, seedReminder, startWebhookSink, type WebhookSink } from '../../../helpers/webhook-sink.ts';
 import { waitFor } from '../../../helpers/fake-discord/util.ts';
-import { sendRequest } from '../../../helpers/http.ts';
 
 let dir: string;
 let url: string;
@@ -183,7 +182,7 @@ describe('PostgreSQL refuses connections for a while (starting up, failing over)
  * /metrics answers while the database refuses connections: that is when an operator needs it.
  */
 async function databaseErrors(server: TestServer): Promise<number> {
-  const res = await sendRequest(`${server.url}/metrics`, { method: 'GET' });
+  const res = await client(server.url).get('/metrics');
   expect(res.status).toBe(200);
-  return Number(/^chime_scheduler_database_errors_total (\d+)/m.exec(res.text)?.[1] ?? Number.NaN);
+  return Number(/^chime_scheduler_database_errors_total (\d+)/m.exec(res.body as string)?.[1] ?? Number.NaN);
 }
