@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { sendRequest } from '../../../helpers/http.ts';
-import { signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
+import { client, signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
 import { startWebhookSink, type WebhookSink } from '../../../helpers/webhook-sink.ts';
 import { type SmtpSink, startSmtpSink } from '../../../helpers/smtp-sink.ts';
 import { formatRRule, parseRRule, type ParsedRRule } from '../../../../server/time/rrule.ts';
@@ -975,15 +975,14 @@ describe('fuzzing every endpoint', () => {
       ['2030-01-31', '00:00'],
     ];
     const failures: string[] = [];
+    const api = client(server.url, a.token);
     const check = async (method: string, path: string, body?: unknown) => {
-      const { status, text } = await sendRequest(`${server.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${a.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const res = { status };
-      if (res.status >= 500) failures.push(`${res.status} ${method} ${path} ${JSON.stringify(body ?? null)}: ${text.slice(0, 200)}`);
-      return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+      const res = await api.call<Record<string, unknown> | null>(method, path, body);
+      if (res.status >= 500) {
+        const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
+        failures.push(`${res.status} ${method} ${path} ${JSON.stringify(body ?? null)}: ${text.slice(0, 200)}`);
+      }
+      return res;
     };
     for (const [z, timezone] of edgeZones.entries()) {
       for (const [d, [date, time]] of edgeWhen.entries()) {
