@@ -13,7 +13,7 @@
  * On SQLite the lookup is a read of the file in this process: nothing to save.
  */
 import type { DatabaseDialect } from '../db/connection.ts';
-import { sha256Hex } from '../lib/ids.ts';
+import { nowIso, sha256Hex } from '../lib/ids.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { findLiveSessionByHash, type LiveSession } from '../repositories/sessions.ts';
 
@@ -48,7 +48,7 @@ export function createSessionLookup(deps: SessionLookupDeps): SessionLookup {
   if (deps.dialect === 'sqlite') {
     return {
       async find(token) {
-        const session = await findLiveSessionByHash(deps.db, sha256Hex(token), new Date().toISOString());
+        const session = await findLiveSessionByHash(deps.db, sha256Hex(token), nowIso());
         return session && { session };
       },
       touched: () => {},
@@ -59,7 +59,7 @@ export function createSessionLookup(deps: SessionLookupDeps): SessionLookup {
   return {
     async find(token) {
       const hash = sha256Hex(token);
-      const now = new Date().toISOString();
+      const now = nowIso();
       const known = remembered.get(hash);
       let accountId: string;
       let changeToken: string;

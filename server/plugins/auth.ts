@@ -6,6 +6,7 @@ import { authenticateAccessToken, checkTokenScope, isAccessToken, type TokenScop
 import { attemptRefused, networkOf } from '../accounts/login-throttle.ts';
 import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_TTL_MS } from '../accounts/known-devices.ts';
 import { RateWindow } from '../coordination/rate-window.ts';
+import { nowIso } from '../lib/ids.ts';
 import { createSessionLookup } from '../accounts/session-lookup.ts';
 import { deleteExpiredSessions, touchSession } from '../repositories/sessions.ts';
 
@@ -121,7 +122,7 @@ export default fp(
       if (!session.last_used_at || Date.now() - Date.parse(session.last_used_at) > TOUCH_INTERVAL_MS || session.network !== network) {
         // Where and when it was last seen (the account page's list of sessions). Bookkeeping, not what the request asked for: a read must not wait for the write lock
         // (another process may hold it for a while) nor fail when that write cannot be made.
-        const usedAt = new Date().toISOString();
+        const usedAt = nowIso();
         touchSession(app.db, session.id, network, usedAt).then(
           () => sessions.touched(token, usedAt, network),
           (err: unknown) => request.log.debug({ err }, 'could not record the session as used'),
