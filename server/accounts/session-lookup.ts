@@ -2,13 +2,15 @@
  * The live session a request's token names, read for every signed-in request.
  *
  * On PostgreSQL each lookup was a statement of its own on a pooled connection, ahead of whatever
- * the request asked for. The instance remembers the
- * sessions it read, each with the account's change token read before it (server/db/pg-changes.ts),
- * and answers from memory while that token has not moved. A session that ends or changes notifies
- * its account (migration 2026-11-30-001), and the token comes back only after every notice of a
- * commit acknowledged before it was asked, so a sign-out or a revocation on any instance is seen
- * by the next request here. The token's round trip is shared by the requests in flight, where the
- * lookup was one each. Expiry is checked against the clock at every use.
+ * the request asked for. The instance remembers the sessions it read, each with its account's
+ * sessions token read before it (server/db/pg-changes.ts), and answers from memory while that
+ * token has not moved. A session that ends or changes notifies `session:<account id>` (migrations
+ * 2026-11-30-001 and -002), and the token comes back only after every notice of a commit
+ * acknowledged before it was asked, so a sign-out or a revocation on any instance is seen by the
+ * next request here. The account's reminders changing does not move it: a busy account's writes
+ * leave its sessions remembered. The same round trip, shared by the requests in flight, brings the
+ * account's own change token, which the request's cached list checks. Expiry is checked against
+ * the clock at every use.
  *
  * On SQLite the lookup is a read of the file in this process: nothing to save.
  */
@@ -23,8 +25,8 @@ const MAX_REMEMBERED = 10_000;
 export interface SessionLookupDeps {
   db: Executor;
   dialect: DatabaseDialect;
-  /** Moves whenever a change of this account was committed (PostgreSQL: LISTEN/NOTIFY). */
-  accountChangeToken(accountId: string): Promise<string>;
+  /** The account's change token, and its sessions' (PostgreSQL: LISTEN/NOTIFY), in one round trip. */
+  accountAndSessionTokens(accountId: string): Promise<{ account: string; sessions: string }>;
 }
 
 export interface FoundSession {
@@ -54,7 +56,7 @@ export function createSessionLookup(deps: SessionLookupDeps): SessionLookup {
       touched: () => {},
     };
   }
-  const remembered = new Map<string, { session: LiveSession; changeToken: string }>();
+  const remembered = new Map<string, { session: LiveSession; sessionsToken: string }>();
 
   return {
     async find(token) {
@@ -62,26 +64,26 @@ export function createSessionLookup(deps: SessionLookupDeps): SessionLookup {
       const now = nowIso();
       const known = remembered.get(hash);
       let accountId: string;
-      let changeToken: string;
+      let tokens: { account: string; sessions: string };
       if (known) {
         accountId = known.session.account_id;
-        changeToken = await deps.accountChangeToken(accountId);
-        if (changeToken === known.changeToken && known.session.expires_at > now) return { session: known.session, accountChangeToken: changeToken };
+        tokens = await deps.accountAndSessionTokens(accountId);
+        if (tokens.sessions === known.sessionsToken && known.session.expires_at > now) return { session: known.session, accountChangeToken: tokens.account };
         remembered.delete(hash);
       } else {
-        // Whose session it is, to know which account's token to watch; the read that is kept
-        // comes after that token, below.
+        // Whose session it is, to know which account's tokens to watch; the read that is kept
+        // comes after them, below.
         const first = await findLiveSessionByHash(deps.db, hash, now);
         if (!first) return undefined;
         accountId = first.account_id;
-        changeToken = await deps.accountChangeToken(accountId);
+        tokens = await deps.accountAndSessionTokens(accountId);
       }
       // Read after the token: a change committed later moves the token before this copy's next use.
       const session = await findLiveSessionByHash(deps.db, hash, now);
       if (session?.account_id !== accountId) return session && { session };
       if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
-      remembered.set(hash, { session, changeToken });
-      return { session, accountChangeToken: changeToken };
+      remembered.set(hash, { session, sessionsToken: tokens.sessions });
+      return { session, accountChangeToken: tokens.account };
     },
     touched(token, lastUsedAt, network) {
       const known = remembered.get(sha256Hex(token));

@@ -33,6 +33,12 @@ export interface DatabaseHandle {
    */
   accountChangeToken(accountId: string): Promise<string>;
   /**
+   * accountChangeToken, and a token that moves only when one of the account's sessions ends or
+   * changes (PostgreSQL), read together in one round trip: a signed-in request checks its cached
+   * session against the second and its cached list against the first. SQLite: freshChangeToken.
+   */
+  accountAndSessionTokens(accountId: string): Promise<{ account: string; sessions: string }>;
+  /**
    * Calls `onChange` soon after another process (an instance, the scheduler's thread, the sqlite3
    * shell) wrote, so a scheduler re-arms for reminders it was not told about. SQLite: a poll of
    * the file's change counter every WATCH_POLL_MS. PostgreSQL: LISTEN/NOTIFY, at once
@@ -131,7 +137,11 @@ export function openSqlite(databaseUrl: string, options: { busyMaxWaitMs?: numbe
     return () => clearInterval(timer);
   };
   const freshChangeToken = async () => changeToken();
-  return { db, dialect: 'sqlite', sqlite, freshChangeToken, accountChangeToken: freshChangeToken, watchChanges, busy, probe };
+  const accountAndSessionTokens = async () => {
+    const token = changeToken();
+    return { account: token, sessions: token };
+  };
+  return { db, dialect: 'sqlite', sqlite, freshChangeToken, accountChangeToken: freshChangeToken, accountAndSessionTokens, watchChanges, busy, probe };
 }
 
 /**

@@ -1,14 +1,15 @@
 /**
  * What changed, between instances on PostgreSQL (docs/operations.md "Running several instances"), by
  * LISTEN/NOTIFY alone. Triggers (migration 2026-11-27-002) send NOTIFY chime_changes with the
- * account's id whenever one of its reminders or destinations, or the account itself, changes;
+ * account's id whenever one of its reminders or destinations, or the account itself, changes, and
+ * `session:<account id>` when one of its sessions ends or changes (migration 2026-11-30-002);
  * PostgreSQL delivers it when that transaction commits, whichever connection or instance made it
  * (the API, a delivery thread, psql). Each process holds one connection that LISTENs, and:
  *
  *  - wakes its schedulers (watchChanges), so a reminder created on one instance fires on time on
  *    any, without polling. Not for changes of its own pool's sessions: the code that made them
  *    wakes its scheduler itself, and a burst of deliveries would otherwise wake it for each one;
- *  - counts what it heard per account, for caches (token): a cached answer read after token T is
+ *  - counts what it heard per key, for caches (token): a cached answer read after token T is
  *    current while the token is still T. Exact because a round trip on the listening connection
  *    comes back only after every notification of a transaction that committed before it was sent:
  *    PostgreSQL sends a session the notifications it was signalled before it answers its next
@@ -30,8 +31,8 @@ const CHANNEL = 'chime_changes';
  */
 const WAKE_COALESCE_MS = 100;
 const RECONNECT_MS = 1000;
-/** Accounts remembered by their last change; beyond it all are forgotten at once (one cache miss each). */
-const MAX_ACCOUNTS = 100_000;
+/** Keys (accounts, their sessions) remembered by their last change; beyond it all are forgotten at once (one cache miss each). */
+const MAX_KEYS = 200_000;
 
 export class PgChangeFeed {
   private readonly listeners = new Set<() => void>();
@@ -47,9 +48,9 @@ export class PgChangeFeed {
   private generation = 0;
   /** Notifications heard on this connection. */
   private heard = 0;
-  /** Per account, the `heard` count of its last notification. */
+  /** Per key (the notice's payload: an account's id, or `session:<id>`), the `heard` count of its last notification. */
   private readonly lastHeard = new Map<string, number>();
-  /** What an account not in lastHeard answers: `heard` when the map was last emptied. */
+  /** What a key not in lastHeard answers: `heard` when the map was last emptied. */
   private forgottenAt = 0;
   private unknown = 0;
 
@@ -69,13 +70,20 @@ export class PgChangeFeed {
    * listening connection cannot be reached.
    */
   async token(accountId?: string): Promise<string> {
+    return (await this.tokens(accountId === undefined ? [undefined] : [accountId]))[0]!;
+  }
+
+  /**
+   * token() for several keys after one round trip: an account's id, or `session:<account id>` for
+   * its sessions (migration 2026-11-30-002), undefined for any change.
+   */
+  async tokens(keys: readonly (string | undefined)[]): Promise<string[]> {
     try {
       await this.sync();
     } catch {
-      return `unknown:${++this.unknown}`;
+      return keys.map(() => `unknown:${++this.unknown}`);
     }
-    const count = accountId === undefined ? this.heard : (this.lastHeard.get(accountId) ?? this.forgottenAt);
-    return `${this.generation}:${count}`;
+    return keys.map((key) => `${this.generation}:${key === undefined ? this.heard : (this.lastHeard.get(key) ?? this.forgottenAt)}`);
   }
 
   /** Calls `onChange` soon after any change was committed; the returned function stops it. */
@@ -173,14 +181,14 @@ export class PgChangeFeed {
     this.reconnectTimer.unref();
   }
 
-  private heardChange(accountId: string, own: boolean): void {
+  private heardChange(key: string, own: boolean): void {
     this.heard++;
-    if (accountId) {
-      if (this.lastHeard.size >= MAX_ACCOUNTS && !this.lastHeard.has(accountId)) {
+    if (key) {
+      if (this.lastHeard.size >= MAX_KEYS && !this.lastHeard.has(key)) {
         this.lastHeard.clear();
         this.forgottenAt = this.heard;
       }
-      this.lastHeard.set(accountId, this.heard);
+      this.lastHeard.set(key, this.heard);
     }
     if (!own) this.wake();
   }

@@ -141,6 +141,7 @@ export interface PostgresHandleParts {
   db: Kysely<Database>;
   freshChangeToken(): Promise<string>;
   accountChangeToken(accountId: string): Promise<string>;
+  accountAndSessionTokens(accountId: string): Promise<{ account: string; sessions: string }>;
   watchChanges(onChange: () => void): () => void;
   busy: BusyMonitor;
   probe(): Promise<boolean>;
@@ -210,6 +211,10 @@ export function openPostgres(url: string, options: { busyMaxWaitMs: number; pool
     db,
     freshChangeToken: () => feed.token(),
     accountChangeToken: (accountId) => feed.token(accountId),
+    async accountAndSessionTokens(accountId) {
+      const [account, sessions] = await feed.tokens([accountId, `session:${accountId}`]);
+      return { account: account!, sessions: sessions! };
+    },
     watchChanges: (onChange) => feed.subscribe(onChange),
     busy,
     async probe() {

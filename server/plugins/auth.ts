@@ -87,7 +87,7 @@ export default fp(
       return !!host && (origin === `http://${host}` || origin === `https://${host}`);
     }
 
-    const sessions = createSessionLookup({ db: app.db, dialect: app.dbDialect, accountChangeToken: app.dbAccountChangeToken });
+    const sessions = createSessionLookup({ db: app.db, dialect: app.dbDialect, accountAndSessionTokens: app.dbAccountAndSessionTokens });
     const tokenThrottle = new RateWindow(app.db, 'access_token', app.config.tokenThrottle.limit, app.config.tokenThrottle.windowMs);
 
     /**

@@ -16,6 +16,8 @@ declare module 'fastify' {
     dbFreshChangeToken(): Promise<string>;
     /** See DatabaseHandle.accountChangeToken: the same for one account's things (PostgreSQL). */
     dbAccountChangeToken(accountId: string): Promise<string>;
+    /** See DatabaseHandle.accountAndSessionTokens: the account's and its sessions' in one round trip. */
+    dbAccountAndSessionTokens(accountId: string): Promise<{ account: string; sessions: string }>;
     /** See DatabaseHandle.watchChanges: another process wrote (LISTEN/NOTIFY on PostgreSQL). */
     dbWatchChanges(onChange: () => void): () => void;
   }
@@ -23,7 +25,7 @@ declare module 'fastify' {
 
 export default fp<{ config: Config }>(
   async (app, { config }) => {
-    const { db, dialect, freshChangeToken, accountChangeToken, watchChanges, busy, probe } = createDatabase(config.databaseUrl, {
+    const { db, dialect, freshChangeToken, accountChangeToken, accountAndSessionTokens, watchChanges, busy, probe } = createDatabase(config.databaseUrl, {
       poolSize: config.databasePoolSize,
       preparedStatements: config.databasePreparedStatements,
     });
@@ -36,6 +38,7 @@ export default fp<{ config: Config }>(
     app.decorate('config', config);
     app.decorate('dbFreshChangeToken', freshChangeToken);
     app.decorate('dbAccountChangeToken', accountChangeToken);
+    app.decorate('dbAccountAndSessionTokens', accountAndSessionTokens);
     app.decorate('dbWatchChanges', watchChanges);
     // Not queued behind queries waiting for a lock or a connection (see DatabaseHandle.probe).
     app.decorate('checkDatabase', async () => {

@@ -2,15 +2,17 @@
  * Two instances on one database (server/accounts/session-lookup.ts): B answers from the sessions it
  * read before, yet a session that ends anywhere (signed out on A, revoked by a password change,
  * expired, deleted by another program) is refused by B's very next request. On PostgreSQL that is
- * the sessions' change notices (migration 2026-11-30-001); on SQLite each request reads the file.
+ * the sessions' change notices (migrations 2026-11-30-001 and -002); on SQLite each request reads
+ * the file. On PostgreSQL, B keeps what it read while only the account's reminders change.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../../../server/db/connection.ts';
 import { client, signUp, startTestServer, type TestServer } from '../../../helpers/server.ts';
-import { releaseTestDatabase, testDatabaseUrl } from '../../../helpers/test-database.ts';
+import { onPostgres, releaseTestDatabase, testDatabaseUrl } from '../../../helpers/test-database.ts';
 
 let dir: string;
 let a: TestServer;
@@ -76,5 +78,22 @@ describe('a session used on another instance', () => {
     const { user, onB } = await sessionUsedOnB();
     await other.db.deleteFrom('accounts').where('id', '=', user.id).execute();
     expect((await onB.get('/api/account')).status).toBe(401);
+  });
+
+  // What B remembers is only seen when the session changes behind the notices' back: another
+  // program deletes it with triggers off (as a logical replica applies changes). B still accepts
+  // it, from memory, after the account's reminders changed on A, whose list B shows at once.
+  it.skipIf(!onPostgres)('is remembered there while only the account\'s reminders change', async () => {
+    const { user, onB } = await sessionUsedOnB();
+    expect((await user.api.get('/api/account')).status).toBe(200); // A has read it too
+    await other.db.transaction().execute(async (trx) => {
+      await sql`set local session_replication_role = replica`.execute(trx);
+      await trx.deleteFrom('sessions').where('account_id', '=', user.id).execute();
+    });
+    const created = await user.api.post('/api/reminders', { date: '2031-01-01', time: '09:00', message: 'Written on A', recurrence: 'ONCE', destinations: [] });
+    expect(created.status).toBe(201);
+    const list = await onB.get('/api/reminders');
+    expect(list.status).toBe(200);
+    expect((list.body as Array<{ id: string }>).map((r) => r.id)).toContain(created.body.id);
   });
 });
