@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { databaseLabel, throwawayDatabase } from './lib/any-database.ts';
+import { postgresBackendsCpuMs, processCpuMs } from './lib/cpu.ts';
 import { percentile, startServerProcess } from './lib/server-process.ts';
 import { ACCOUNTS, CONNECTIONS, caller, createAccounts, DUE_PER_ACCOUNT, mixedLoad, PER_ACCOUNT } from './lib/mixed-load.ts';
 import { startSinkProcess } from './webhook-sink.ts';
@@ -60,7 +61,15 @@ export async function run(options: { loadSeconds?: number; port?: number } = {})
       if (process.env.BENCH_MIXED_DUE_LEAD_S) await new Promise((r) => setTimeout(r, Math.max(0, dueStart - 15_000 - Date.now())));
 
       // The load: from now until loadSeconds, covering the whole due minute.
+      // CPU per request, steadier than requests/s on a shared machine: the server's, and on
+      // PostgreSQL its backends' for this database (the pool stays open through the load).
+      const databaseName = databaseLabel(database.url) === 'PostgreSQL' ? new URL(database.url).pathname.slice(1) : null;
+      const backendsCpu = () => [...(databaseName ? postgresBackendsCpuMs(databaseName) : new Map<number, number>())];
+      const serverCpuBefore = processCpuMs(server.pid);
+      const backendsBefore = new Map(backendsCpu());
       const { latencies, byOp, errors5xx, errors4xx, elapsedSeconds: elapsed } = await mixedLoad([call], accounts, loadSeconds, sink.url);
+      const serverCpuMs = processCpuMs(server.pid) - serverCpuBefore;
+      const databaseCpuMs = backendsCpu().reduce((sum, [pid, ms]) => sum + ms - (backendsBefore.get(pid) ?? 0), 0);
       const stats = await sink.waitForCount(n, 60_000, 200);
       const receipts = await sink.receipts();
       const lateness = receipts.map(([, , occurrenceAt, receivedAt]) => receivedAt - Date.parse(occurrenceAt)).sort((x, y) => x - y);
@@ -74,6 +83,8 @@ export async function run(options: { loadSeconds?: number; port?: number } = {})
         api_p99_ms: Math.round(percentile(latencies, 99) * 10) / 10,
         api_5xx: errors5xx,
         api_4xx: errors4xx,
+        server_cpu_us_per_request: Math.round((serverCpuMs * 1000) / latencies.length),
+        ...(databaseName ? { database_cpu_us_per_request: Math.round((databaseCpuMs * 1000) / latencies.length) } : {}),
         ops: Object.fromEntries(byOp),
         delivered: stats.unique_ids,
         duplicates: stats.duplicate_ids + stats.duplicate_occurrences,
