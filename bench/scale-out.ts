@@ -10,7 +10,10 @@
  *   process; deliveries/s from the due instant to the last receipt; none lost, none sent twice.
  * - Mixed: the API load of bench/mixed.ts (bench/lib/mixed-load.ts: 50 connections over 200
  *   accounts, lists, reads, updates, pause/resume, create+delete) for BENCH_SCALE_MIXED_SECONDS
- *   (default 20), the connections spread round-robin over the instances; req/s, p99, 5xx.
+ *   (default 20), the connections spread round-robin over the instances; req/s, p99, 5xx. Before
+ *   it, every instance count gets the same load for BENCH_SCALE_WARM_SECONDS (default 5) outside
+ *   the quotas, not measured: instances of a real deployment have run for a while, and otherwise
+ *   the first count alone (whose instance also created the accounts) would be measured warm.
  *
  * Goals: 2 instances >= 1.7x one, 3 >= 2.3x, in both parts; 0 lost, 0 twice. How to read the
  * figures: `throttled_pct` is the share of the 100 ms periods in which an instance used up its
@@ -40,6 +43,7 @@ import { startThrowawayPostgres } from '../tests/helpers/throwaway-postgres.ts';
 
 const DUE = Number(process.env.BENCH_SCALE_DUE ?? 20_000);
 const MIXED_SECONDS = Number(process.env.BENCH_SCALE_MIXED_SECONDS ?? 20);
+const WARM_SECONDS = Number(process.env.BENCH_SCALE_WARM_SECONDS ?? 5);
 const QUOTA_US = Number(process.env.BENCH_SCALE_QUOTA ?? 40_000);
 const COUNTS = (process.env.BENCH_SCALE_INSTANCES ?? '1,2,3').split(',').map(Number);
 const PARTS = (process.env.BENCH_SCALE_PARTS ?? 'burst,mixed').split(',');
@@ -161,6 +165,7 @@ async function mixedParts(counts: number[]) {
         const calls = clients.map((c) => c.call);
         // Set up outside the quota (not measured), then confine and load.
         accounts ??= await createAccounts(calls, sink.url, 'scale');
+        if (WARM_SECONDS > 0) await mixedLoad(calls, accounts, WARM_SECONDS, sink.url);
         groups = confine(servers);
         const meter = cpuMeter(servers, groups, sink, database.url);
         const load = await mixedLoad(calls, accounts, MIXED_SECONDS, sink.url);
