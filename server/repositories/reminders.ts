@@ -144,6 +144,11 @@ export async function updateReminder(db: Executor, id: string, patch: Partial<Om
   await db.updateTable('reminders').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
 }
 
+/** updateReminder answering the row as written, undefined when there is none: no read after it. */
+export async function updateReminderReturning(db: Executor, id: string, patch: Partial<Omit<Reminder, 'id' | 'account_id' | 'created_at'>>): Promise<Reminder | undefined> {
+  return db.updateTable('reminders').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
 /** Any account's reminder by id (the bot's buttons check the owner themselves). */
 export async function findReminderById(db: Executor, id: string): Promise<Reminder | undefined> {
   return db.selectFrom('reminders').selectAll().where('id', '=', id).executeTakeFirst();
