@@ -283,6 +283,8 @@ describe('a destination whose last 5 deliveries failed', () => {
     server.app.scheduler.wake();
     const [, , , , latest] = (await settle(id, 5)).sort((a, b) => a.occurrence_utc.localeCompare(b.occurrence_utc));
     expect(latest!.status).toBe('failed');
+    // The streak is checked once the results' transaction has committed (failing-destinations.ts).
+    await server.app.scheduler.drain();
 
     const reminder = await me.api.get(`/api/reminders/${id}`);
     expect(reminder.body.destinations[0]).toMatchObject({ disabled_code: 'DESTINATION_FAILING', disabled_reason: 'The last 5 deliveries failed' });
@@ -318,6 +320,7 @@ describe('a destination whose last 5 deliveries failed', () => {
     server.app.scheduler.wake();
     const rows = await settle(id, 5);
     expect(rows.filter((r) => r.status === 'failed')).toHaveLength(4);
+    await server.app.scheduler.drain(); // the streak was checked
     expect((await me.api.get(`/api/reminders/${id}`)).body.destinations[0].disabled_code).toBeNull();
   });
 });
