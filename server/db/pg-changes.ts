@@ -70,7 +70,7 @@ export class PgChangeFeed {
    * listening connection cannot be reached.
    */
   async token(accountId?: string): Promise<string> {
-    return (await this.tokens(accountId === undefined ? [undefined] : [accountId]))[0]!;
+    return (await this.tokens([accountId]))[0]!;
   }
 
   /**

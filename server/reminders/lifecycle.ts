@@ -2,9 +2,9 @@
  * A reminder's state changes after it was made: pause, resume, snooze and delete. Part of the
  * reminders service (service.ts), shared by the API and the bot.
  */
-import { AppError } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import type { Reminder } from '../db/database.ts';
-import { deleteReminder, type ReminderWithDestinations, updateReminderReturning } from '../repositories/reminders.ts';
+import { deleteReminder, type ReminderWithDestinations, updateReminder } from '../repositories/reminders.ts';
 import { nextOccurrenceAfter } from '../time/series.ts';
 import { guildsOf, quoted, recordServerChange } from '../servers/audit.ts';
 import { ruleOf } from './schedule.ts';
@@ -20,7 +20,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * on PostgreSQL. Deleted in between: not found, as the read would have said.
  */
 function asWritten(existing: ReminderWithDestinations, row: Reminder | undefined): ReminderWithDestinations {
-  if (!row) throw new AppError('REMINDER_NOT_FOUND', 'Reminder not found');
+  if (!row) throw notFound();
   return { ...row, destinations: existing.destinations, subscriber_count: existing.subscriber_count ?? 0 };
 }
 
@@ -28,7 +28,7 @@ export async function pauseReminder(deps: ReminderDeps, accountId: string, id: s
   const existing = await getReminder(deps, accountId, id);
   let answer = existing;
   if (!existing.is_paused) {
-    answer = asWritten(existing, await updateReminderReturning(deps.db, existing.id, { is_paused: 1 }));
+    answer = asWritten(existing, await updateReminder(deps.db, existing.id, { is_paused: 1 }));
     await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'pause', reminderId: id, detail: { kind: 'paused', params: { message: quoted(existing.message) } } });
   }
   // Nothing becomes due sooner: the timer, if it stood for this reminder, finds nothing and re-arms.
@@ -43,13 +43,13 @@ export async function resumeReminder(deps: ReminderDeps, accountId: string, id: 
   let answer = existing;
   if (existing.is_paused) {
     // Alerts that came due while paused are not sent: the pointer starts again from now.
-    const patch: Parameters<typeof updateReminderReturning>[2] = { is_paused: 0, next_alert_utc: nextAlertUtc(existing.alerts, existing.next_occurrence_utc, nowMs) };
+    const patch: Parameters<typeof updateReminder>[2] = { is_paused: 0, next_alert_utc: nextAlertUtc(existing.alerts, existing.next_occurrence_utc, nowMs) };
     if (existing.recurrence_type !== 'ONCE') {
       const snooze = existing.snoozed_at_utc && Date.parse(existing.snoozed_at_utc) > nowMs ? existing.snoozed_at_utc : null;
       const next = iso(nextOccurrenceAfter(ruleOf(existing), nowMs));
       Object.assign(patch, { snoozed_at_utc: snooze, next_occurrence_utc: next, next_fire_utc: snooze ?? next, next_alert_utc: nextAlertUtc(existing.alerts, next, nowMs) });
     }
-    answer = asWritten(existing, await updateReminderReturning(deps.db, existing.id, patch));
+    answer = asWritten(existing, await updateReminder(deps.db, existing.id, patch));
     hint = earliestInstant(patch.next_fire_utc === undefined ? existing.next_fire_utc : patch.next_fire_utc, patch.next_alert_utc);
     await recordServerChange(deps.db, { guildIds: guildsOf(existing.destinations), actorAccountId: accountId, action: 'resume', reminderId: id, detail: { kind: 'resumed', params: { message: quoted(existing.message) } } });
   }
@@ -80,7 +80,7 @@ export async function snoozeReminder(deps: ReminderDeps, accountId: string, id: 
   const existing = await getReminder(deps, accountId, id);
   if (!Number.isFinite(atMs) || atMs <= nowMs) throw new AppError('REMINDER_IN_PAST', 'Snooze time must be in the future');
   const snoozedAt = new Date(Math.floor(atMs / 1000) * 1000).toISOString();
-  const answer = asWritten(existing, await updateReminderReturning(deps.db, existing.id, { snoozed_at_utc: snoozedAt, next_fire_utc: snoozedAt, completed_at: null }));
+  const answer = asWritten(existing, await updateReminder(deps.db, existing.id, { snoozed_at_utc: snoozedAt, next_fire_utc: snoozedAt, completed_at: null }));
   deps.scheduler.wake(earliestInstant(snoozedAt));
   return answer;
 }

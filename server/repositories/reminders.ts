@@ -95,20 +95,12 @@ export async function findReminderOfAccount(db: Executor, accountId: string, id:
   return groupJoined((await reminderOfAccount(db, { id, accountId })).rows)[0];
 }
 
-/** findReminderOfAccount for several ids, in the order given (ids of other accounts are left out): two statements, not two per reminder. */
+/** findReminderOfAccount for several ids, in the order given (ids of other accounts are left out): one statement per id list, not one per reminder. */
 export async function findRemindersOfAccount(db: Executor, accountId: string, ids: readonly string[]): Promise<ReminderWithDestinations[]> {
   const byId = new Map<string, ReminderWithDestinations>();
   for (const part of idLists([...ids])) {
-    for (const reminder of await db.selectFrom('reminders').selectAll().where('account_id', '=', accountId).where('id', 'in', part).execute()) {
-      byId.set(reminder.id, { ...reminder, destinations: [], subscriber_count: 0 });
-    }
-  }
-  for (const part of idLists([...byId.keys()])) {
-    for (const d of await db.selectFrom('destinations').selectAll().where('reminder_id', 'in', part).orderBy('reminder_id').orderBy('position').execute()) {
-      const reminder = byId.get(d.reminder_id)!;
-      if (isOwnerDestination(d)) reminder.destinations.push(d);
-      else reminder.subscriber_count! += 1;
-    }
+    const rows = await withDestinations(db).where('r.account_id', '=', accountId).where('r.id', 'in', part).orderBy('r.id').orderBy('d.position').execute();
+    for (const reminder of groupJoined(rows)) byId.set(reminder.id, reminder);
   }
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -140,12 +132,8 @@ export async function insertReminder(db: Executor, input: NewReminder): Promise<
   return row;
 }
 
-export async function updateReminder(db: Executor, id: string, patch: Partial<Omit<Reminder, 'id' | 'account_id' | 'created_at'>>) {
-  await db.updateTable('reminders').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
-}
-
-/** updateReminder answering the row as written, undefined when there is none: no read after it. */
-export async function updateReminderReturning(db: Executor, id: string, patch: Partial<Omit<Reminder, 'id' | 'account_id' | 'created_at'>>): Promise<Reminder | undefined> {
+/** Answers the row as written (undefined when there is none), so a caller need not read it again. */
+export async function updateReminder(db: Executor, id: string, patch: Partial<Omit<Reminder, 'id' | 'account_id' | 'created_at'>>): Promise<Reminder | undefined> {
   return db.updateTable('reminders').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
